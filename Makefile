@@ -1,0 +1,27 @@
+# Two commands do all the set-up on a fresh machine (Python 3.11):
+#   make run    start the app on 0.0.0.0:8000 (SQLite) for phones on the same Wi-Fi
+#   make test   run the whole test suite (installs Debian's chromium for the browser tests)
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+
+.PHONY: run test
+
+$(VENV)/installed: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+# Local development settings; production sets real environment variables instead.
+.env:
+	printf 'DEBUG=1\n' > .env
+
+run: $(VENV)/installed .env
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py lan_address --port $(PORT)
+	$(PY) manage.py runserver 0.0.0.0:$(PORT)
+
+test: $(VENV)/installed
+	bin/ensure-chromium
+	$(PY) -m pytest

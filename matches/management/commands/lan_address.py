@@ -1,0 +1,28 @@
+import socket
+
+from django.core.management.base import BaseCommand
+
+
+def lan_ip() -> str | None:
+    """This machine's address on the local network (no packet is sent), or None when offline."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+        except OSError:
+            return None
+
+
+class Command(BaseCommand):
+    help = "Print the addresses phones on the same Wi-Fi can open."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--port", type=int, default=8000)
+
+    def handle(self, *args, port: int, **options):
+        ip = lan_ip()
+        self.stdout.write(f"Last Trick on this computer: http://127.0.0.1:{port}/")
+        if ip and not ip.startswith("127."):
+            self.stdout.write(f"Phones on the same Wi-Fi open:  http://{ip}:{port}/")
+        else:
+            self.stdout.write("No local network found: phones cannot reach this computer yet.")

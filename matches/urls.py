@@ -1,0 +1,17 @@
+from django.urls import path
+
+from .views import pages, table
+
+# Sittings are reached only by their token (128 random bits); database ids never appear.
+urlpatterns = [
+    path("", pages.home, name="home"),
+    path("start/", pages.start, name="start"),
+    path("demo/", pages.demo, name="demo"),
+    path("s/<str:token>/", table.table, name="table"),
+    path("s/<str:token>/tap/", table.tap, name="tap"),
+    path("s/<str:token>/undo/", table.undo, name="undo"),
+    path("s/<str:token>/end/", table.end, name="end"),
+    path("s/<str:token>/rematch/", table.rematch, name="rematch"),
+    path("s/<str:token>/hands/", table.history, name="history"),
+    path("s/<str:token>/hands.csv", table.export, name="export"),
+]

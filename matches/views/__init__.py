@@ -1,0 +1,1 @@
+"""HTTP views: pages (home, start, demo) and the match table's actions."""

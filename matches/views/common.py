@@ -1,0 +1,71 @@
+"""Helpers shared by the views: finding a sitting by its token, remembering it, answering htmx or plain."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django_htmx.middleware import HtmxDetails
+
+from ..models import Sitting
+from .errors import message_response
+
+REMEMBERED = 30  # sittings a phone keeps on its home screen
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def wants_partial(request: HtmxHttpRequest) -> bool:
+    """An htmx swap, not a page load: history-restore requests need the full page."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
+NO_SUCH_SITTING = "No match at this link. Check the link, or start a new match."
+
+
+def with_sitting(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Resolve the URL's token to its sitting before calling `view(request, sitting, ...)`; 404 with a message otherwise."""
+
+    @wraps(view)
+    def wrapper(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+        sitting = Sitting.objects.filter(token=token).first()
+        if sitting is None:
+            return message_response(request, NO_SUCH_SITTING, 404)
+        return view(request, sitting, *args, **kwargs)
+
+    return wrapper
+
+
+def action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A POST-only action on a sitting. A GET (a reload or a shared link of the action's address)
+    goes back to the match table instead of a blank 405."""
+
+    @wraps(view)
+    def wrapper(request: HtmxHttpRequest, sitting: Sitting, *args, **kwargs) -> HttpResponse:
+        if request.method != "POST":
+            return redirect(sitting)
+        return view(request, sitting, *args, **kwargs)
+
+    return with_sitting(wrapper)
+
+
+def remember(request: HttpRequest, sitting: Sitting) -> None:
+    """Put `sitting` first in this phone's list of sittings (kept in the signed session cookie)."""
+    tokens = [t for t in request.session.get("sittings", []) if t != sitting.token]
+    request.session["sittings"] = [sitting.token, *tokens][:REMEMBERED]
+
+
+def remembered_tokens(request: HttpRequest) -> list[str]:
+    return list(request.session.get("sittings", []))
+
+
+def page_or_partial(
+    request: HtmxHttpRequest, template: str, partial: str, context: dict, status: int = 200
+) -> HttpResponse:
+    """Render `template#partial` for an htmx swap, the whole `template` otherwise."""
+    name = f"{template}#{partial}" if wants_partial(request) else template
+    return render(request, name, context, status=status)

@@ -1,0 +1,130 @@
+"""The match table: show it, tap a hand's winner, undo, end the match, export, rematch.
+
+Each POST calls one verb on the sitting, then renders the table again from
+fresh data: the `table` partial for htmx, a redirect to the page otherwise.
+Refusals re-render the table with the reason and a 4xx status.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.vary import vary_on_headers
+from defusedcsv import csv
+
+from ..errors import TableError
+from ..forms import HandNumberForm, TapForm
+from ..models import Sitting
+from .common import HtmxHttpRequest, action, page_or_partial, remember, with_sitting
+
+
+def table_response(
+    request: HtmxHttpRequest, sitting: Sitting, notice: str = "", status: int = 200
+) -> HttpResponse:
+    """The match table page, or only its `table` region for an htmx swap."""
+    context = {"sitting": sitting, "table": sitting.table(), "notice": notice, "status_is_error": status >= 400}
+    return page_or_partial(request, "matches/table.html", "table", context, status=status)
+
+
+def after_change(request: HtmxHttpRequest, sitting: Sitting, notice: str) -> HttpResponse:
+    """htmx: the fresh region in the same response. Plain form: redirect, so Reload never posts twice."""
+    if request.htmx:
+        return table_response(request, sitting, notice)
+    return redirect(sitting)
+
+
+def first_error(form) -> str:
+    return next(iter(form.errors.values()))[0]
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+@with_sitting
+def table(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    remember(request, sitting)
+    return table_response(request, sitting)
+
+
+@vary_on_headers("HX-Request")
+@action
+def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    form = TapForm(request.POST)
+    if not form.is_valid():
+        return table_response(request, sitting, first_error(form), status=400)
+    number, seat = form.cleaned_data["number"], form.cleaned_data["winner"] - 1
+    try:
+        hand = sitting.record_hand(number, seat)
+    except TableError as refusal:
+        return table_response(request, sitting, refusal.message, status=refusal.status)
+    notice = f"Hand {hand.number} recorded: {hand.winner.name}."
+    if sitting.is_finished:
+        notice += " The match is over."
+    return after_change(request, sitting, notice)
+
+
+@vary_on_headers("HX-Request")
+@action
+def undo(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    form = HandNumberForm(request.POST)
+    if not form.is_valid():
+        return table_response(request, sitting, first_error(form), status=400)
+    try:
+        hand = sitting.undo_hand(form.cleaned_data["number"])
+    except TableError as refusal:
+        return table_response(request, sitting, refusal.message, status=refusal.status)
+    return after_change(request, sitting, f"Hand {hand.number} undone: tap its winner again.")
+
+
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+@with_sitting
+def end(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """GET asks for confirmation; POST ends the match (the open hand is abandoned)."""
+    if request.method == "GET":
+        if sitting.is_finished:
+            return redirect(sitting)
+        return render(request, "matches/end.html", {"sitting": sitting, "table": sitting.table(recent=1)})
+    try:
+        sitting.end_match()
+    except TableError as refusal:
+        return table_response(request, sitting, refusal.message, status=refusal.status)
+    return after_change(request, sitting, "Match ended.")
+
+
+@action
+def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """Same game, same players in the same seats, a new sitting."""
+    new = sitting.rematch()
+    remember(request, new)
+    return redirect(new)
+
+
+@require_GET
+@with_sitting
+def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """Every hand of the sitting, newest first."""
+    return render(request, "matches/history.html", {"sitting": sitting, "table": sitting.table(recent=None)})
+
+
+@require_GET
+@with_sitting
+def export(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """CSV, one row per hand: number, status, dealer, winner, each seat's points, running totals."""
+    state = sitting.table(recent=None)
+    names = [seat.name for seat in state.seats]
+    filename = f"last-trick-{sitting.game}-{timezone.localtime(sitting.started_at):%Y-%m-%d}.csv"
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.write("\ufeff")  # so spreadsheet programs read the names' accents as UTF-8
+    writer = csv.writer(response)
+    writer.writerow(
+        ["hand", "status", "dealer", "winner", *(f"{n} points" for n in names), *(f"{n} total" for n in names)]
+    )
+    running = [0] * len(names)
+    for hand in reversed(state.recent_hands):
+        running = [total + gained for total, gained in zip(running, hand.points)]
+        winner = state.name_of(hand.winner_id) if hand.winner_id else ""
+        writer.writerow([hand.number, hand.status, names[hand.dealer_position], winner, *hand.points, *running])
+    return response

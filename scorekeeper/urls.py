@@ -1,0 +1,8 @@
+from django.urls import include, path
+
+urlpatterns = [path("", include("matches.urls"))]
+
+handler400 = "matches.views.errors.bad_request"
+handler403 = "matches.views.errors.forbidden"
+handler404 = "matches.views.errors.not_found"
+handler500 = "matches.views.errors.server_error"

@@ -1,0 +1,30 @@
+import pytest
+
+from matches.models import Hand, Seat, Sitting
+
+WORKED = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
+
+
+@pytest.fixture
+def sitting(db) -> Sitting:
+    """A fresh Agram sitting seated as in the worked sitting of RULES.md, no hand yet."""
+    return Sitting.start("agram", WORKED)
+
+
+def play(sitting: Sitting, winners: list[int]) -> None:
+    """Record the next hands with these winners (0-based seat positions)."""
+    start = sitting.table(recent=1).open_number
+    for offset, winner in enumerate(winners):
+        sitting.record_hand(start + offset, winner)
+
+
+def snapshot(sitting: Sitting) -> tuple:
+    """Everything a refused request must leave unchanged."""
+    sitting.refresh_from_db()
+    return (
+        list(Hand.objects.filter(sitting=sitting).values_list("number", "status", "winner_id", "points")),
+        list(Seat.objects.filter(sitting=sitting).values_list("position", "total", "hands_won")),
+        sitting.finished_at,
+        sitting.ended_how,
+        Sitting.objects.count(),
+    )

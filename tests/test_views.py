@@ -1,0 +1,413 @@
+"""Every view, for plain requests (no JavaScript) and htmx requests."""
+
+import csv
+import io
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from matches.models import Hand, Seat, Sitting
+
+from .conftest import WORKED, play, snapshot
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+HISTORY_RESTORE = {"HTTP_HX_REQUEST": "true", "HTTP_HX_HISTORY_RESTORE_REQUEST": "true"}
+
+
+def url(sitting, name=""):
+    return f"/s/{sitting.token}/{name}"
+
+
+def is_full_page(response) -> bool:
+    return response.content.lstrip().startswith(b"<!doctype html>")
+
+
+# --- match table: page vs partial ------------------------------------------
+
+
+def test_table_plain_request_gets_the_full_page(client, sitting):
+    response = client.get(url(sitting))
+    assert response.status_code == 200
+    assert is_full_page(response)
+    assert "HX-Request" in response["Vary"]
+
+
+def test_table_htmx_request_gets_only_the_table_region(client, sitting):
+    response = client.get(url(sitting), **HX)
+    assert response.status_code == 200
+    assert not is_full_page(response)
+    assert response.content.lstrip().startswith(b'<section id="table"')
+    assert "HX-Request" in response["Vary"]
+
+
+def test_htmx_history_restore_gets_the_full_page(client, sitting):
+    response = client.get(url(sitting), **HISTORY_RESTORE)
+    assert is_full_page(response)
+
+
+def test_table_shows_one_button_per_seat_tally_and_next_dealer(client, sitting):
+    play(sitting, [2])
+    page = client.get(url(sitting)).content.decode()
+    for position, name in enumerate(WORKED, start=1):
+        assert f'name="winner" value="{position}"><span class="name">{name}</span>' in page
+    assert '<input type="hidden" name="number" value="2">' in page
+    assert "<table class=\"tally\">" in page and "Hands won" in page
+    assert "Chaibou deals, Djibo leads." in page
+
+
+# --- tapping -----------------------------------------------------------------
+
+
+def test_plain_tap_records_the_hand_and_redirects_to_the_table(client, sitting):
+    response = client.post(url(sitting, "tap/"), {"number": 1, "winner": 3})
+    assert response.status_code == 302 and response["Location"] == url(sitting)
+    hand = sitting.hands.get()
+    assert (hand.number, hand.winner.name, hand.points) == (1, "Chaibou", [0, 0, 1, 0])
+
+
+def test_htmx_tap_answers_the_updated_region_in_one_round_trip(client, sitting):
+    response = client.post(url(sitting, "tap/"), {"number": 1, "winner": 3}, **HX)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert not is_full_page(response)
+    assert "Hand 1 recorded: Chaibou." in body
+    assert '<input type="hidden" name="number" value="2">' in body  # the next hand opened by itself
+    assert "HX-Request" in response["Vary"]
+
+
+def test_double_tap_gives_one_row_and_a_notice(client, sitting):
+    first = client.post(url(sitting, "tap/"), {"number": 1, "winner": 3}, **HX)
+    second = client.post(url(sitting, "tap/"), {"number": 1, "winner": 3}, **HX)
+    other_phone = client.post(url(sitting, "tap/"), {"number": 1, "winner": 1})
+    assert first.status_code == 200
+    assert second.status_code == other_phone.status_code == 409
+    assert "Hand 1 is already recorded: Chaibou." in second.content.decode()
+    assert "Hand 1 is already recorded: Chaibou." in other_phone.content.decode()
+    assert is_full_page(other_phone)  # a plain request sees the whole table with the notice
+    assert sitting.hands.count() == 1
+
+
+def test_stale_tap_for_a_past_hand_never_lands_on_the_open_hand(client, sitting):
+    play(sitting, [0, 1])
+    before = snapshot(sitting)
+    response = client.post(url(sitting, "tap/"), {"number": 1, "winner": 4}, **HX)
+    assert response.status_code == 409
+    assert "Hand 1 is already recorded: Aïcha." in response.content.decode()
+    assert snapshot(sitting) == before
+
+
+@pytest.mark.parametrize(
+    "data, status, message",
+    [
+        ({"number": 1, "winner": 5}, 400, "Seat 5 is not at this table"),
+        ({"number": 1, "winner": 0}, 400, "There is no such seat at this table"),
+        ({"number": 1, "winner": 99}, 400, "There is no such seat at this table"),
+        ({"number": 1}, 400, "Tap a player&#x27;s name."),
+        ({"winner": 1}, 400, "The tap did not say which hand it was for."),
+        ({"number": "seven", "winner": 1}, 400, "The hand number must be a number."),
+        ({"number": 1, "winner": "Chaibou"}, 400, "The winner must be a seat number."),
+        ({"number": -3, "winner": 1}, 400, "Hands are numbered from 1."),
+        ({"number": 9, "winner": 1}, 409, "Hand 9 has not started: hand 1 is being played."),
+        ({"number": 10**30, "winner": 1}, 409, "has not started"),
+    ],
+)
+@pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
+def test_bad_taps_answer_4xx_with_a_message_and_change_nothing(client, sitting, data, status, message, headers):
+    before = snapshot(sitting)
+    response = client.post(url(sitting, "tap/"), data, **headers)
+    assert response.status_code == status
+    assert message in response.content.decode()
+    assert snapshot(sitting) == before
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
+def test_unknown_token_answers_404_with_a_message(client, headers):
+    before = Hand.objects.count()
+    response = client.post("/s/not-a-real-token/tap/", {"number": 1, "winner": 1}, **headers)
+    assert response.status_code == 404
+    assert "No match at this link" in response.content.decode()
+    assert Hand.objects.count() == before
+    if headers:
+        assert response["HX-Retarget"] == "#notice"
+
+
+def test_unknown_address_answers_404_with_a_message(client):
+    response = client.get("/nowhere/")
+    assert response.status_code == 404
+    assert "nothing at this address" in response.content.decode()
+
+
+def test_a_get_on_an_action_address_goes_back_to_the_table(client, sitting):
+    response = client.get(url(sitting, "tap/"))
+    assert response.status_code == 302 and response["Location"] == url(sitting)
+    assert sitting.hands.count() == 0
+
+
+def test_csrf_is_enforced_and_htmx_sends_the_token_from_body_hx_headers(sitting):
+    phone = Client(enforce_csrf_checks=True)
+    page = phone.get(url(sitting)).content.decode()
+    refused = phone.post(url(sitting, "tap/"), {"number": 1, "winner": 1}, **HX)
+    assert refused.status_code == 403 and sitting.hands.count() == 0
+    assert "Reload the page" in refused.content.decode()
+    token = page.split('hx-headers=\'{"X-CSRFToken": "')[1].split('"')[0]
+    accepted = phone.post(url(sitting, "tap/"), {"number": 1, "winner": 1}, HTTP_X_CSRFTOKEN=token, **HX)
+    assert accepted.status_code == 200 and sitting.hands.count() == 1
+
+
+# --- undo --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("headers, status", [({}, 302), (HX, 200)], ids=["plain", "htmx"])
+def test_undo_removes_the_named_last_hand(client, sitting, headers, status):
+    play(sitting, [2, 0])
+    response = client.post(url(sitting, "undo/"), {"number": 2}, **headers)
+    assert response.status_code == status
+    assert list(sitting.hands.values_list("number", flat=True)) == [1]
+    assert [s.total for s in sitting.table().seats] == [0, 0, 1, 0]
+    if headers:
+        assert "Hand 2 undone" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "data, status, message",
+    [({"number": 1}, 409, "Hand 1 is not the last hand any more"), ({}, 400, "Say which hand to undo."),
+     ({"number": "x"}, 400, "must be a number")],
+)
+def test_stale_or_bad_undo_removes_nothing(client, sitting, data, status, message):
+    play(sitting, [2, 0])
+    before = snapshot(sitting)
+    response = client.post(url(sitting, "undo/"), data, **HX)
+    assert response.status_code == status
+    assert message in response.content.decode()
+    assert snapshot(sitting) == before
+
+
+# --- end match -----------------------------------------------------------------
+
+
+def test_end_match_asks_for_confirmation_first(client, sitting):
+    response = client.get(url(sitting, "end/"))
+    assert response.status_code == 200
+    assert "Hand 1 will be abandoned" in response.content.decode()
+    assert not Sitting.objects.get(pk=sitting.pk).is_finished
+
+
+@pytest.mark.parametrize("headers, status", [({}, 302), (HX, 200)], ids=["plain", "htmx"])
+def test_end_early_abandons_the_open_hand_and_refuses_later_taps(client, sitting, headers, status):
+    play(sitting, [2, 2, 1])
+    response = client.post(url(sitting, "end/"), **headers)
+    assert response.status_code == status
+    sitting.refresh_from_db()
+    assert sitting.is_finished
+    assert sitting.hands.get(number=4).status == "abandoned"
+    page = client.get(url(sitting)).content.decode()
+    assert "<strong>Chaibou</strong> wins with 2." in page
+    assert 'name="winner"' not in page and "Undo hand" not in page
+    before = snapshot(sitting)
+    refused = client.post(url(sitting, "tap/"), {"number": 4, "winner": 1}, **HX)
+    assert refused.status_code == 409 and "This match is over" in refused.content.decode()
+    again = client.post(url(sitting, "end/"), **HX)
+    assert again.status_code == 409 and "already over" in again.content.decode()
+    assert client.post(url(sitting, "undo/"), {"number": 3}).status_code == 409
+    assert snapshot(sitting) == before
+
+
+def test_final_standings_name_a_shared_first_place(client, sitting):
+    play(sitting, [0, 3])
+    sitting.end_match()
+    page = client.get(url(sitting)).content.decode()
+    assert "Shared first place: <strong>Aïcha</strong>, <strong>Djibo</strong>, with 1 each." in page
+
+
+# --- start -------------------------------------------------------------------
+
+
+def start_data(names, game="agram", **extra):
+    data = {"game": game, "end_kind": "open", "end_target": "", "action": "start"}
+    data.update({f"player_{row}": name for row, name in enumerate(names, start=1)})
+    data.update(extra)
+    return data
+
+
+def test_start_page_lists_every_game_with_its_one_line(client):
+    page = client.get("/start/").content.decode()
+    assert "35-card pack · 6 cards each · 2–5 players" in page
+    assert "Agram in Mali" in page and "Sink-Sink" in page
+    assert page.count('name="player_') == 4
+
+
+def test_start_page_htmx_gets_the_form_partial(client):
+    response = client.get("/start/", **HX)
+    assert response.content.lstrip().startswith(b'<form id="start-form"')
+    assert "HX-Request" in response["Vary"]
+
+
+def test_starting_a_sitting_seats_trimmed_unicode_names_in_order(client):
+    response = client.post("/start/", start_data(["  Aïcha ", "Boubacar", "Chaibou  Maïga", "Djibo"]))
+    sitting = Sitting.objects.get()
+    assert response.status_code == 302 and response["Location"] == url(sitting)
+    assert [s.name for s in sitting.table().seats] == ["Aïcha", "Boubacar", "Chaibou Maïga", "Djibo"]
+    assert "Aïcha" in client.get(url(sitting)).content.decode()
+    assert client.session["sittings"] == [sitting.token]
+
+
+def test_htmx_start_redirects_the_whole_page_to_the_table(client):
+    response = client.post("/start/", start_data(["A", "B"]), **HX)
+    assert response["HX-Redirect"] == url(Sitting.objects.get())
+
+
+def test_start_with_a_match_end(client):
+    client.post("/start/", start_data(["A", "B"], end_kind="wins", end_target="3"))
+    sitting = Sitting.objects.get()
+    assert (sitting.end_kind, sitting.end_target) == ("wins", 3)
+
+
+@pytest.mark.parametrize(
+    "names, extra, message",
+    [
+        (["Aïcha", "", "Chaibou"], {}, "Type a name, or remove this row."),
+        (["Aïcha", "   ", "Chaibou"], {}, "Type a name, or remove this row."),
+        (["Aïcha", "AÏCHA"], {}, "AÏCHA is already at the table (player 1)."),
+        (["Aïcha", "x" * 41], {}, "Keep names to 40 characters (this one has 41)."),
+        (["A", "B", "C", "D", "E", "F"], {}, "Agram is for 2 to 5 players: six hands of six need 36 cards, the pack has 35."),
+        (["A"], {}, "Agram is for 2 to 5 players"),
+        (["A", "B"], {"game": "poker"}, "Choose a game from the list."),
+        (["A", "B"], {"end_kind": "wins", "end_target": ""}, "Type N, the number this match ends at."),
+        (["A", "B"], {"end_kind": "wins", "end_target": "-2"}, "N must be at least 1."),
+        (["A", "B"], {"end_kind": "hands", "end_target": "lots"}, "Type a whole number, like 5."),
+        (["A", "B"], {"end_kind": "forever"}, "Choose how the match ends."),
+    ],
+)
+def test_bad_start_forms_are_refused_next_to_the_field(client, names, extra, message):
+    response = client.post("/start/", start_data(names, **extra))
+    assert response.status_code == 400
+    assert message in response.content.decode().replace("&#x27;", "'")
+    assert Sitting.objects.count() == 0
+
+
+def test_a_name_of_exactly_40_characters_is_accepted(client):
+    client.post("/start/", start_data(["é" * 40, "B"]))
+    assert Sitting.objects.get().table().seats[0].name == "é" * 40
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
+def test_add_and_remove_player_rows_keep_what_was_typed(client, headers):
+    added = client.post("/start/", start_data(["A", "B"], action="add"), **headers).content.decode()
+    assert added.count('name="player_') == 3 and 'value="A"' in added and 'value="B"' in added
+    removed = client.post("/start/", start_data(["A", "B", "C"], action="remove-2"), **headers).content.decode()
+    assert removed.count('name="player_') == 2
+    assert 'name="player_1" id="id_player_1" value="A"' in removed
+    assert 'name="player_2" id="id_player_2" value="C"' in removed
+    assert Sitting.objects.count() == 0
+
+
+# --- home, demo, rematch, export -------------------------------------------------
+
+
+def test_home_lists_only_this_phones_sittings_in_progress_first(client, sitting):
+    finished = Sitting.start("sink-sink", ["Fatou", "Moussa"])
+    finished.end_match()
+    client.get(url(finished))
+    client.get(url(sitting))
+    client.get(url(finished))  # most recently opened, but finished: listed after
+    Sitting.start("agram", ["Someone", "Else"])  # another phone's sitting
+    page = Client().get("/").content.decode()
+    assert "Someone" not in page  # a new phone sees nothing
+    page = client.get("/").content.decode()
+    assert "Someone" not in page
+    assert page.index("Aïcha") < page.index("Fatou")
+    assert page.count("Rematch") == 2
+
+
+def test_demo_button_opens_the_worked_sitting(client):
+    response = client.post("/demo/")
+    sitting = Sitting.objects.get()
+    assert response["Location"] == url(sitting)
+    table = sitting.table()
+    assert [s.name for s in table.seats] == WORKED
+    assert [(s.name, s.total) for s in table.seats if s.total] == [("Chaibou", 1)]
+    assert table.dealer_seat.name == "Chaibou"
+
+
+def test_load_demo_command_prints_the_table_address(db):
+    out = io.StringIO()
+    call_command("load_demo", stdout=out)
+    assert url(Sitting.objects.get()) in out.getvalue()
+
+
+def test_rematch_opens_a_new_sitting_with_the_same_seats(client, sitting):
+    play(sitting, [1])
+    response = client.post(url(sitting, "rematch/"))
+    new = Sitting.objects.exclude(pk=sitting.pk).get()
+    assert response["Location"] == url(new)
+    assert [s.name for s in new.table().seats] == WORKED
+    assert client.session["sittings"][0] == new.token
+
+
+def test_csv_export_has_one_row_per_hand_with_points_and_running_totals(client, sitting):
+    play(sitting, [2, 0, 2])
+    sitting.end_match()
+    response = client.get(url(sitting, "hands.csv"))
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    assert rows[0] == ["hand", "status", "dealer", "winner", *(f"{n} points" for n in WORKED),
+                       *(f"{n} total" for n in WORKED)]
+    assert rows[1] == ["1", "won", "Aïcha", "Chaibou", "0", "0", "1", "0", "0", "0", "1", "0"]
+    assert rows[3] == ["3", "won", "Aïcha", "Chaibou", "0", "0", "1", "0", "1", "0", "2", "0"]
+    assert rows[4] == ["4", "abandoned", "Chaibou", "", "0", "0", "0", "0", "1", "0", "2", "0"]
+
+
+def test_csv_export_defuses_formulas_in_names(client, db):
+    sitting = Sitting.start("agram", ["=1+2", "B"])
+    play(sitting, [0])
+    body = client.get(url(sitting, "hands.csv")).content.decode("utf-8-sig")
+    assert ",=1+2" not in body and "=1+2" in body
+
+
+def test_history_page_lists_every_hand(client, sitting):
+    play(sitting, [0] * 12)
+    page = client.get(url(sitting, "hands/")).content.decode()
+    assert page.count("<tr><td class=\"num\">") == 12
+    table_page = client.get(url(sitting)).content.decode()
+    assert table_page.count("<tr><td class=\"num\">") == 10  # the match table keeps only the newest
+
+
+# --- constant cost -------------------------------------------------------------
+
+
+def fill(sitting, count):
+    """`count` won hands written in bulk, totals kept in step."""
+    seats = list(sitting.seats.order_by("position"))
+    hands = []
+    for number in range(1, count + 1):
+        winner = number % len(seats)
+        points = [1 if p == winner else 0 for p in range(len(seats))]
+        hands.append(Hand(sitting=sitting, number=number, winner=seats[winner], dealer_position=0, points=points))
+    Hand.objects.bulk_create(hands)
+    for seat in seats:
+        seat.total = seat.hands_won = sum(1 for h in hands if h.winner == seat)
+    Seat.objects.bulk_update(seats, ["total", "hands_won"])
+    assert sitting.check_totals() == []
+
+
+def count_queries(callable_):
+    with CaptureQueriesContext(connection) as captured:
+        callable_()
+    return len(captured)
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
+def test_rendering_and_tapping_cost_the_same_queries_at_5_and_500_hands(client, headers):
+    counts = []
+    for size in (5, 500):
+        sitting = Sitting.start("agram", WORKED)
+        fill(sitting, size)
+        render = count_queries(lambda: client.get(url(sitting), **headers))
+        tap = count_queries(lambda: client.post(url(sitting, "tap/"), {"number": size + 1, "winner": 1}, **HX))
+        assert sitting.hands.count() == size + 1
+        counts.append((render, tap))
+    assert counts[0] == counts[1], counts
