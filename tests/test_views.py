@@ -411,3 +411,19 @@ def test_rendering_and_tapping_cost_the_same_queries_at_5_and_500_hands(client, 
         assert sitting.hands.count() == size + 1
         counts.append((render, tap))
     assert counts[0] == counts[1], counts
+
+
+@pytest.mark.parametrize("fetch_site, status", [("same-origin", 302), ("cross-site", 403)])
+def test_plain_form_posts_with_a_null_origin_pass_only_from_this_site(sitting, fetch_site, status):
+    """Pages send Referrer-Policy: no-referrer, so browsers send `Origin: null` on form POSTs."""
+    phone = Client(enforce_csrf_checks=True)
+    phone.get(url(sitting))
+    token = phone.cookies["csrftoken"].value
+    response = phone.post(
+        url(sitting, "tap/"),
+        {"number": 1, "winner": 1, "csrfmiddlewaretoken": token},
+        HTTP_ORIGIN="null",
+        HTTP_SEC_FETCH_SITE=fetch_site,
+    )
+    assert response.status_code == status
+    assert sitting.hands.count() == (1 if status == 302 else 0)

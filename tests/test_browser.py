@@ -1,0 +1,151 @@
+"""The tap flow in Debian's chromium at phone sizes, driven by Playwright. Screenshots land in tests/screenshots/."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from matches.models import Sitting
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+CHROMIUM = "/usr/bin/chromium"
+SHOTS = Path(__file__).parent / "screenshots"
+PHONES = {"360x640": {"width": 360, "height": 640}, "412x915": {"width": 412, "height": 915}}
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls made by the tests are safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not shutil.which(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package.")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run"],
+        )
+        yield browser
+        browser.close()
+
+
+def open_phone(browser, size="360x640", **options):
+    context = browser.new_context(viewport=PHONES[size], **options)
+    context.set_default_timeout(10_000)
+    return context.new_page()
+
+
+def shot(page, name):
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+@pytest.mark.parametrize("size", PHONES)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_start_tap_undo_end_rematch(browser, live_server, size, scheme):
+    page = open_phone(browser, size, color_scheme=scheme)
+    tag = f"{size}-{scheme}"
+    page.goto(live_server.url + "/start/")
+    assert no_horizontal_scroll(page)
+    page.get_by_role("textbox", name="Player 1").fill("Aïcha")
+    page.get_by_role("textbox", name="Player 2").fill("Boubacar")
+    page.get_by_role("textbox", name="Player 3").fill("Chaibou")
+    page.get_by_role("textbox", name="Player 4").fill("Djibo")
+    page.get_by_role("button", name="Add a player").click()
+    page.get_by_role("textbox", name="Player 5").fill("Ousmane Abdoulaye Maïnassara Ibrahim Ba")  # a long name
+    shot(page, f"start-{tag}")
+    page.get_by_role("button", name="Start the match", exact=True).last.click()
+    page.wait_for_url("**/s/*/")
+    page.get_by_text("Aïcha deals, Boubacar leads.").wait_for()
+
+    buttons = page.locator("button.tap")
+    assert buttons.count() == 5
+    for index in range(5):
+        box = buttons.nth(index).bounding_box()
+        assert box["height"] >= 48 and box["width"] >= 300
+    assert no_horizontal_scroll(page)
+
+    page.get_by_role("button", name="Chaibou").click()
+    page.get_by_text("Hand 1 recorded: Chaibou.").wait_for()
+    page.get_by_text("Chaibou deals, Djibo leads.").wait_for()
+    page.get_by_role("button", name="Djibo").click()
+    page.get_by_text("Hand 2 recorded: Djibo.").wait_for()
+    page.get_by_role("button", name="Ousmane Abdoulaye Maïnassara Ibrahim Ba").click()
+    page.get_by_text("Hand 3 recorded").wait_for()
+    assert no_horizontal_scroll(page)
+    shot(page, f"table-{tag}")
+
+    page.get_by_role("button", name="Undo hand 3").click()
+    page.get_by_text("Hand 3 undone").wait_for()
+    assert page.locator('input[name="number"]').first.get_attribute("value") == "3"
+
+    page.get_by_role("link", name="End match").click()
+    shot(page, f"end-confirm-{tag}")
+    page.get_by_role("button", name="Yes, end the match").click()
+    page.get_by_text("Shared first place").wait_for()
+    shot(page, f"finished-{tag}")
+    assert page.locator("button.tap").count() == 0
+
+    page.get_by_role("button", name="Rematch: same players, new match").click()
+    page.get_by_text("Aïcha deals, Boubacar leads.").wait_for()
+    page.goto(live_server.url + "/")
+    shot(page, f"home-{tag}")
+    assert page.locator(".sittings li").count() == 2
+    page.context.close()
+
+
+def test_a_stale_phone_sees_the_recorded_winner_not_a_second_row(browser, live_server):
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
+    first, second = open_phone(browser), open_phone(browser)
+    for page in (first, second):
+        page.goto(live_server.url + sitting.get_absolute_url())
+    first.get_by_role("button", name="Chaibou").click()
+    first.get_by_text("Hand 1 recorded: Chaibou.").wait_for()
+    second.get_by_role("button", name="Aïcha").click()  # this phone still shows hand 1 open
+    second.get_by_text("Hand 1 is already recorded: Chaibou.").wait_for()
+    assert second.locator('input[name="number"]').first.get_attribute("value") == "2"
+    shot(second, "stale-tap-360x640")
+    assert sitting.hands.count() == 1
+    first.context.close()
+    second.context.close()
+
+
+def test_back_after_a_tap_shows_the_full_page(browser, live_server):
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar"])
+    page = open_phone(browser)
+    page.goto(live_server.url + "/")
+    page.goto(live_server.url + sitting.get_absolute_url())
+    page.get_by_role("button", name="Boubacar").click()
+    page.get_by_text("Hand 1 recorded").wait_for()
+    page.go_back()
+    page.go_forward()
+    page.get_by_role("link", name="Last Trick").wait_for()  # the header: a whole page, not a fragment
+    assert page.locator("html head title").count() == 1
+    assert "Boubacar" in page.locator("table.tally").inner_text()
+    page.context.close()
+
+
+def test_the_tap_flow_works_without_javascript(browser, live_server):
+    page = open_phone(browser, java_script_enabled=False)
+    page.goto(live_server.url + "/")
+    page.get_by_role("button", name="Try a demo match").click()
+    page.get_by_text("Chaibou deals, Djibo leads.").wait_for()
+    page.get_by_role("button", name="Djibo").click()
+    page.get_by_text("Djibo deals, Aïcha leads.").wait_for()
+    page.get_by_role("button", name="Undo hand 2").click()
+    page.get_by_text("Chaibou deals, Djibo leads.").wait_for()
+    page.goto(live_server.url + "/start/")
+    page.get_by_role("button", name="Add a player").click()
+    assert page.locator('input[name^="player_"]').count() == 5
+    page.get_by_role("button", name="Remove Player 5").click()
+    assert page.locator('input[name^="player_"]').count() == 4
+    shot(page, "no-js-start-360x640")
+    page.context.close()
