@@ -26,4 +26,11 @@ class Conflict(TableError):
 
 
 class AlreadyRecorded(Conflict):
-    """The tapped hand already has a row: a double tap, a retry or a second phone."""
+    """The tapped hand already has a row: a double tap, a retry or a second phone.
+
+    `number` is that hand, so the answer can offer to correct it.
+    """
+
+    def __init__(self, message: str, number: int):
+        super().__init__(message)
+        self.number = number

@@ -1,20 +1,24 @@
-"""Forms: the start screen (game, players in seating order, match end) and the tap."""
+"""Forms: the start screen (players in seating order, match end, the game's settings) and the tap."""
 
 from __future__ import annotations
 
 import unicodedata
 
 from django import forms
+from django.http import QueryDict
 
 from . import rules
-from .models import NAME_MAX_LENGTH
+from .models import (
+    MATCH_END_WORDS,
+    MAX_STAKE,
+    MAX_STARTING_CHIPS,
+    NAME_MAX_LENGTH,
+    STAKE_LABEL_MAX_LENGTH,
+    default_match_end,
+)
 
 MAX_ROWS = max(game.max_players for game in rules.GAMES.values())
-END_CHOICES = [
-    (rules.MatchEndKind.OPEN.value, "Open: play until someone taps End match"),
-    (rules.MatchEndKind.WINS.value, "First to N hands won"),
-    (rules.MatchEndKind.HANDS.value, "After N hands"),
-]
+TAP_FIELDS = {"number", "winner", "csrfmiddlewaretoken"}
 
 
 def clean_name(raw: str) -> str:
@@ -22,47 +26,56 @@ def clean_name(raw: str) -> str:
     return " ".join(unicodedata.normalize("NFC", raw).split())
 
 
+def whole_number(label: str, low: int, high: int, **kwargs) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label,
+        min_value=low,
+        max_value=high,
+        error_messages={
+            "invalid": "Type a whole number, like 5.",
+            "min_value": f"{label} must be at least {low}.",
+            "max_value": f"{label} must be at most {high}.",
+        },
+        **kwargs,
+    )
+
+
 class StartForm(forms.Form):
-    """Start a sitting. Player rows are fields `player_1` ... `player_N`, in seating order.
+    """Start a sitting of `game`. Player rows are fields `player_1` ... `player_N`, in seating order.
 
     `rows` is how many name rows to show; the Add and Remove buttons of the
     start screen post the form back with one more or one fewer.
     """
 
-    game = forms.ChoiceField(
-        choices=[(slug, game.name) for slug, game in rules.GAMES.items()],
-        widget=forms.RadioSelect,
-        initial="agram",
-        error_messages={"required": "Choose the game you are playing.", "invalid_choice": "Choose a game from the list."},
-    )
-    end_kind = forms.ChoiceField(
-        choices=END_CHOICES,
-        widget=forms.RadioSelect,
-        initial="open",
-        label="Match end",
-        error_messages={"required": "Choose how the match ends.", "invalid_choice": "Choose how the match ends."},
-    )
-    end_target = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=rules.core.MAX_TARGET,
-        label="N",
-        error_messages={
-            "invalid": "Type a whole number, like 5.",
-            "min_value": "N must be at least 1.",
-            "max_value": f"N must be at most {rules.core.MAX_TARGET}.",
-        },
-    )
-
-    def __init__(self, *args, rows: int = 4, **kwargs):
+    def __init__(self, *args, game: rules.Game, rows: int = 4, **kwargs):
         super().__init__(*args, **kwargs)
+        self.game = game
         self.rows = max(1, min(rows, MAX_ROWS))
         for row in range(1, self.rows + 1):
             self.fields[f"player_{row}"] = forms.CharField(
                 label=f"Player {row}",
                 required=False,
-                max_length=200,  # longer than allowed, so the message below names the limit
+                max_length=200,  # longer than allowed, so clean() names the real limit
                 strip=True,
+            )
+        default = default_match_end(game)
+        self.fields["end_kind"] = forms.ChoiceField(
+            label="Match end",
+            choices=[(kind.value, MATCH_END_WORDS[kind].capitalize()) for kind in game.match_ends],
+            initial=default.kind.value,
+            widget=forms.RadioSelect,
+            error_messages={"required": "Choose how the match ends.", "invalid_choice": "Choose how the match ends."},
+        )
+        self.fields["end_target"] = whole_number("N", 1, rules.core.MAX_TARGET, required=False, initial=default.target)
+        if game.uses_chips:
+            self.fields["starting_chips"] = whole_number(
+                "Chips each", 1, MAX_STARTING_CHIPS, initial=20, required=False
+            )
+        if game.uses_stake:
+            self.fields["stake_amount"] = whole_number("Stake", 1, MAX_STAKE, required=False)
+            self.fields["stake_label"] = forms.CharField(
+                label="Currency", required=False, max_length=STAKE_LABEL_MAX_LENGTH, strip=True,
+                error_messages={"max_length": f"Keep the currency to {STAKE_LABEL_MAX_LENGTH} characters, like FCFA."},
             )
 
     @staticmethod
@@ -91,24 +104,32 @@ class StartForm(forms.Form):
                 seen[name.casefold()] = row
             names.append(name)
         data["names"] = names
-
-        game = rules.GAMES.get(data.get("game", ""))
-        if game and not game.min_players <= self.rows <= game.max_players:
-            self.add_error(None, game.players_reason())
+        if not self.game.min_players <= self.rows <= self.game.max_players:
+            self.add_error(None, self.game.players_reason())
 
         kind = data.get("end_kind")
-        if kind and kind != rules.MatchEndKind.OPEN and data.get("end_target") is None and "end_target" not in self.errors:
-            self.add_error("end_target", "Type N, the number this match ends at.")
-        if kind == rules.MatchEndKind.OPEN:
+        if kind in (rules.MatchEndKind.OPEN, rules.MatchEndKind.THRESHOLDS):
             data["end_target"] = None
+        elif kind and data.get("end_target") is None and "end_target" not in self.errors:
+            self.add_error("end_target", "Type N, the number this match ends at.")
+        if self.game.uses_stake and data.get("stake_label") and not data.get("stake_amount"):
+            self.add_error("stake_amount", "Type the stake for one hand, or leave the currency empty.")
         return data
 
     def match_end(self) -> rules.MatchEnd:
         return rules.MatchEnd(rules.MatchEndKind(self.cleaned_data["end_kind"]), self.cleaned_data["end_target"])
 
+    def options(self) -> dict:
+        """The game-specific settings for Sitting.start."""
+        data = self.cleaned_data
+        return {key: data[key] for key in ("starting_chips", "stake_amount", "stake_label") if key in data and data[key] not in (None, "")}
+
 
 class TapForm(forms.Form):
-    """A tap: the hand it was made for and the winner's seat, 1-based as shown on the button."""
+    """A tap: the hand it was made for and the winner's seat, 1-based as shown on the button.
+
+    Every other posted field is one of the game's extra facts, checked by the rules.
+    """
 
     number = forms.IntegerField(
         min_value=1,
@@ -128,6 +149,17 @@ class TapForm(forms.Form):
             "max_value": "There is no such seat at this table: tap one of the names shown.",
         },
     )
+
+    def extras(self) -> dict[str, object]:
+        """The posted extra facts: lists for fields posted several times (seats), single values otherwise."""
+        data: QueryDict = self.data
+        return {
+            key: values if len(values) > 1 or key in self.seat_keys else values[0]
+            for key, values in data.lists()
+            if key not in TAP_FIELDS
+        }
+
+    seat_keys = {q.key for game in rules.GAMES.values() for q in game.questions if q.kind == "seats"}
 
 
 class HandNumberForm(forms.Form):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Sequence
+from collections.abc import Mapping, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
@@ -20,6 +20,10 @@ from . import rules
 from .errors import AlreadyRecorded, BadInput, Conflict
 
 NAME_MAX_LENGTH = 40
+STAKE_LABEL_MAX_LENGTH = 12
+MAX_STAKE = 10_000_000
+DEFAULT_STARTING_CHIPS = 20
+MAX_STARTING_CHIPS = 10_000
 HANDS_ON_TABLE = 10  # newest hand rows shown on the match table; the rest are on the history page
 
 
@@ -38,7 +42,11 @@ class Player(models.Model):
 
 
 class Sitting(models.Model):
-    """One match of one game by one table: seats in playing order and a numbered run of hands."""
+    """One match of one game by one table: seats in playing order and a numbered run of hands.
+
+    `threshold` and `tied_at` (Eighty Three), like the seats' totals, are derived from the
+    hands and kept in step in the same transaction as every change.
+    """
 
     class EndedHow(models.TextChoices):
         PLAYING = "", "in progress"
@@ -51,6 +59,12 @@ class Sitting(models.Model):
         max_length=10, choices=[(k.value, k.name.lower()) for k in rules.MatchEndKind], default="open"
     )
     end_target = models.PositiveIntegerField(null=True, blank=True)
+    starting_chips = models.PositiveIntegerField(null=True, blank=True)
+    chips_reissued = models.PositiveIntegerField(default=0)
+    stake_amount = models.PositiveIntegerField(null=True, blank=True)
+    stake_label = models.CharField(max_length=STAKE_LABEL_MAX_LENGTH, blank=True)
+    threshold = models.PositiveIntegerField(null=True, blank=True)
+    tied_at = models.PositiveIntegerField(null=True, blank=True)
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     ended_how = models.CharField(max_length=12, choices=EndedHow.choices, default="", blank=True)
@@ -82,34 +96,62 @@ class Sitting(models.Model):
     def is_finished(self) -> bool:
         return self.finished_at is not None
 
+    @property
+    def is_final(self) -> bool:
+        """Ended by a member: read-only for good."""
+        return self.ended_how == Sitting.EndedHow.ENDED_EARLY
+
     # --- verbs -----------------------------------------------------------
 
     @classmethod
-    def start(cls, game: str, names: Sequence[str], match_end: rules.MatchEnd | None = None) -> Sitting:
+    def start(
+        cls,
+        game: str,
+        names: Sequence[str],
+        match_end: rules.MatchEnd | None = None,
+        *,
+        starting_chips: int | None = None,
+        stake_amount: int | None = None,
+        stake_label: str = "",
+    ) -> Sitting:
         """Open a sitting of `game` with players seated in the order of `names`.
 
-        Raises BadInput when the game is unknown, a match end does not suit it,
-        or the player count is outside its range (the message gives the reason).
+        `match_end` defaults to the game's usual one; `starting_chips` (Cat Tê, default 20)
+        and `stake_amount`/`stake_label` (Fapfap, optional) only for the games that use them.
+        Raises BadInput, with the reason, when the game is unknown, the player count is
+        outside its range, or a setting does not suit the game.
         """
         players = [Player(name=name) for name in names]
-        return cls._seat(game, players, match_end or rules.MatchEnd())
+        options = dict(starting_chips=starting_chips, stake_amount=stake_amount, stake_label=stake_label)
+        return cls._seat(game, players, match_end, options)
 
     def rematch(self) -> Sitting:
-        """A new sitting of the same game, same players in the same seats, same match end."""
+        """A new sitting of the same game, same players in the same seats, same settings."""
         players = [seat.player for seat in self.seats.select_related("player").order_by("position")]
-        return self._seat(self.game, players, self.match_end)
+        options = dict(
+            starting_chips=self.starting_chips, stake_amount=self.stake_amount, stake_label=self.stake_label
+        )
+        return self._seat(self.game, players, self.match_end, options)
 
     @classmethod
-    def _seat(cls, game: str, players: list[Player], match_end: rules.MatchEnd) -> Sitting:
+    def _seat(cls, game: str, players: list[Player], match_end: rules.MatchEnd | None, options: dict) -> Sitting:
         try:
             entry = rules.get_game(game)
             entry.check_player_count(len(players))
         except rules.RuleError as error:
             raise BadInput(str(error)) from None
+        match_end = match_end or default_match_end(entry)
         if match_end.kind not in entry.match_ends:
-            raise BadInput(f"{entry.name} cannot end by {match_end.kind.name.lower()}.")
+            raise BadInput(f"{entry.name} cannot end that way: {match_end_choices(entry)}.")
+        fields = check_options(entry, **options)
         with transaction.atomic():
-            sitting = cls.objects.create(game=game, end_kind=match_end.kind.value, end_target=match_end.target)
+            sitting = cls.objects.create(
+                game=game,
+                end_kind=match_end.kind.value,
+                end_target=match_end.target,
+                threshold=rules.Progress.start(len(players), match_end).threshold,
+                **fields,
+            )
             for player in players:
                 if player.pk is None:
                     player.save()
@@ -118,9 +160,10 @@ class Sitting(models.Model):
             )
         return sitting
 
-    def record_hand(self, number: int, winner: int, extras: dict | None = None) -> Hand:
+    def record_hand(self, number: int, winner: int, extras: Mapping | None = None) -> Hand:
         """Record hand `number` as won by the seat at position `winner` (0-based).
 
+        `extras` are the game's extra facts as posted (see the registry's questions).
         Idempotent: a hand that already has a row is never written twice.
         Raises AlreadyRecorded (names the recorded winner), Conflict (match over,
         or `number` is not the open hand) or BadInput (no such seat, extras that
@@ -131,13 +174,7 @@ class Sitting(models.Model):
             sitting = self._lock()
             table = sitting.table(recent=1)
             sitting._check_open(table, number)
-            if not 0 <= winner < len(table.seats):
-                raise BadInput(f"Seat {winner + 1} is not at this table: tap one of the names shown.")
-            try:
-                cleaned = sitting.rules.clean_extras(extras or {}, len(table.seats))
-                points = sitting.rules.score_hand(len(table.seats), winner, cleaned)
-            except rules.RuleError as error:
-                raise BadInput(str(error)) from None
+            cleaned, points = sitting._score(len(table.seats), winner, extras)
             hand = Hand(
                 sitting=sitting,
                 number=number,
@@ -154,12 +191,33 @@ class Sitting(models.Model):
             except IntegrityError:
                 # Another phone won the race for this hand number.
                 raise sitting._already_recorded(number, table) from None
+            progress = table.progress().after(sitting.match_end, winner, points)
             Seat.add_points(table.seats, points, winner=winner, sign=1)
-            totals = [seat.total for seat in table.seats]
-            wins = [seat.hands_won for seat in table.seats]
-            if rules.match_over(sitting.match_end, totals, wins, hands_played=number):
-                sitting._finish(Sitting.EndedHow.MATCH_END)
-        self.refresh_from_db(fields=["finished_at", "ended_how"])
+            sitting._save_progress(progress)
+        self._refresh()
+        return hand
+
+    def correct_hand(self, number: int, winner: int, extras: Mapping | None = None) -> Hand:
+        """Change a recorded hand's winner or extra facts; everything after it is recomputed
+        (totals, threshold, match end: correcting the deciding hand can reopen the match).
+
+        Raises Conflict when the match was ended by a member or hand `number` was not won,
+        BadInput as record_hand does.
+        """
+        with transaction.atomic():
+            sitting = self._lock()
+            if sitting.is_final:
+                raise Conflict("This match was ended: it can no longer change.")
+            hand = sitting.hands.filter(number=number, status=Hand.Status.WON).first()
+            if hand is None:
+                raise Conflict(f"Hand {number} has not been recorded, so it cannot be corrected.")
+            seats = list(sitting.seats.order_by("position"))
+            cleaned, points = sitting._score(len(seats), winner, extras)
+            hand.winner, hand.extras, hand.points = seats[winner], cleaned, list(points)
+            hand.corrected_at = timezone.now()
+            hand.save(update_fields=["winner", "extras", "points", "corrected_at"])
+            sitting._recompute(seats)
+        self._refresh()
         return hand
 
     def undo_hand(self, number: int) -> Hand:
@@ -170,7 +228,7 @@ class Sitting(models.Model):
         """
         with transaction.atomic():
             sitting = self._lock()
-            if sitting.ended_how == Sitting.EndedHow.ENDED_EARLY:
+            if sitting.is_final:
                 raise Conflict("This match was ended: it can no longer change.")
             table = sitting.table(recent=1)
             last = table.last_hand
@@ -179,11 +237,8 @@ class Sitting(models.Model):
             if last.number != number:
                 raise Conflict(f"Hand {number} is not the last hand any more: nothing was undone.")
             last.delete()
-            winner = next(seat.position for seat in table.seats if seat.pk == last.winner_id)
-            Seat.add_points(table.seats, last.points, winner=winner, sign=-1)
-            if sitting.is_finished:
-                Sitting.objects.filter(pk=sitting.pk).update(finished_at=None, ended_how="")
-        self.refresh_from_db(fields=["finished_at", "ended_how"])
+            sitting._recompute(table.seats)
+        self._refresh()
         return last
 
     def end_match(self) -> None:
@@ -205,10 +260,43 @@ class Sitting(models.Model):
                 points=[0] * len(table.seats),
             )
             sitting._finish(Sitting.EndedHow.ENDED_EARLY)
-        self.refresh_from_db(fields=["finished_at", "ended_how"])
+        self._refresh()
+
+    def reissue_chips(self, seen: int) -> None:
+        """Hand every player another batch of the starting stack (Cat Tê), when one has run out.
+
+        `seen` is how many batches the phone had seen re-issued, so a double tap issues one batch.
+        Raises Conflict when the game has no chips, the match is over, nobody has run out,
+        or the batch was already issued. Source: RULES.md, Cat Te.
+        """
+        with transaction.atomic():
+            sitting = self._lock()
+            if not sitting.rules.uses_chips:
+                raise BadInput(f"{sitting.rules.name} is not played with chips.")
+            if sitting.is_finished:
+                raise Conflict("This match is over: no more chips can be handed out.")
+            if seen != sitting.chips_reissued:
+                raise Conflict("Chips were just re-issued from another phone.")
+            table = sitting.table(recent=0)
+            if min(table.balances()) > 0:
+                raise Conflict("Nobody has run out of chips yet.")
+            Sitting.objects.filter(pk=sitting.pk).update(chips_reissued=models.F("chips_reissued") + 1)
+        self._refresh()
 
     def _lock(self) -> Sitting:
         return Sitting.objects.select_for_update().get(pk=self.pk)
+
+    def _refresh(self) -> None:
+        self.refresh_from_db(fields=["finished_at", "ended_how", "threshold", "tied_at", "chips_reissued"])
+
+    def _score(self, n_seats: int, winner: int, extras: Mapping | None) -> tuple[dict, tuple[int, ...]]:
+        if not 0 <= winner < n_seats:
+            raise BadInput(f"Seat {winner + 1} is not at this table: tap one of the names shown.")
+        try:
+            cleaned = self.rules.clean_extras(extras or {}, n_seats, winner)
+            return cleaned, self.rules.score(n_seats, winner, cleaned)
+        except rules.RuleError as error:
+            raise BadInput(str(error)) from None
 
     def _check_open(self, table: TableState, number: int) -> None:
         if self.is_finished:
@@ -221,8 +309,37 @@ class Sitting(models.Model):
     def _already_recorded(self, number: int, table: TableState) -> AlreadyRecorded:
         hand = self.hands.filter(number=number).first()
         if hand is None or hand.winner_id is None:
-            return AlreadyRecorded(f"Hand {number} is already over.")
-        return AlreadyRecorded(f"Hand {number} is already recorded: {table.name_of(hand.winner_id)}.")
+            return AlreadyRecorded(f"Hand {number} is already over.", number)
+        return AlreadyRecorded(f"Hand {number} is already recorded: {table.name_of(hand.winner_id)}.", number)
+
+    def _recompute(self, seats: list[Seat]) -> None:
+        """Replay every won hand into the seats' totals, the threshold and the match end."""
+        position = {seat.pk: seat.position for seat in seats}
+        hands = [
+            (position[winner_id], points)
+            for winner_id, points in self.hands.filter(status=Hand.Status.WON)
+            .order_by("number")
+            .values_list("winner_id", "points")
+        ]
+        progress = rules.replay(len(seats), self.match_end, hands)
+        for seat in seats:
+            seat.total, seat.hands_won = progress.totals[seat.position], progress.wins[seat.position]
+        Seat.objects.bulk_update(seats, ["total", "hands_won"])
+        self._save_progress(progress)
+
+    def _save_progress(self, progress: rules.Progress) -> None:
+        """Store the threshold and the match end that `progress` says hold now."""
+        changes = {}
+        if (progress.threshold, progress.tied_at) != (self.threshold, self.tied_at):
+            changes.update(threshold=progress.threshold, tied_at=progress.tied_at)
+        if progress.over and not self.is_finished:
+            changes.update(finished_at=timezone.now(), ended_how=Sitting.EndedHow.MATCH_END)
+        elif not progress.over and self.is_finished:
+            changes.update(finished_at=None, ended_how=Sitting.EndedHow.PLAYING)
+        if changes:
+            Sitting.objects.filter(pk=self.pk).update(**changes)
+            for field_name, value in changes.items():
+                setattr(self, field_name, value)
 
     def _finish(self, how: Sitting.EndedHow) -> None:
         self.finished_at = timezone.now()
@@ -252,11 +369,54 @@ class Sitting(models.Model):
             if (seat.total, seat.hands_won) != (totals[seat.position], wins[seat.position])
         ]
 
-    def table(self, recent: int = HANDS_ON_TABLE) -> TableState:
-        """What the match table shows, in two queries whatever the number of hands."""
+    def table(self, recent: int | None = HANDS_ON_TABLE) -> TableState:
+        """What the match table shows, in two queries whatever the number of hands.
+
+        `recent` limits the hand rows read, newest first (None: all of them).
+        """
         seats = list(self.seats.select_related("player").order_by("position"))
-        hands = list(self.hands.order_by("-number")[:recent])
+        hands = list(self.hands.order_by("-number")[:recent]) if recent != 0 else []
         return TableState(sitting=self, seats=seats, recent_hands=hands)
+
+
+def default_match_end(game: rules.Game) -> rules.MatchEnd:
+    """The match end a sitting gets when none is chosen: open where the game allows it."""
+    kind = game.match_ends[0]
+    if kind in (rules.MatchEndKind.OPEN, rules.MatchEndKind.THRESHOLDS):
+        return rules.MatchEnd(kind)
+    return rules.MatchEnd(kind, game.default_target)
+
+
+def match_end_choices(game: rules.Game) -> str:
+    return ", ".join(MATCH_END_WORDS[kind] for kind in game.match_ends)
+
+
+MATCH_END_WORDS = {
+    rules.MatchEndKind.OPEN: "open (until someone ends it)",
+    rules.MatchEndKind.WINS: "first to N hands won",
+    rules.MatchEndKind.HANDS: "after N hands",
+    rules.MatchEndKind.POINTS: "first to N points",
+    rules.MatchEndKind.THRESHOLDS: "thresholds from 10",
+}
+
+
+def check_options(
+    game: rules.Game, starting_chips: int | None, stake_amount: int | None, stake_label: str
+) -> dict[str, object]:
+    """The sitting's game-specific settings, checked; raises BadInput naming what to fix."""
+    if not game.uses_chips and starting_chips is not None:
+        raise BadInput(f"{game.name} is not played with chips.")
+    if not game.uses_stake and (stake_amount is not None or stake_label):
+        raise BadInput(f"{game.name} is not played for a stake.")
+    if game.uses_chips:
+        starting_chips = DEFAULT_STARTING_CHIPS if starting_chips is None else starting_chips
+        if not 1 <= starting_chips <= MAX_STARTING_CHIPS:
+            raise BadInput(f"Start each player with 1 to {MAX_STARTING_CHIPS} chips.")
+    if stake_amount is not None and not 1 <= stake_amount <= MAX_STAKE:
+        raise BadInput(f"A stake is between 1 and {MAX_STAKE:,}.".replace(",", " "))
+    if len(stake_label) > STAKE_LABEL_MAX_LENGTH:
+        raise BadInput(f"Keep the currency to {STAKE_LABEL_MAX_LENGTH} characters, like FCFA.")
+    return dict(starting_chips=starting_chips, stake_amount=stake_amount, stake_label=stake_label)
 
 
 class Seat(models.Model):
@@ -324,6 +484,7 @@ class Hand(models.Model):
     extras = models.JSONField(default=dict, blank=True)
     points = models.JSONField(default=list)
     recorded_at = models.DateTimeField(default=timezone.now)
+    corrected_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -404,10 +565,34 @@ class TableState:
             and self.sitting.ended_how != Sitting.EndedHow.ENDED_EARLY
         )
 
+    def progress(self) -> rules.Progress:
+        """The derived state as kept: totals, wins, hands won, threshold, match over."""
+        return rules.Progress(
+            totals=tuple(seat.total for seat in self.seats),
+            wins=tuple(seat.hands_won for seat in self.seats),
+            hands=self.hands_played,
+            threshold=self.sitting.threshold,
+            tied_at=self.sitting.tied_at,
+            over=self.sitting.is_finished,
+        )
+
+    def balances(self) -> list[int]:
+        """Chips in front of each seat (Cat Tê): the stacks handed out plus what the hands moved."""
+        issued = (self.sitting.starting_chips or 0) * (1 + self.sitting.chips_reissued)
+        return [issued + seat.total for seat in self.seats]
+
+    def tally(self) -> list[tuple[Seat, int | None]]:
+        """(seat, chips or money) per seat in seating order; None when the game has neither."""
+        sitting = self.sitting
+        if sitting.rules.uses_chips:
+            return list(zip(self.seats, self.balances()))
+        if sitting.stake_amount:
+            return [(seat, seat.total * sitting.stake_amount) for seat in self.seats]
+        return [(seat, None) for seat in self.seats]
+
     @property
-    def standings(self) -> list[Seat]:
-        """Seats by total, highest first; ties keep seating order."""
-        return sorted(self.seats, key=lambda seat: -seat.total)
+    def someone_ran_out(self) -> bool:
+        return self.sitting.rules.uses_chips and min(self.balances()) <= 0
 
     @property
     def leaders(self) -> list[Seat]:
@@ -422,14 +607,29 @@ class TableState:
     def name_of(self, seat_id: int | None) -> str:
         return "—" if seat_id is None else self.seats[self.position_of(seat_id)].name
 
-    def rows(self) -> list[tuple[Hand, str, str, int]]:
-        """Hand rows newest first: (hand, winner name, dealer name, winner's points)."""
+    def rows(self) -> list[tuple[Hand, str, str, int, str]]:
+        """Hand rows newest first: (hand, winner name, dealer name, winner's points, how it was won)."""
         return [
             (
                 hand,
                 self.name_of(hand.winner_id),
                 self.seats[hand.dealer_position].name,
                 hand.points[self.position_of(hand.winner_id)] if hand.winner_id else 0,
+                self.describe(hand),
             )
             for hand in self.recent_hands
         ]
+
+    def describe(self, hand: Hand) -> str:
+        """A hand's extra facts in a few words ("x2", "Dealt flush", "Ace; bonus: Djibo")."""
+        words = []
+        for question in self.sitting.rules.asked(hand.extras):
+            answer = hand.extras.get(question.key)
+            if question.kind == "choice":
+                label = next(c.label for c in question.choices if c.value == answer)
+                words.append(label.split(":")[-1].strip() if question.key == "multiplier" else label.split(":")[0])
+            elif question.kind == "flag" and answer:
+                words.append(question.prompt)
+            elif question.kind == "seats" and answer:
+                words.append(f"{question.prompt}: {', '.join(self.seats[p].name for p in answer)}")
+        return "; ".join(words)

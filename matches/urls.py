@@ -5,7 +5,8 @@ from .views import pages, table
 # Sittings are reached only by their token (128 random bits); database ids never appear.
 urlpatterns = [
     path("", pages.home, name="home"),
-    path("start/", pages.start, name="start"),
+    path("start/", pages.choose_game, name="start"),
+    path("start/<slug:game>/", pages.start, name="start-game"),
     path("demo/", pages.demo, name="demo"),
     path("s/<str:token>/", table.table, name="table"),
     path("s/<str:token>/tap/", table.tap, name="tap"),
@@ -13,5 +14,7 @@ urlpatterns = [
     path("s/<str:token>/end/", table.end, name="end"),
     path("s/<str:token>/rematch/", table.rematch, name="rematch"),
     path("s/<str:token>/hands/", table.history, name="history"),
+    path("s/<str:token>/hands/<int:number>/", table.correct, name="correct"),
+    path("s/<str:token>/chips/", table.reissue, name="reissue"),
     path("s/<str:token>/hands.csv", table.export, name="export"),
 ]

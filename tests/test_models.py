@@ -154,7 +154,7 @@ def test_n_hands_ends_the_match_after_the_nth_hand(db):
 
 
 def test_a_match_end_the_game_does_not_offer_is_refused(db):
-    with pytest.raises(BadInput, match="cannot end by points"):
+    with pytest.raises(BadInput, match="Agram cannot end that way: open"):
         Sitting.start("agram", ["A", "B"], MatchEnd(MatchEndKind.POINTS, 10))
 
 

@@ -226,28 +226,40 @@ def test_final_standings_name_a_shared_first_place(client, sitting):
 # --- start -------------------------------------------------------------------
 
 
-def start_data(names, game="agram", **extra):
-    data = {"game": game, "end_kind": "open", "end_target": "", "action": "start"}
+def start_data(names, **extra):
+    data = {"end_kind": "open", "end_target": "", "action": "start"}
     data.update({f"player_{row}": name for row, name in enumerate(names, start=1)})
     data.update(extra)
     return data
 
 
-def test_start_page_lists_every_game_with_its_one_line(client):
+def test_start_lists_every_game_with_its_one_line(client):
     page = client.get("/start/").content.decode()
     assert "35-card pack · 6 cards each · 2–5 players" in page
-    assert "Agram in Mali" in page and "Sink-Sink" in page
+    for slug in ("agram", "sink-sink", "agram-mali", "fapfap", "spar", "sipa", "cat-te", "eighty-three",
+                 "letzter-stich"):
+        assert f'href="/start/{slug}/"' in page
+
+
+def test_a_games_start_form_shows_its_help_and_four_name_rows(client):
+    page = client.get("/start/agram/").content.decode()
     assert page.count('name="player_') == 4
+    assert "How to play Agram" in page and "Kings, Queens, Jacks, Twos and the Ace of Spades" in page
+
+
+def test_unknown_game_start_answers_404_with_a_message(client):
+    response = client.get("/start/poker/")
+    assert response.status_code == 404 and "no such game" in response.content.decode()
 
 
 def test_start_page_htmx_gets_the_form_partial(client):
-    response = client.get("/start/", **HX)
+    response = client.get("/start/agram/", **HX)
     assert response.content.lstrip().startswith(b'<form id="start-form"')
     assert "HX-Request" in response["Vary"]
 
 
 def test_starting_a_sitting_seats_trimmed_unicode_names_in_order(client):
-    response = client.post("/start/", start_data(["  Aïcha ", "Boubacar", "Chaibou  Maïga", "Djibo"]))
+    response = client.post("/start/agram/", start_data(["  Aïcha ", "Boubacar", "Chaibou  Maïga", "Djibo"]))
     sitting = Sitting.objects.get()
     assert response.status_code == 302 and response["Location"] == url(sitting)
     assert [s.name for s in sitting.table().seats] == ["Aïcha", "Boubacar", "Chaibou Maïga", "Djibo"]
@@ -256,49 +268,58 @@ def test_starting_a_sitting_seats_trimmed_unicode_names_in_order(client):
 
 
 def test_htmx_start_redirects_the_whole_page_to_the_table(client):
-    response = client.post("/start/", start_data(["A", "B"]), **HX)
+    response = client.post("/start/agram/", start_data(["A", "B"]), **HX)
     assert response["HX-Redirect"] == url(Sitting.objects.get())
 
 
 def test_start_with_a_match_end(client):
-    client.post("/start/", start_data(["A", "B"], end_kind="wins", end_target="3"))
+    client.post("/start/agram/", start_data(["A", "B"], end_kind="wins", end_target="3"))
     sitting = Sitting.objects.get()
     assert (sitting.end_kind, sitting.end_target) == ("wins", 3)
 
 
 @pytest.mark.parametrize(
-    "names, extra, message",
+    "game, names, extra, message",
     [
-        (["Aïcha", "", "Chaibou"], {}, "Type a name, or remove this row."),
-        (["Aïcha", "   ", "Chaibou"], {}, "Type a name, or remove this row."),
-        (["Aïcha", "AÏCHA"], {}, "AÏCHA is already at the table (player 1)."),
-        (["Aïcha", "x" * 41], {}, "Keep names to 40 characters (this one has 41)."),
-        (["A", "B", "C", "D", "E", "F"], {}, "Agram is for 2 to 5 players: six hands of six need 36 cards, the pack has 35."),
-        (["A"], {}, "Agram is for 2 to 5 players"),
-        (["A", "B"], {"game": "poker"}, "Choose a game from the list."),
-        (["A", "B"], {"end_kind": "wins", "end_target": ""}, "Type N, the number this match ends at."),
-        (["A", "B"], {"end_kind": "wins", "end_target": "-2"}, "N must be at least 1."),
-        (["A", "B"], {"end_kind": "hands", "end_target": "lots"}, "Type a whole number, like 5."),
-        (["A", "B"], {"end_kind": "forever"}, "Choose how the match ends."),
+        ("agram", ["Aïcha", "", "Chaibou"], {}, "Type a name, or remove this row."),
+        ("agram", ["Aïcha", "   ", "Chaibou"], {}, "Type a name, or remove this row."),
+        ("agram", ["Aïcha", "AÏCHA"], {}, "AÏCHA is already at the table (player 1)."),
+        ("agram", ["Aïcha", "x" * 41], {}, "Keep names to 40 characters (this one has 41)."),
+        ("agram", ["A", "B", "C", "D", "E", "F"], {},
+         "Agram is for 2 to 5 players: six hands of six need 36 cards, the pack has 35."),
+        ("agram", ["A"], {}, "Agram is for 2 to 5 players"),
+        ("cat-te", ["A", "B"], {"end_kind": "hands", "end_target": "12"}, "Cat Tê is for 3 to 6 players"),
+        ("agram", ["A", "B"], {"end_kind": "wins", "end_target": ""}, "Type N, the number this match ends at."),
+        ("agram", ["A", "B"], {"end_kind": "wins", "end_target": "-2"}, "N must be at least 1."),
+        ("agram", ["A", "B"], {"end_kind": "hands", "end_target": "lots"}, "Type a whole number, like 5."),
+        ("agram", ["A", "B"], {"end_kind": "hands", "end_target": "99999999999"}, "N must be at most 10000."),
+        ("agram", ["A", "B"], {"end_kind": "forever"}, "Choose how the match ends."),
+        ("agram", ["A", "B"], {"end_kind": "points", "end_target": "5"}, "Choose how the match ends."),
+        ("sipa", ["A", "B"], {"end_kind": "open"}, "Choose how the match ends."),
+        ("fapfap", ["A", "B"], {"stake_amount": "-100", "stake_label": "FCFA"}, "Stake must be at least 1."),
+        ("fapfap", ["A", "B"], {"stake_amount": "100", "stake_label": "F" * 13}, "Keep the currency to 12"),
+        ("fapfap", ["A", "B"], {"stake_label": "FCFA"}, "Type the stake for one hand"),
+        ("cat-te", ["A", "B", "C"], {"end_kind": "hands", "end_target": "9", "starting_chips": "0"},
+         "Chips each must be at least 1."),
     ],
 )
-def test_bad_start_forms_are_refused_next_to_the_field(client, names, extra, message):
-    response = client.post("/start/", start_data(names, **extra))
+def test_bad_start_forms_are_refused_next_to_the_field(client, game, names, extra, message):
+    response = client.post(f"/start/{game}/", start_data(names, **extra))
     assert response.status_code == 400
     assert message in response.content.decode().replace("&#x27;", "'")
     assert Sitting.objects.count() == 0
 
 
 def test_a_name_of_exactly_40_characters_is_accepted(client):
-    client.post("/start/", start_data(["é" * 40, "B"]))
+    client.post("/start/agram/", start_data(["é" * 40, "B"]))
     assert Sitting.objects.get().table().seats[0].name == "é" * 40
 
 
 @pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
 def test_add_and_remove_player_rows_keep_what_was_typed(client, headers):
-    added = client.post("/start/", start_data(["A", "B"], action="add"), **headers).content.decode()
+    added = client.post("/start/agram/", start_data(["A", "B"], action="add"), **headers).content.decode()
     assert added.count('name="player_') == 3 and 'value="A"' in added and 'value="B"' in added
-    removed = client.post("/start/", start_data(["A", "B", "C"], action="remove-2"), **headers).content.decode()
+    removed = client.post("/start/agram/", start_data(["A", "B", "C"], action="remove-2"), **headers).content.decode()
     assert removed.count('name="player_') == 2
     assert 'name="player_1" id="id_player_1" value="A"' in removed
     assert 'name="player_2" id="id_player_2" value="C"' in removed
@@ -354,11 +375,11 @@ def test_csv_export_has_one_row_per_hand_with_points_and_running_totals(client, 
     response = client.get(url(sitting, "hands.csv"))
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
-    assert rows[0] == ["hand", "status", "dealer", "winner", *(f"{n} points" for n in WORKED),
+    assert rows[0] == ["hand", "status", "dealer", "winner", "how", *(f"{n} points" for n in WORKED),
                        *(f"{n} total" for n in WORKED)]
-    assert rows[1] == ["1", "won", "Aïcha", "Chaibou", "0", "0", "1", "0", "0", "0", "1", "0"]
-    assert rows[3] == ["3", "won", "Aïcha", "Chaibou", "0", "0", "1", "0", "1", "0", "2", "0"]
-    assert rows[4] == ["4", "abandoned", "Chaibou", "", "0", "0", "0", "0", "1", "0", "2", "0"]
+    assert rows[1] == ["1", "won", "Aïcha", "Chaibou", "", "0", "0", "1", "0", "0", "0", "1", "0"]
+    assert rows[3] == ["3", "won", "Aïcha", "Chaibou", "", "0", "0", "1", "0", "1", "0", "2", "0"]
+    assert rows[4] == ["4", "abandoned", "Chaibou", "", "", "0", "0", "0", "0", "1", "0", "2", "0"]
 
 
 def test_csv_export_defuses_formulas_in_names(client, db):
@@ -372,6 +393,7 @@ def test_history_page_lists_every_hand(client, sitting):
     play(sitting, [0] * 12)
     page = client.get(url(sitting, "hands/")).content.decode()
     assert page.count("<tr><td class=\"num\">") == 12
+    assert page.count("Correct</a>") == 12
     table_page = client.get(url(sitting)).content.decode()
     assert table_page.count("<tr><td class=\"num\">") == 10  # the match table keeps only the newest
 

@@ -1,9 +1,11 @@
 """Game rules: one registry, one entry per game. Imports nothing from Django.
 
-Usage: `GAMES["agram"].score_hand(4, winner=2)` -> (0, 0, 1, 0).
+Usage: `GAMES["agram"].score_hand(4, winner=2)` -> (0, 0, 1, 0);
+`GAMES["fapfap"].score_hand(3, 0, {"multiplier": "4"})` -> (4, 0, 0).
 """
 
 from .core import (
+    Choice,
     Direction,
     Game,
     Leader,
@@ -11,13 +13,15 @@ from .core import (
     MatchEndKind,
     NextDealer,
     Pack,
+    Progress,
+    Question,
     RuleError,
     leaders,
-    match_over,
+    replay,
 )
-from .games import AGRAM, AGRAM_MALI, SINK_SINK
+from .games import ALL_GAMES
 
-GAMES: dict[str, Game] = {game.slug: game for game in (AGRAM, SINK_SINK, AGRAM_MALI)}
+GAMES: dict[str, Game] = {game.slug: game for game in ALL_GAMES}
 
 
 def get_game(slug: str) -> Game:
@@ -30,6 +34,7 @@ def get_game(slug: str) -> Game:
 
 __all__ = [
     "GAMES",
+    "Choice",
     "Direction",
     "Game",
     "Leader",
@@ -37,8 +42,10 @@ __all__ = [
     "MatchEndKind",
     "NextDealer",
     "Pack",
+    "Progress",
+    "Question",
     "RuleError",
     "get_game",
     "leaders",
-    "match_over",
+    "replay",
 ]

@@ -1,4 +1,4 @@
-"""Shapes shared by every game of the registry: packs, table movement, match ends.
+"""Shapes shared by every game of the registry: packs, questions a tap asks, table movement, match ends.
 
 Pure Python: nothing here imports Django, so the rules are tested by tables of
 cases without a database. Seats are 0-based indexes into the sitting's seats,
@@ -8,8 +8,10 @@ listed in playing order (the order in which cards are dealt and tricks played).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
+
+MAX_TARGET = 10_000
 
 
 class RuleError(ValueError):
@@ -31,10 +33,11 @@ class NextDealer(StrEnum):
 
 
 class Leader(StrEnum):
-    """Who leads the first trick of a hand."""
+    """Who leads the first trick of a hand, in terms of playing order."""
 
     DEALER = "dealer"
-    AFTER_DEALER = "after-dealer"  # next in playing order: dealer's right when play goes counter-clockwise
+    AFTER_DEALER = "after-dealer"  # next in playing order
+    BEFORE_DEALER = "before-dealer"  # previous in playing order
 
 
 class MatchEndKind(StrEnum):
@@ -42,35 +45,97 @@ class MatchEndKind(StrEnum):
 
     OPEN = "open"
     WINS = "wins"  # first to N hands won
-    HANDS = "hands"  # after N hands
+    HANDS = "hands"  # after N hands, highest total wins
     POINTS = "points"  # first to N points
+    THRESHOLDS = "thresholds"  # Eighty Three: 10, raised by 5 on every tie at the top
+
+
+THRESHOLD_START = 10
+THRESHOLD_STEP = 5
 
 
 @dataclass(frozen=True)
 class MatchEnd:
-    """A sitting's match-end rule. `target` is a count of wins, hands or points."""
+    """A sitting's match-end rule. `target` is a count of wins, hands or points (None for OPEN and THRESHOLDS)."""
 
     kind: MatchEndKind = MatchEndKind.OPEN
     target: int | None = None
 
     def __post_init__(self) -> None:
-        if self.kind is MatchEndKind.OPEN:
+        if self.kind in (MatchEndKind.OPEN, MatchEndKind.THRESHOLDS):
             if self.target is not None:
-                raise RuleError("An open match has no target.")
+                raise RuleError("This match end takes no number.")
         elif self.target is None or not 1 <= self.target <= MAX_TARGET:
-            raise RuleError(f"Choose a target between 1 and {MAX_TARGET}.")
-
-
-MAX_TARGET = 10_000
+            raise RuleError(f"Choose a number between 1 and {MAX_TARGET}.")
 
 
 @dataclass(frozen=True)
 class Pack:
     """The cards a table prepares: `size` cards, described for the help card."""
 
-    name: str
     size: int
     description: str
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer to a question; `value` is what the tap posts."""
+
+    value: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Question:
+    """An extra fact a tap asks after the winner.
+
+    kind "choice": one of `choices` (the first is the common case, shown first and largest);
+    kind "flag": yes or no; kind "seats": any number of seats, posted as 1-based seat numbers.
+    `when` = (key, value): ask only when that other answer has that value.
+    `others_only`: the winner cannot be among the seats.
+    """
+
+    key: str
+    prompt: str
+    kind: str
+    choices: tuple[Choice, ...] = ()
+    when: tuple[str, str] | None = None
+    others_only: bool = False
+
+    def clean(self, raw: object, n_seats: int, winner: int) -> object:
+        """The typed answer: a choice value (str), a bool, or a sorted tuple of 0-based seats."""
+        if self.kind == "choice":
+            value = str(raw)
+            if value not in {choice.value for choice in self.choices}:
+                allowed = ", ".join(choice.value for choice in self.choices)
+                raise RuleError(f"{self.prompt} Answer one of {allowed}, not {value}.")
+            return value
+        if self.kind == "flag":
+            if isinstance(raw, bool):
+                return raw
+            if str(raw).lower() in {"1", "true", "yes", "on"}:
+                return True
+            if str(raw).lower() in {"", "0", "false", "no", "off"}:
+                return False
+            raise RuleError(f"{self.prompt} Answer yes or no.")
+        seats = raw if isinstance(raw, (list, tuple)) else [raw]
+        positions = set()
+        for seat in seats:
+            try:
+                position = int(seat) - 1
+            except (TypeError, ValueError):
+                raise RuleError(f"{self.prompt} Pick players by their seat number, not {seat!r}.") from None
+            if not 0 <= position < n_seats:
+                raise RuleError(f"{self.prompt} There is no seat {position + 1} at this table.")
+            if self.others_only and position == winner:
+                raise RuleError(f"{self.prompt} The hand's winner cannot be one of them.")
+            positions.add(position)
+        return tuple(sorted(positions))
+
+    def default(self) -> object:
+        if self.kind == "choice":
+            return self.choices[0].value
+        return False if self.kind == "flag" else ()
 
 
 Scorer = Callable[[int, int, Mapping[str, object]], tuple[int, ...]]
@@ -81,8 +146,8 @@ class Game:
     """One registry entry: everything the app knows about a game.
 
     `score(n_seats, winner, extras)` returns the points the hand gives each seat,
-    a tuple of ints in seat order. `extras` are the game's extra facts about the
-    hand, already cleaned by `clean_extras`.
+    a tuple of ints in seat order, from extras already cleaned by `clean_extras`.
+    `cards_by_players` overrides `cards_each` for some table sizes (Letzter Stich).
     """
 
     slug: str
@@ -94,50 +159,86 @@ class Game:
     cards_each: int
     deal_batches: tuple[int, ...]
     ranking: str
-    deciding_trick: int
-    tricks: int
+    deciding_trick: str
     direction: Direction
     next_dealer: NextDealer
     leader: Leader
     score: Scorer
     match_ends: tuple[MatchEndKind, ...]
+    scoring: str  # how a hand scores, one sentence for the help card
+    default_target: int | None = None
     too_many_players: str = ""
-    extra_fields: tuple[str, ...] = field(default=())
+    questions: tuple[Question, ...] = ()
+    cards_by_players: Mapping[int, int] = field(default_factory=dict)
+    pack_by_players: Mapping[int, Pack] = field(default_factory=dict)
+    uses_chips: bool = False
+    uses_stake: bool = False
+    unit: str = "points"
+    notes: tuple[str, ...] = ()
+
+    # --- table size ------------------------------------------------------
 
     def players_reason(self) -> str:
         """Why the player range is what it is, for the message refusing a count outside it."""
         head = f"{self.name} is for {self.min_players} to {self.max_players} players"
-        if self.too_many_players:
-            return f"{head}: {self.too_many_players}"
-        return head + "."
+        return f"{head}: {self.too_many_players}" if self.too_many_players else head + "."
 
     def check_player_count(self, count: int) -> None:
         """Raise RuleError naming the reason when `count` players cannot play this game."""
         if not self.min_players <= count <= self.max_players:
             raise RuleError(self.players_reason())
 
-    def clean_extras(self, raw: Mapping[str, object], n_seats: int) -> dict[str, object]:
-        """Check a hand's extra facts; return them cleaned, or raise RuleError.
+    def cards_for(self, n_seats: int) -> int:
+        return self.cards_by_players.get(n_seats, self.cards_each)
 
-        A game with no extra facts refuses any.
+    def pack_for(self, n_seats: int) -> Pack:
+        return self.pack_by_players.get(n_seats, self.pack)
+
+    # --- one hand --------------------------------------------------------
+
+    def asked(self, extras: Mapping[str, object]) -> list[Question]:
+        """The questions that apply given the answers so far (a `when` question only after its trigger)."""
+        return [q for q in self.questions if q.when is None or str(extras.get(q.when[0])) == q.when[1]]
+
+    def clean_extras(self, raw: Mapping[str, object], n_seats: int, winner: int) -> dict[str, object]:
+        """Check a hand's extra facts as posted; return them typed (seats 0-based), or raise RuleError.
+
+        A game with no questions refuses any extra fact; a missing "choice" is refused,
+        a missing flag is no and missing seats are none.
         """
-        unknown = sorted(set(raw) - set(self.extra_fields))
+        known = {q.key for q in self.questions}
+        unknown = sorted(set(raw) - known)
         if unknown:
-            raise RuleError(f"{self.name} records only the winner, not {', '.join(unknown)}.")
-        return dict(raw)
+            if not self.questions:
+                raise RuleError(f"{self.name} records only the winner, not {', '.join(unknown)}.")
+            raise RuleError(f"{self.name} does not record {', '.join(unknown)}.")
+        cleaned: dict[str, object] = {}
+        for question in self.questions:
+            if question.when is not None and str(cleaned.get(question.when[0])) != question.when[1]:
+                if raw.get(question.key) not in (None, "", [], ()):
+                    raise RuleError(f"{question.prompt} Only asked when {question.when[0]} is {question.when[1]}.")
+                continue
+            if question.key not in raw:
+                if question.kind == "choice":
+                    raise RuleError(f"{question.prompt} Tap one of the answers.")
+                cleaned[question.key] = question.default()
+                continue
+            cleaned[question.key] = question.clean(raw[question.key], n_seats, winner)
+        return cleaned
 
-    def score_hand(self, n_seats: int, winner: int, extras: Mapping[str, object] | None = None) -> tuple[int, ...]:
-        """Points the hand gives each seat (tuple of `n_seats` ints, seat order).
+    def score_hand(self, n_seats: int, winner: int, raw: Mapping[str, object] | None = None) -> tuple[int, ...]:
+        """Points the hand gives each seat (tuple of `n_seats` ints, seat order), from extras as posted.
 
-        Raises RuleError when `winner` is not a seat or the extras do not belong.
+        Raises RuleError when the player count, the winner or the extras do not fit the game.
         """
         self.check_player_count(n_seats)
         if not 0 <= winner < n_seats:
             raise RuleError(f"Seat {winner + 1} is not at this table.")
-        cleaned = self.clean_extras(extras or {}, n_seats)
-        points = self.score(n_seats, winner, cleaned)
+        points = self.score(n_seats, winner, self.clean_extras(raw or {}, n_seats, winner))
         assert len(points) == n_seats
         return points
+
+    # --- round the table -------------------------------------------------
 
     def dealer_after(self, n_seats: int, dealer: int, winner: int) -> int:
         """Seat that deals the hand after one dealt by `dealer` and won by `winner`."""
@@ -149,24 +250,100 @@ class Game:
         """Seat that leads the first trick of a hand dealt by `dealer`."""
         if self.leader is Leader.DEALER:
             return dealer
+        if self.leader is Leader.BEFORE_DEALER:
+            return (dealer - 1) % n_seats
         return (dealer + 1) % n_seats
 
-    def deal_text(self) -> str:
-        """'6 each, 3 then 3': the deal, for the game's one-line summary."""
-        batches = " then ".join(str(b) for b in self.deal_batches)
-        return f"{self.cards_each} each, {batches}" if len(self.deal_batches) > 1 else f"{self.cards_each} each"
+    # --- words for the screens -------------------------------------------
+
+    def cards_text(self) -> str:
+        """Cards each: '6', or '5–8' when it depends on the table size."""
+        sizes = sorted(set(self.cards_by_players.values()) or {self.cards_each})
+        return f"{sizes[0]}–{sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
 
     def summary(self) -> str:
-        """One line for the start screen: pack, cards each, players."""
+        """One line for the game list: pack, cards each, players."""
         return (
-            f"{self.pack.size}-card pack · {self.cards_each} cards each · "
+            f"{self.pack.size}-card pack · {self.cards_text()} cards each · "
             f"{self.min_players}–{self.max_players} players"
         )
 
+    def help_card(self) -> list[tuple[str, str]]:
+        """(heading, text) pairs: pack to prepare, cards each, who leads, what wins, how it scores."""
+        batches = " then ".join(str(b) for b in self.deal_batches) if len(self.deal_batches) > 1 else "one at a time"
+        lead = {
+            Leader.DEALER: "The dealer leads the first trick.",
+            Leader.AFTER_DEALER: "The player after the dealer, in playing order, leads.",
+            Leader.BEFORE_DEALER: "The player on the dealer's right leads.",
+        }[self.leader]
+        dealer = (
+            "The hand's winner deals the next hand."
+            if self.next_dealer is NextDealer.WINNER
+            else "The deal passes to the next player, whoever wins."
+        )
+        return [
+            ("Pack", f"{self.pack.size} cards: {self.pack.description}."),
+            ("Deal", f"{self.cards_text()} cards each ({batches}), {self.direction.value}."),
+            ("Ranking", self.ranking),
+            ("Play", f"{lead} {dealer}"),
+            ("What wins", self.deciding_trick),
+            ("Scoring", self.scoring),
+            *(("Note", note) for note in self.notes),
+        ]
 
-def winner_takes_one(n_seats: int, winner: int, extras: Mapping[str, object]) -> tuple[int, ...]:
-    """The hand's winner scores 1 (one win); nobody else scores. Source: RULES.md, Agram family."""
-    return tuple(1 if seat == winner else 0 for seat in range(n_seats))
+
+# --- match progress -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A sitting's derived state after some hands: totals and wins per seat, hands won,
+    the Eighty Three threshold in force (None for other games) and whether the match is over.
+    Source: RULES.md (match ends; Eighty Three's thresholds)."""
+
+    totals: tuple[int, ...]
+    wins: tuple[int, ...]
+    hands: int = 0
+    threshold: int | None = None
+    tied_at: int | None = None  # the top score of the tie that last raised the threshold
+    over: bool = False
+
+    @classmethod
+    def start(cls, n_seats: int, end: MatchEnd) -> Progress:
+        threshold = THRESHOLD_START if end.kind is MatchEndKind.THRESHOLDS else None
+        return cls(totals=(0,) * n_seats, wins=(0,) * n_seats, threshold=threshold)
+
+    def after(self, end: MatchEnd, winner: int, points: Sequence[int]) -> Progress:
+        """The state after one more won hand; the match-end check runs once. Source: RULES.md."""
+        totals = tuple(total + gained for total, gained in zip(self.totals, points, strict=True))
+        wins = tuple(won + (seat == winner) for seat, won in enumerate(self.wins))
+        state = replace(self, totals=totals, wins=wins, hands=self.hands + 1)
+        return state._checked(end)
+
+    def _checked(self, end: MatchEnd) -> Progress:
+        top = max(self.totals)
+        if end.kind is MatchEndKind.OPEN:
+            return replace(self, over=False)
+        if end.kind is MatchEndKind.HANDS:
+            return replace(self, over=self.hands >= end.target)
+        if end.kind is MatchEndKind.WINS:
+            return replace(self, over=max(self.wins) >= end.target)
+        if end.kind is MatchEndKind.POINTS:
+            return replace(self, over=top >= end.target)
+        # Eighty Three: someone at or above the threshold; alone at the top wins, a tie raises it once.
+        if top < self.threshold:
+            return replace(self, over=False)
+        if self.totals.count(top) == 1:
+            return replace(self, over=True)
+        return replace(self, over=False, threshold=self.threshold + THRESHOLD_STEP, tied_at=top)
+
+
+def replay(n_seats: int, end: MatchEnd, hands: Sequence[tuple[int, Sequence[int]]]) -> Progress:
+    """Fold `hands` ((winner, points) pairs, in order) into the state after the last of them."""
+    progress = Progress.start(n_seats, end)
+    for winner, points in hands:
+        progress = progress.after(end, winner, points)
+    return progress
 
 
 def leaders(totals: Sequence[int]) -> list[int]:
@@ -177,16 +354,14 @@ def leaders(totals: Sequence[int]) -> list[int]:
     return [seat for seat, total in enumerate(totals) if total == top]
 
 
-def match_over(end: MatchEnd, totals: Sequence[int], wins: Sequence[int], hands_played: int) -> bool:
-    """Whether the match-end rule `end` holds after `hands_played` won hands.
+# --- scorers -----------------------------------------------------------------
 
-    `totals` are points per seat and `wins` hands won per seat, both in seat order.
-    Source: RULES.md, Agram family ("first to N wins, or N hands").
-    """
-    if end.kind is MatchEndKind.OPEN:
-        return False
-    if end.kind is MatchEndKind.HANDS:
-        return hands_played >= end.target
-    if end.kind is MatchEndKind.WINS:
-        return max(wins, default=0) >= end.target
-    return max(totals, default=0) >= end.target
+
+def to_winner(n_seats: int, winner: int, gain: int) -> tuple[int, ...]:
+    """`gain` points to the winner, nothing to anybody else."""
+    return tuple(gain if seat == winner else 0 for seat in range(n_seats))
+
+
+def winner_takes_one(n_seats: int, winner: int, extras: Mapping[str, object]) -> tuple[int, ...]:
+    """The hand's winner scores 1 (one win). Source: RULES.md, Agram family."""
+    return to_winner(n_seats, winner, 1)

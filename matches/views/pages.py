@@ -15,6 +15,7 @@ from ..errors import TableError
 from ..forms import MAX_ROWS, StartForm
 from ..models import Seat, Sitting
 from .common import HtmxHttpRequest, page_or_partial, remember, remembered_tokens
+from .errors import message_response
 
 
 def home(request: HtmxHttpRequest) -> HttpResponse:
@@ -27,31 +28,39 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "matches/home.html", {"sittings": sittings})
 
 
+def choose_game(request: HtmxHttpRequest) -> HttpResponse:
+    """Pick the game: each with one line (pack, cards each, players)."""
+    return render(request, "matches/games.html", {"games": rules.GAMES.values()})
+
+
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
-def start(request: HtmxHttpRequest) -> HttpResponse:
-    """Start a sitting. The same form's Add and Remove buttons change the number of name rows."""
+def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
+    """Start a sitting of `game`. The same form's Add and Remove buttons change the number of name rows."""
+    entry = rules.GAMES.get(game)
+    if entry is None:
+        return message_response(request, "There is no such game here: pick one from the list.", 404)
     if request.method == "GET":
-        return show_start(request, StartForm(rows=4, initial={"game": request.GET.get("game", "agram")}))
+        return show_start(request, StartForm(game=entry, rows=max(entry.min_players, 4)))
     action = request.POST.get("action", "start")
     rows = StartForm.rows_in(request.POST)
     if action == "add" or action.startswith("remove-"):
-        return show_start(request, rearranged(request.POST, rows, action))
-    form = StartForm(request.POST, rows=rows)
+        return show_start(request, rearranged(entry, request.POST, rows, action))
+    form = StartForm(request.POST, game=entry, rows=rows)
     if not form.is_valid():
         return show_start(request, form, status=400)
     try:
-        sitting = Sitting.start(form.cleaned_data["game"], form.cleaned_data["names"], form.match_end())
-    except (TableError, rules.RuleError) as refusal:
-        form.add_error(None, getattr(refusal, "message", str(refusal)))
+        sitting = Sitting.start(game, form.cleaned_data["names"], form.match_end(), **form.options())
+    except TableError as refusal:
+        form.add_error(None, refusal.message)
         return show_start(request, form, status=400)
     remember(request, sitting)
     if request.htmx:
         return HttpResponseClientRedirect(sitting.get_absolute_url())
-    return redirect(sitting.get_absolute_url())
+    return redirect(sitting)
 
 
-def rearranged(data, rows: int, action: str) -> StartForm:
+def rearranged(game: rules.Game, data, rows: int, action: str) -> StartForm:
     """An unbound start form holding what was typed, with one row added or one removed."""
     names = [data.get(f"player_{row}", "") for row in range(1, rows + 1)]
     if action == "add" and rows < MAX_ROWS:
@@ -60,13 +69,14 @@ def rearranged(data, rows: int, action: str) -> StartForm:
         index = int(action[7:]) - 1
         if 0 <= index < len(names):
             del names[index]
-    initial = {key: data.get(key) for key in ("game", "end_kind", "end_target")}
+    settings = ("end_kind", "end_target", "starting_chips", "stake_amount", "stake_label")
+    initial = {key: data.get(key) for key in settings if key in data}
     initial.update({f"player_{row}": name for row, name in enumerate(names, start=1)})
-    return StartForm(initial=initial, rows=len(names))
+    return StartForm(game=game, initial=initial, rows=len(names))
 
 
 def show_start(request: HtmxHttpRequest, form: StartForm, status: int = 200) -> HttpResponse:
-    context = {"form": form, "games": rules.GAMES.values(), "max_rows": MAX_ROWS}
+    context = {"form": form, "game": form.game, "max_rows": MAX_ROWS}
     return page_or_partial(request, "matches/start.html", "start-form", context, status=status)
 
 

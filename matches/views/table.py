@@ -14,18 +14,42 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 from defusedcsv import csv
 
-from ..errors import TableError
+from ..errors import AlreadyRecorded, TableError
 from ..forms import HandNumberForm, TapForm
 from ..models import Sitting
+from .answers import answer_forms
 from .common import HtmxHttpRequest, action, page_or_partial, remember, with_sitting
 
 
 def table_response(
-    request: HtmxHttpRequest, sitting: Sitting, notice: str = "", status: int = 200
+    request: HtmxHttpRequest, sitting: Sitting, notice: str = "", status: int = 200, correctable: int | None = None
 ) -> HttpResponse:
-    """The match table page, or only its `table` region for an htmx swap."""
-    context = {"sitting": sitting, "table": sitting.table(), "notice": notice, "status_is_error": status >= 400}
+    """The match table page, or only its `table` region for an htmx swap.
+
+    `correctable` is a hand number the notice offers to correct (after a conflicting tap).
+    """
+    state = sitting.table()
+    context = {
+        "sitting": sitting,
+        "table": state,
+        "notice": notice,
+        "status_is_error": status >= 400,
+        "correctable": correctable,
+        "asks": asks(sitting, state),
+    }
     return page_or_partial(request, "matches/table.html", "table", context, status=status)
+
+
+def asks(sitting: Sitting, state) -> list[tuple[object, list]] | None:
+    """Per seat, the answer forms a tap offers; None when the game asks only for the winner."""
+    if not sitting.rules.questions or sitting.is_finished:
+        return None
+    return [(seat, answer_forms(sitting.rules, state.seats, seat.position)) for seat in state.seats]
+
+
+def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> HttpResponse:
+    correctable = refusal.number if isinstance(refusal, AlreadyRecorded) and not sitting.is_final else None
+    return table_response(request, sitting, refusal.message, status=refusal.status, correctable=correctable)
 
 
 def after_change(request: HtmxHttpRequest, sitting: Sitting, notice: str) -> HttpResponse:
@@ -55,9 +79,9 @@ def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         return table_response(request, sitting, first_error(form), status=400)
     number, seat = form.cleaned_data["number"], form.cleaned_data["winner"] - 1
     try:
-        hand = sitting.record_hand(number, seat)
+        hand = sitting.record_hand(number, seat, form.extras())
     except TableError as refusal:
-        return table_response(request, sitting, refusal.message, status=refusal.status)
+        return refused(request, sitting, refusal)
     notice = f"Hand {hand.number} recorded: {hand.winner.name}."
     if sitting.is_finished:
         notice += " The match is over."
@@ -73,7 +97,7 @@ def undo(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     try:
         hand = sitting.undo_hand(form.cleaned_data["number"])
     except TableError as refusal:
-        return table_response(request, sitting, refusal.message, status=refusal.status)
+        return refused(request, sitting, refusal)
     return after_change(request, sitting, f"Hand {hand.number} undone: tap its winner again.")
 
 
@@ -89,8 +113,57 @@ def end(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     try:
         sitting.end_match()
     except TableError as refusal:
-        return table_response(request, sitting, refusal.message, status=refusal.status)
+        return refused(request, sitting, refusal)
     return after_change(request, sitting, "Match ended.")
+
+
+@require_http_methods(["GET", "POST"])
+@with_sitting
+def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResponse:
+    """GET shows hand `number` with its winner and answers to change; POST stores the correction."""
+    hand = sitting.hands.filter(number=number, status="won").first()
+    if hand is None or sitting.is_final:
+        reason = "This match was ended: it can no longer change." if sitting.is_final else (
+            f"Hand {number} has not been recorded, so it cannot be corrected.")
+        return table_response(request, sitting, reason, status=409 if hand or sitting.is_final else 404)
+    if request.method == "POST":
+        form = TapForm(request.POST)
+        if not form.is_valid() or form.cleaned_data["number"] != number:
+            message = first_error(form) if form.errors else "This correction is for another hand."
+            return correction_page(request, sitting, hand, message, status=400)
+        try:
+            hand = sitting.correct_hand(number, form.cleaned_data["winner"] - 1, form.extras())
+        except TableError as refusal:
+            return correction_page(request, sitting, hand, refusal.message, status=refusal.status)
+        return after_change(request, sitting, f"Hand {number} corrected: {hand.winner.name}.")
+    return correction_page(request, sitting, hand)
+
+
+def correction_page(request, sitting: Sitting, hand, notice: str = "", status: int = 200) -> HttpResponse:
+    state = sitting.table(recent=0)
+    winner = state.position_of(hand.winner_id)
+    choices = [
+        (seat, answer_forms(sitting.rules, state.seats, seat.position, hand.extras if seat.position == winner else {}))
+        for seat in state.seats
+    ]
+    context = {"sitting": sitting, "hand": hand, "winner": winner, "choices": choices, "notice": notice,
+               "describe": state.describe(hand)}
+    return render(request, "matches/correct.html", context, status=status)
+
+
+@vary_on_headers("HX-Request")
+@action
+def reissue(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """Cat Tê: hand every player another starting stack. `seen` is the batches this phone had seen."""
+    try:
+        seen = int(request.POST.get("seen", ""))
+    except ValueError:
+        return table_response(request, sitting, "The request did not say how many batches you had seen.", 400)
+    try:
+        sitting.reissue_chips(seen)
+    except TableError as refusal:
+        return refused(request, sitting, refusal)
+    return after_change(request, sitting, f"Everyone received {sitting.starting_chips} more chips.")
 
 
 @action
@@ -111,7 +184,7 @@ def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 @require_GET
 @with_sitting
 def export(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    """CSV, one row per hand: number, status, dealer, winner, each seat's points, running totals."""
+    """CSV, one row per hand: number, status, dealer, winner, how, each seat's points, running totals."""
     state = sitting.table(recent=None)
     names = [seat.name for seat in state.seats]
     filename = f"last-trick-{sitting.game}-{timezone.localtime(sitting.started_at):%Y-%m-%d}.csv"
@@ -120,11 +193,13 @@ def export(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     response.write("\ufeff")  # so spreadsheet programs read the names' accents as UTF-8
     writer = csv.writer(response)
     writer.writerow(
-        ["hand", "status", "dealer", "winner", *(f"{n} points" for n in names), *(f"{n} total" for n in names)]
+        ["hand", "status", "dealer", "winner", "how", *(f"{n} points" for n in names), *(f"{n} total" for n in names)]
     )
     running = [0] * len(names)
     for hand in reversed(state.recent_hands):
         running = [total + gained for total, gained in zip(running, hand.points)]
         winner = state.name_of(hand.winner_id) if hand.winner_id else ""
-        writer.writerow([hand.number, hand.status, names[hand.dealer_position], winner, *hand.points, *running])
+        writer.writerow(
+            [hand.number, hand.status, names[hand.dealer_position], winner, state.describe(hand), *hand.points, *running]
+        )
     return response

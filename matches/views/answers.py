@@ -1,0 +1,68 @@
+"""The forms a tap offers once a winner is picked, built from the game's questions.
+
+A game with one "choice" question gets one button per answer (one tap records the
+hand; the common answer first). Other questions become checkboxes in the form of the
+answer they belong to, or in a single form with a Record button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from .. import rules
+from ..models import Seat
+
+
+@dataclass
+class Check:
+    """A checkbox group: `options` are (value, label, checked)."""
+
+    name: str
+    legend: str
+    options: list[tuple[str, str, bool]]
+
+
+@dataclass
+class AnswerForm:
+    button: str
+    primary: bool
+    fixed: dict[str, str] = field(default_factory=dict)
+    checks: list[Check] = field(default_factory=list)
+
+
+def answer_forms(
+    game: rules.Game, seats: list[Seat], winner: int, current: Mapping[str, object] | None = None
+) -> list[AnswerForm]:
+    """The forms offered for `winner` (0-based); `current` pre-checks a recorded hand's answers."""
+    current = current or {}
+    choices = [q for q in game.questions if q.kind == "choice"]
+    others = [q for q in game.questions if q.kind != "choice"]
+
+    def checks_for(answer: str | None) -> list[Check]:
+        return [
+            checkboxes(q, seats, winner, current)
+            for q in others
+            if q.when is None or (choices and q.when == (choices[0].key, answer))
+        ]
+
+    if not choices:
+        return [AnswerForm(button=f"Record: {seats[winner].name} wins", primary=True, checks=checks_for(None))]
+    question = choices[0]
+    return [
+        AnswerForm(button=choice.label, primary=index == 0, fixed={question.key: choice.value},
+                   checks=checks_for(choice.value))
+        for index, choice in enumerate(question.choices)
+    ]
+
+
+def checkboxes(question: rules.Question, seats: list[Seat], winner: int, current: Mapping[str, object]) -> Check:
+    answer = current.get(question.key)
+    if question.kind == "flag":
+        return Check(question.key, "", [("1", question.prompt, bool(answer))])
+    options = [
+        (str(seat.position + 1), seat.name, seat.position in (answer or ()))
+        for seat in seats
+        if not (question.others_only and seat.position == winner)
+    ]
+    return Check(question.key, question.prompt, options)

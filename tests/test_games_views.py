@@ -1,0 +1,171 @@
+"""Each game started, played to its end through the match table's views, and exported; corrections,
+chips and thresholds as the table shows them."""
+
+import csv
+import io
+
+import pytest
+
+from matches.models import Sitting
+
+from .test_views import HX, snapshot, url
+
+pytestmark = pytest.mark.django_db
+
+# game, start settings, players, taps (winner seat 1-based, answers), end notice shown
+GAMES_TO_THE_END = [
+    ("agram", {"end_kind": "wins", "end_target": "2"}, ["Aïcha", "Boubacar"], [(1, {}), (2, {}), (1, {})],
+     "<strong>Aïcha</strong> wins with 2."),
+    ("sink-sink", {"end_kind": "hands", "end_target": "2"}, ["A", "B", "C"], [(3, {}), (3, {})],
+     "<strong>C</strong> wins with 2."),
+    ("agram-mali", {"end_kind": "hands", "end_target": "2"}, ["A", "B"], [(1, {}), (2, {})],
+     "Shared first place: <strong>A</strong>, <strong>B</strong>, with 1 each."),
+    ("fapfap", {"end_kind": "points", "end_target": "5", "stake_amount": "100", "stake_label": "FCFA"},
+     ["Aïcha", "Boubacar", "Chaibou"], [(2, {"multiplier": "4"}), (1, {"multiplier": "2"}), (2, {"multiplier": "1"})],
+     "<strong>Boubacar</strong> wins with 5."),
+    ("spar", {"end_kind": "points", "end_target": "5"}, ["A", "B"],
+     [(1, {"card": "six"}), (2, {"card": "other"}), (1, {"card": "seven"})], "<strong>A</strong> wins with 5."),
+    ("sipa", {"end_kind": "points", "end_target": "10"}, ["A", "B"],
+     [(1, {"sevens": "three"}), (2, {"sevens": "none"}), (1, {"sevens": "two"})], "<strong>A</strong> wins with 10."),
+    ("cat-te", {"end_kind": "hands", "end_target": "3", "starting_chips": "20"}, ["A", "B", "C"],
+     [(1, {"how": "last"}), (2, {"how": "sweep", "aces": ["3"]}), (1, {"how": "flush"})],
+     "<strong>A</strong> wins with"),
+    ("eighty-three", {"end_kind": "thresholds"}, ["A", "B", "C"],
+     [(1, {}), (1, {}), (1, {"ace": "1"})], "<strong>A</strong> wins with 11."),
+    ("letzter-stich", {"end_kind": "hands", "end_target": "3"}, ["A", "B", "C"], [(1, {}), (2, {}), (2, {})],
+     "<strong>B</strong> wins with 100."),
+]
+
+
+def start(client, slug, settings, names):
+    data = {"action": "start", **settings}
+    data.update({f"player_{row}": name for row, name in enumerate(names, start=1)})
+    response = client.post(f"/start/{slug}/", data)
+    assert response.status_code == 302, response.content.decode()
+    return Sitting.objects.get(token=response["Location"].split("/")[2])
+
+
+@pytest.mark.parametrize("slug, settings, names, taps, result", GAMES_TO_THE_END, ids=[g[0] for g in GAMES_TO_THE_END])
+def test_each_game_played_to_its_end_and_exported(client, slug, settings, names, taps, result):
+    sitting = start(client, slug, settings, names)
+    for number, (winner, answers) in enumerate(taps, start=1):
+        response = client.post(url(sitting, "tap/"), {"number": number, "winner": winner, **answers}, **HX)
+        assert response.status_code == 200, response.content.decode()
+    page = client.get(url(sitting)).content.decode()
+    assert "Match over" in page and result in page
+    assert 'name="winner"' not in page
+    refused = client.post(url(sitting, "tap/"), {"number": len(taps) + 1, "winner": 1, **taps[0][1]}, **HX)
+    assert refused.status_code == 409
+    rows = list(csv.reader(io.StringIO(client.get(url(sitting, "hands.csv")).content.decode("utf-8-sig"))))
+    assert len(rows) == len(taps) + 1
+    assert sitting.check_totals() == []
+
+
+def test_fapfap_shows_totals_in_stakes_and_money(client):
+    sitting = start(client, "fapfap", {"end_kind": "open", "stake_amount": "100", "stake_label": "FCFA"}, ["A", "B"])
+    client.post(url(sitting, "tap/"), {"number": 1, "winner": 2, "multiplier": "4"})
+    page = client.get(url(sitting)).content.decode()
+    assert '<th scope="col" class="num">FCFA</th>' in page
+    assert '<td class="num">4</td>\n        <td class="num">400</td>' in page
+    assert "x4" in page  # the hand row says how it was won
+
+
+def test_the_fapfap_answer_buttons_put_the_common_case_first_and_largest(client):
+    sitting = start(client, "fapfap", {"end_kind": "open"}, ["A", "B"])
+    page = client.get(url(sitting)).content.decode()
+    first = page.index("With a 4 or higher: x1")
+    assert first < page.index("x2") < page.index("x4")
+    assert 'class="answer primary">With a 4 or higher: x1' in page
+
+
+@pytest.mark.parametrize(
+    "slug, answers, message",
+    [
+        ("agram", {"multiplier": "2"}, "Agram records only the winner, not multiplier."),
+        ("fapfap", {"multiplier": "3"}, "not 3"),
+        ("fapfap", {}, "How was the last trick won? Tap one of the answers."),
+        ("eighty-three", {"bonus": "7"}, "There is no seat 7 at this table."),
+        ("cat-te", {"how": "last", "aces": "2"}, "Only asked when how is sweep."),
+    ],
+)
+def test_answers_that_do_not_belong_are_refused_and_change_nothing(client, slug, answers, message):
+    settings = {"agram": {"end_kind": "open"}, "fapfap": {"end_kind": "open"},
+                "eighty-three": {"end_kind": "thresholds"}, "cat-te": {"end_kind": "hands", "end_target": "5"}}[slug]
+    sitting = start(client, slug, settings, ["A", "B", "C"])
+    before = snapshot(sitting)
+    response = client.post(url(sitting, "tap/"), {"number": 1, "winner": 1, **answers}, **HX)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert snapshot(sitting) == before
+
+
+def test_eighty_three_shows_the_threshold_in_force(client):
+    sitting = start(client, "eighty-three", {"end_kind": "thresholds"}, ["A", "B", "C"])
+    assert "Playing to <strong>10</strong>." in client.get(url(sitting)).content.decode()
+    taps = [(1, {}), (2, {}), (1, {}), (2, {"ace": "1"}), (2, {"ace": "1", "last": "1"}),
+            (1, {"ace": "1", "last": "1", "bonus": "2"})]  # A 10, B 10: tie at 10
+    for number, (winner, answers) in enumerate(taps, start=1):
+        client.post(url(sitting, "tap/"), {"number": number, "winner": winner, **answers})
+    assert "Playing to <strong>15</strong> after a tie at 10." in client.get(url(sitting)).content.decode()
+
+
+def test_cat_te_chips_can_be_reissued_once_when_someone_runs_out(client):
+    sitting = start(client, "cat-te", {"end_kind": "hands", "end_target": "9", "starting_chips": "2"}, ["A", "B", "C"])
+    assert client.post(url(sitting, "chips/"), {"seen": 0}, **HX).status_code == 409  # nobody ran out
+    client.post(url(sitting, "tap/"), {"number": 1, "winner": 1, "how": "flush"})  # B and C: 0 chips
+    page = client.get(url(sitting)).content.decode()
+    assert "Someone ran out: give everyone 2 chips" in page
+    assert client.post(url(sitting, "chips/"), {"seen": 0}, **HX).status_code == 200
+    again = client.post(url(sitting, "chips/"), {"seen": 0}, **HX)  # a double tap
+    assert again.status_code == 409 and "just re-issued" in again.content.decode()
+    sitting.refresh_from_db()
+    assert sitting.chips_reissued == 1 and sitting.table().balances() == [8, 2, 2]
+
+
+def test_a_past_hand_can_be_corrected_and_later_totals_follow(client):
+    sitting = start(client, "spar", {"end_kind": "points", "end_target": "4"}, ["A", "B"])
+    client.post(url(sitting, "tap/"), {"number": 1, "winner": 1, "card": "six"})
+    client.post(url(sitting, "tap/"), {"number": 2, "winner": 1, "card": "other"})  # A 4: match over
+    sitting.refresh_from_db()
+    assert sitting.is_finished
+    page = client.get(url(sitting, "hands/1/")).content.decode()
+    assert "Correct hand 1" in page and "(recorded)" in page
+    response = client.post(url(sitting, "hands/1/"), {"number": 1, "winner": 2, "card": "seven"})
+    assert response.status_code == 302
+    sitting.refresh_from_db()
+    assert not sitting.is_finished  # the deciding hand changed: the match reopens
+    assert [s.total for s in sitting.table().seats] == [1, 2]
+    assert sitting.hands.get(number=1).corrected_at is not None
+
+
+@pytest.mark.parametrize(
+    "path, data, status, message",
+    [
+        ("hands/9/", {"number": 9, "winner": 1}, 404, "Hand 9 has not been recorded"),
+        ("hands/1/", {"number": 2, "winner": 1}, 400, "This correction is for another hand."),
+        ("hands/1/", {"number": 1, "winner": 7}, 400, "Seat 7 is not at this table"),
+        ("hands/1/", {"number": 1, "winner": 1, "card": "six"}, 400, "Agram records only the winner"),
+    ],
+)
+def test_bad_corrections_change_nothing(client, sitting, path, data, status, message):
+    sitting.record_hand(1, 0)
+    before = snapshot(sitting)
+    response = client.post(url(sitting, path), data)
+    assert response.status_code == status
+    assert message in response.content.decode()
+    assert snapshot(sitting) == before
+
+
+def test_a_match_ended_by_a_member_cannot_be_corrected(client, sitting):
+    sitting.record_hand(1, 0)
+    sitting.end_match()
+    response = client.post(url(sitting, "hands/1/"), {"number": 1, "winner": 2})
+    assert response.status_code == 409 and "can no longer change" in response.content.decode()
+
+
+def test_a_conflicting_tap_offers_to_correct_the_recorded_hand(client, sitting):
+    sitting.record_hand(1, 2)
+    response = client.post(url(sitting, "tap/"), {"number": 1, "winner": 1}, **HX)
+    body = response.content.decode()
+    assert "Hand 1 is already recorded: Chaibou." in body
+    assert f'href="{url(sitting, "hands/1/")}">Correct hand 1</a>' in body
