@@ -18,12 +18,24 @@ from .models import (
 )
 
 MAX_ROWS = max(game.max_players for game in rules.GAMES.values())
+MAX_FORM_ROWS = 30  # rows a posted form may carry; more is refused as too many players
+INVISIBLE = {"\u200b", "\u2060", "\ufeff", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
 TAP_FIELDS = {"number", "winner", "csrfmiddlewaretoken"}
 
 
 def clean_name(raw: str) -> str:
-    """A typed name as stored: Unicode NFC, spaces trimmed and runs of spaces folded to one."""
-    return " ".join(unicodedata.normalize("NFC", raw).split())
+    """A typed name as stored: Unicode NFC, control and invisible formatting characters dropped
+    (joiners inside emoji stay), spaces trimmed and runs of spaces folded to one."""
+    kept = "".join(
+        char for char in unicodedata.normalize("NFC", raw)
+        if char not in INVISIBLE and (unicodedata.category(char) != "Cc" or char.isspace())
+    )
+    return " ".join(kept.split())
+
+
+def is_visible(name: str) -> bool:
+    """At least one letter, digit or symbol (an emoji counts)."""
+    return any(unicodedata.category(char)[0] in "LNS" for char in name)
 
 
 def whole_number(label: str, low: int, high: int, **kwargs) -> forms.IntegerField:
@@ -50,12 +62,11 @@ class StartForm(forms.Form):
     def __init__(self, *args, game: rules.Game, rows: int = 4, **kwargs):
         super().__init__(*args, **kwargs)
         self.game = game
-        self.rows = max(1, min(rows, MAX_ROWS))
+        self.rows = max(1, min(rows, MAX_FORM_ROWS))
         for row in range(1, self.rows + 1):
             self.fields[f"player_{row}"] = forms.CharField(
                 label=f"Player {row}",
                 required=False,
-                max_length=200,  # longer than allowed, so clean() names the real limit
                 strip=True,
             )
         default = default_match_end(game)
@@ -94,7 +105,7 @@ class StartForm(forms.Form):
             name = clean_name(data.get(field) or "")
             if field in self.errors:
                 continue
-            if not name:
+            if not is_visible(name):
                 self.add_error(field, "Type a name, or remove this row.")
             elif len(name) > NAME_MAX_LENGTH:
                 self.add_error(field, f"Keep names to {NAME_MAX_LENGTH} characters (this one has {len(name)}).")
@@ -104,12 +115,15 @@ class StartForm(forms.Form):
                 seen[name.casefold()] = row
             names.append(name)
         data["names"] = names
-        if not self.game.min_players <= self.rows <= self.game.max_players:
-            self.add_error(None, self.game.players_reason())
+        try:
+            self.game.check_player_count(self.rows)
+        except rules.RuleError as refusal:
+            self.add_error(None, str(refusal))
 
         kind = data.get("end_kind")
         if kind in (rules.MatchEndKind.OPEN, rules.MatchEndKind.THRESHOLDS):
-            data["end_target"] = None
+            data["end_target"] = None  # a number left in the box does not matter
+            self.errors.pop("end_target", None)
         elif kind and data.get("end_target") is None and "end_target" not in self.errors:
             self.add_error("end_target", "Type N, the number this match ends at.")
         if self.game.uses_stake and data.get("stake_label") and not data.get("stake_amount"):
@@ -163,12 +177,13 @@ class TapForm(forms.Form):
 
 
 class HandNumberForm(forms.Form):
-    """Undo names the hand it undoes."""
+    """Undo names the hand it undoes (number and stamp); End match names the open hand it abandons."""
 
+    stamp = forms.CharField(required=False, max_length=12)
     number = forms.IntegerField(
         min_value=1,
         error_messages={
-            "required": "Say which hand to undo.",
+            "required": "Say which hand this is about.",
             "invalid": "The hand number must be a number.",
             "min_value": "Hands are numbered from 1.",
         },

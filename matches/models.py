@@ -32,6 +32,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+def new_stamp() -> str:
+    """Marks one version of a hand row, so Undo removes only the version a phone saw."""
+    return secrets.token_urlsafe(6)
+
+
 class Player(models.Model):
     """A person at the table, by the name typed at the start (full Unicode, at most 40 characters)."""
 
@@ -65,6 +70,9 @@ class Sitting(models.Model):
     stake_label = models.CharField(max_length=STAKE_LABEL_MAX_LENGTH, blank=True)
     threshold = models.PositiveIntegerField(null=True, blank=True)
     tied_at = models.PositiveIntegerField(null=True, blank=True)
+    next_sitting = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", editable=False
+    )  # the rematch, once a phone started it
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     ended_how = models.CharField(max_length=12, choices=EndedHow.choices, default="", blank=True)
@@ -126,12 +134,23 @@ class Sitting(models.Model):
         return cls._seat(game, players, match_end, options)
 
     def rematch(self) -> Sitting:
-        """A new sitting of the same game, same players in the same seats, same settings."""
-        players = [seat.player for seat in self.seats.select_related("player").order_by("position")]
-        options = dict(
-            starting_chips=self.starting_chips, stake_amount=self.stake_amount, stake_label=self.stake_label
-        )
-        return self._seat(self.game, players, self.match_end, options)
+        """A new sitting of the same game, same players in the same seats, same settings.
+
+        Only one per sitting: when another phone already started it, that one is returned,
+        so the table stays together.
+        """
+        with transaction.atomic():
+            sitting = self._lock()
+            if sitting.next_sitting_id:
+                return sitting.next_sitting
+            players = [seat.player for seat in sitting.seats.select_related("player").order_by("position")]
+            options = dict(
+                starting_chips=sitting.starting_chips, stake_amount=sitting.stake_amount, stake_label=sitting.stake_label
+            )
+            new = sitting._seat(sitting.game, players, sitting.match_end, options)
+            Sitting.objects.filter(pk=sitting.pk).update(next_sitting=new)
+        self.next_sitting_id = new.pk
+        return new
 
     @classmethod
     def _seat(cls, game: str, players: list[Player], match_end: rules.MatchEnd | None, options: dict) -> Sitting:
@@ -214,17 +233,19 @@ class Sitting(models.Model):
             seats = list(sitting.seats.order_by("position"))
             cleaned, points = sitting._score(len(seats), winner, extras)
             hand.winner, hand.extras, hand.points = seats[winner], cleaned, list(points)
-            hand.corrected_at = timezone.now()
-            hand.save(update_fields=["winner", "extras", "points", "corrected_at"])
+            hand.corrected_at, hand.stamp = timezone.now(), new_stamp()
+            hand.save(update_fields=["winner", "extras", "points", "corrected_at", "stamp"])
             sitting._recompute(seats)
         self._refresh()
         return hand
 
-    def undo_hand(self, number: int) -> Hand:
+    def undo_hand(self, number: int, stamp: str | None = None) -> Hand:
         """Remove hand `number`, which must be the last recorded hand; returns the removed row.
 
-        Undoing the hand that ended the match by its match-end rule reopens it;
-        a match ended by a member stays final. Raises Conflict otherwise.
+        `stamp` is the hand's stamp as the undoing phone saw it: if the hand was
+        re-recorded or corrected since, nothing is removed. Undoing the hand that
+        ended the match by its match-end rule reopens it; a match ended by a member
+        stays final. Raises Conflict otherwise.
         """
         with transaction.atomic():
             sitting = self._lock()
@@ -234,23 +255,37 @@ class Sitting(models.Model):
             last = table.last_hand
             if last is None:
                 raise Conflict("There is no hand to undo yet.")
+            if number > last.number:
+                raise Conflict(f"Hand {number} has not been recorded: nothing was undone.")
             if last.number != number:
                 raise Conflict(f"Hand {number} is not the last hand any more: nothing was undone.")
+            if stamp is not None and stamp != last.stamp:
+                raise Conflict(
+                    f"Hand {number} changed since your screen showed it (now {table.name_of(last.winner_id)}): "
+                    "nothing was undone."
+                )
             last.delete()
             sitting._recompute(table.seats)
         self._refresh()
         return last
 
-    def end_match(self) -> None:
+    def end_match(self, open_number: int | None = None) -> None:
         """End the match now: the open hand is abandoned (no winner, no points), the sitting is final.
 
-        Raises Conflict when the match is already over. Source: RULES.md, Common to every game.
+        `open_number` is the hand the member saw open when confirming; if another hand
+        was recorded since, nothing happens. Raises Conflict when the match is already
+        over or has moved on. Source: RULES.md, Common to every game.
         """
         with transaction.atomic():
             sitting = self._lock()
             if sitting.is_finished:
                 raise Conflict("This match is already over.")
             table = sitting.table(recent=1)
+            if open_number is not None and open_number != table.open_number:
+                raise Conflict(
+                    f"Hand {table.open_number} is open now, not hand {open_number}: "
+                    "check the score, then end the match again."
+                )
             Hand.objects.create(
                 sitting=sitting,
                 number=table.open_number,
@@ -485,6 +520,7 @@ class Hand(models.Model):
     points = models.JSONField(default=list)
     recorded_at = models.DateTimeField(default=timezone.now)
     corrected_at = models.DateTimeField(null=True, blank=True)
+    stamp = models.CharField(max_length=12, default=new_stamp, editable=False)  # new on every change
 
     class Meta:
         ordering = ["number"]

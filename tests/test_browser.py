@@ -54,6 +54,8 @@ def test_start_tap_undo_end_rematch(browser, live_server, size, scheme):
     page = open_phone(browser, size, color_scheme=scheme)
     tag = f"{size}-{scheme}"
     page.goto(live_server.url + "/start/")
+    shot(page, f"games-{tag}")
+    page.get_by_role("link", name="Agram (Niger)").click()
     assert no_horizontal_scroll(page)
     page.get_by_role("textbox", name="Player 1").fill("Aïcha")
     page.get_by_role("textbox", name="Player 2").fill("Boubacar")
@@ -142,10 +144,48 @@ def test_the_tap_flow_works_without_javascript(browser, live_server):
     page.get_by_text("Djibo deals, Aïcha leads.").wait_for()
     page.get_by_role("button", name="Undo hand 2").click()
     page.get_by_text("Chaibou deals, Djibo leads.").wait_for()
-    page.goto(live_server.url + "/start/")
+    page.goto(live_server.url + "/start/sink-sink/")
     page.get_by_role("button", name="Add a player").click()
     assert page.locator('input[name^="player_"]').count() == 5
     page.get_by_role("button", name="Remove Player 5").click()
     assert page.locator('input[name^="player_"]').count() == 4
     shot(page, "no-js-start-360x640")
+    page.context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_fapfap_and_eighty_three_answers_then_correct_a_past_hand(browser, live_server, scheme):
+    page = open_phone(browser, color_scheme=scheme)
+    fapfap = Sitting.start("fapfap", ["Aïcha", "Boubacar", "Chaibou"], stake_amount=100, stake_label="FCFA")
+    page.goto(live_server.url + fapfap.get_absolute_url())
+    page.locator("summary", has_text="Chaibou").click()
+    shot(page, f"fapfap-answers-{scheme}")
+    page.get_by_role("button", name="With a 3, last trick only: x2").click()
+    page.get_by_text("Hand 1 recorded: Chaibou.").wait_for()
+    assert "200" in page.locator("table.tally").inner_text()
+    page.locator("summary", has_text="Aïcha").click()
+    page.get_by_role("button", name="With a 4 or higher: x1").click()
+    page.get_by_text("Hand 2 recorded: Aïcha.").wait_for()
+
+    page.get_by_role("link", name="All hands").click()
+    page.get_by_role("link", name="Correct hand 1").click()
+    page.locator("summary", has_text="Boubacar").click()
+    shot(page, f"correct-{scheme}")
+    page.locator("details[open]", has_text="Boubacar").get_by_role(
+        "button", name="With 3s, the last two tricks: x4").click()
+    page.get_by_text("Hand 1 corrected: Boubacar.").wait_for()
+    assert [s.total for s in fapfap.table().seats] == [1, 4, 0]
+
+    eighty_three = Sitting.start("eighty-three", ["Aïcha", "Boubacar", "Chaibou"])
+    page.goto(live_server.url + eighty_three.get_absolute_url())
+    page.locator("summary", has_text="Boubacar").click()
+    answers = page.locator("details[open]")
+    answers.get_by_label("Won the 5th trick with an Ace").check()
+    answers.get_by_label("Chaibou").check()
+    shot(page, f"eighty-three-answers-{scheme}")
+    answers.get_by_role("button", name="Record: Boubacar wins").click()
+    page.get_by_text("Hand 1 recorded: Boubacar.").wait_for()
+    assert [s.total for s in eighty_three.table().seats] == [0, 3, 1]
+    assert page.get_by_text("Playing to 10.").is_visible()
+    assert no_horizontal_scroll(page)
     page.context.close()

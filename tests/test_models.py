@@ -158,9 +158,12 @@ def test_a_match_end_the_game_does_not_offer_is_refused(db):
         Sitting.start("agram", ["A", "B"], MatchEnd(MatchEndKind.POINTS, 10))
 
 
-@pytest.mark.parametrize("names", [["Solo"], ["A", "B", "C", "D", "E", "F"]])
-def test_a_player_count_outside_the_range_is_refused_with_the_reason(db, names):
-    with pytest.raises(BadInput, match="Agram is for 2 to 5 players"):
+@pytest.mark.parametrize(
+    "names, reason",
+    [(["Solo"], "Agram needs at least 2 players"), (["A", "B", "C", "D", "E", "F"], "Agram is for 2 to 5 players")],
+)
+def test_a_player_count_outside_the_range_is_refused_with_the_reason(db, names, reason):
+    with pytest.raises(BadInput, match=reason):
         Sitting.start("agram", names)
     assert Sitting.objects.count() == 0
 

@@ -100,7 +100,7 @@ def test_cat_te_chips_are_conserved(how, aces, seats):
 REFUSED = [
     ("agram", 4, 4, {}, "Seat 5 is not at this table."),
     ("agram", 6, 0, {}, "Agram is for 2 to 5 players: six hands of six need 36 cards, the pack has 35."),
-    ("sink-sink", 1, 0, {}, "Sink-Sink is for 2 to 7 players"),
+    ("sink-sink", 1, 0, {}, "Sink-Sink needs at least 2 players"),
     ("agram-mali", 7, 0, {}, "Agram in Mali is for 2 to 6 players: seven hands of five need 35 cards"),
     ("agram", 4, 0, {"multiplier": "2"}, "Agram records only the winner, not multiplier."),
     ("fapfap", 4, 0, {"multiplier": "3"}, "Answer one of 1, 2, 4, not 3."),
@@ -111,11 +111,11 @@ REFUSED = [
     ("cat-te", 4, 0, {"how": "last", "aces": ["2"]}, "Only asked when how is sweep."),
     ("cat-te", 4, 0, {"how": "sweep", "aces": ["1"]}, "The hand's winner cannot be one of them."),
     ("cat-te", 4, 0, {"how": "sweep", "aces": ["9"]}, "There is no seat 9 at this table."),
-    ("cat-te", 2, 0, {"how": "last"}, "Cat Tê is for 3 to 6 players"),
+    ("cat-te", 2, 0, {"how": "last"}, "Cat Tê needs at least 3 players"),
     ("eighty-three", 3, 0, {"bonus": ["4"]}, "There is no seat 4 at this table."),
     ("eighty-three", 3, 0, {"bonus": ["x"]}, "Pick players by their seat number"),
     ("eighty-three", 3, 0, {"ace": "maybe"}, "Answer yes or no."),
-    ("letzter-stich", 2, 0, {}, "Letzter Stich is for 3 to 6 players"),
+    ("letzter-stich", 2, 0, {}, "Letzter Stich needs at least 3 players"),
 ]
 
 

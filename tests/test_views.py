@@ -174,7 +174,7 @@ def test_undo_removes_the_named_last_hand(client, sitting, headers, status):
 
 @pytest.mark.parametrize(
     "data, status, message",
-    [({"number": 1}, 409, "Hand 1 is not the last hand any more"), ({}, 400, "Say which hand to undo."),
+    [({"number": 1}, 409, "Hand 1 is not the last hand any more"), ({}, 400, "Say which hand this is about."),
      ({"number": "x"}, 400, "must be a number")],
 )
 def test_stale_or_bad_undo_removes_nothing(client, sitting, data, status, message):
@@ -192,14 +192,14 @@ def test_stale_or_bad_undo_removes_nothing(client, sitting, data, status, messag
 def test_end_match_asks_for_confirmation_first(client, sitting):
     response = client.get(url(sitting, "end/"))
     assert response.status_code == 200
-    assert "Hand 1 will be abandoned" in response.content.decode()
+    assert "Hand 1 will not count, even if it has started." in response.content.decode()
     assert not Sitting.objects.get(pk=sitting.pk).is_finished
 
 
 @pytest.mark.parametrize("headers, status", [({}, 302), (HX, 200)], ids=["plain", "htmx"])
 def test_end_early_abandons_the_open_hand_and_refuses_later_taps(client, sitting, headers, status):
     play(sitting, [2, 2, 1])
-    response = client.post(url(sitting, "end/"), **headers)
+    response = client.post(url(sitting, "end/"), {"number": 4}, **headers)
     assert response.status_code == status
     sitting.refresh_from_db()
     assert sitting.is_finished
@@ -210,9 +210,32 @@ def test_end_early_abandons_the_open_hand_and_refuses_later_taps(client, sitting
     before = snapshot(sitting)
     refused = client.post(url(sitting, "tap/"), {"number": 4, "winner": 1}, **HX)
     assert refused.status_code == 409 and "This match is over" in refused.content.decode()
-    again = client.post(url(sitting, "end/"), **HX)
+    again = client.post(url(sitting, "end/"), {"number": 4}, **HX)
     assert again.status_code == 409 and "already over" in again.content.decode()
     assert client.post(url(sitting, "undo/"), {"number": 3}).status_code == 409
+    assert snapshot(sitting) == before
+
+
+def test_a_stale_end_confirmation_ends_nothing(client, sitting):
+    play(sitting, [2])
+    before = snapshot(sitting)
+    response = client.post(url(sitting, "end/"), {"number": 1}, **HX)  # the phone confirmed while hand 1 was open
+    assert response.status_code == 409
+    assert "Hand 2 is open now, not hand 1" in response.content.decode()
+    assert snapshot(sitting) == before
+    assert client.post(url(sitting, "end/"), {}, **HX).status_code == 400
+
+
+def test_a_stale_undo_never_removes_a_hand_recorded_again_since(client, sitting):
+    """Phone Y saw hand 2 won by Boubacar; phone X undid it and recorded Chaibou instead."""
+    play(sitting, [0, 1])
+    seen = sitting.hands.get(number=2).stamp
+    sitting.undo_hand(2)
+    play(sitting, [2])
+    before = snapshot(sitting)
+    response = client.post(url(sitting, "undo/"), {"number": 2, "stamp": seen}, **HX)
+    assert response.status_code == 409
+    assert "Hand 2 changed since your screen showed it (now Chaibou)" in response.content.decode()
     assert snapshot(sitting) == before
 
 
@@ -287,8 +310,8 @@ def test_start_with_a_match_end(client):
         ("agram", ["Aïcha", "x" * 41], {}, "Keep names to 40 characters (this one has 41)."),
         ("agram", ["A", "B", "C", "D", "E", "F"], {},
          "Agram is for 2 to 5 players: six hands of six need 36 cards, the pack has 35."),
-        ("agram", ["A"], {}, "Agram is for 2 to 5 players"),
-        ("cat-te", ["A", "B"], {"end_kind": "hands", "end_target": "12"}, "Cat Tê is for 3 to 6 players"),
+        ("agram", ["A"], {}, "Agram needs at least 2 players"),
+        ("cat-te", ["A", "B"], {"end_kind": "hands", "end_target": "12"}, "Cat Tê needs at least 3 players"),
         ("agram", ["A", "B"], {"end_kind": "wins", "end_target": ""}, "Type N, the number this match ends at."),
         ("agram", ["A", "B"], {"end_kind": "wins", "end_target": "-2"}, "N must be at least 1."),
         ("agram", ["A", "B"], {"end_kind": "hands", "end_target": "lots"}, "Type a whole number, like 5."),
@@ -449,3 +472,89 @@ def test_plain_form_posts_with_a_null_origin_pass_only_from_this_site(sitting, f
     )
     assert response.status_code == status
     assert sitting.hands.count() == (1 if status == 302 else 0)
+
+
+# --- odd requests found by trying to break the app -----------------------------------
+
+
+@pytest.mark.parametrize("action", ["remove-²", "remove-" + "9" * 5000, "remove-0", "remove-99", "remove-"])
+def test_odd_remove_actions_leave_the_form_as_it_was(client, action):
+    response = client.post("/start/agram/", start_data(["A", "B", "C"], action=action))
+    assert response.status_code in (200, 400)
+    assert Sitting.objects.count() == 0
+
+
+@pytest.mark.parametrize("action", ["ADD", "add ", "launch"])
+def test_an_unknown_action_starts_nothing(client, action):
+    response = client.post("/start/agram/", start_data(["A", "B"], action=action))
+    assert response.status_code == 400
+    assert "That button is not on this form" in response.content.decode()
+    assert Sitting.objects.count() == 0
+
+
+@pytest.mark.parametrize("rows", [8, 200])
+def test_too_many_rows_are_refused_not_cut(client, rows):
+    response = client.post("/start/sink-sink/", start_data([f"P{i}" for i in range(rows)]))
+    assert response.status_code == 400
+    assert "Sink-Sink is for 2 to 7 players" in response.content.decode()
+    assert Sitting.objects.count() == 0
+
+
+def test_too_few_players_get_their_own_reason(client):
+    response = client.post("/start/agram/", start_data(["Aïcha"]))
+    assert "Agram needs at least 2 players: add a name." in response.content.decode()
+
+
+@pytest.mark.parametrize("name", ["\u200b", "\u200b\u200b", "\x07", "\u202e", "\u2066\u2069"])
+def test_invisible_names_are_refused(client, name):
+    response = client.post("/start/agram/", start_data(["Aïcha", name]))
+    assert response.status_code == 400 and "Type a name, or remove this row." in response.content.decode()
+
+
+def test_control_characters_are_dropped_but_emoji_joiners_stay(client):
+    client.post("/start/agram/", start_data(["A\x1b[31mB\u202e", "👨\u200d👩\u200d👧"]))
+    assert [s.name for s in Sitting.objects.get().table().seats] == ["A[31mB", "👨\u200d👩\u200d👧"]
+
+
+def test_a_very_long_name_gets_the_40_character_message(client):
+    response = client.post("/start/agram/", start_data(["A", "b" * 5000]))
+    assert "Keep names to 40 characters (this one has 5000)." in response.content.decode()
+
+
+def test_a_leftover_number_does_not_block_an_open_match(client):
+    response = client.post("/start/agram/", start_data(["A", "B"], end_kind="open", end_target="-1"))
+    assert response.status_code == 302
+    assert Sitting.objects.get().end_target is None
+
+
+@pytest.mark.parametrize("token", ["a%00b", "%00", "x" * 5000, "%ff"])
+def test_malformed_tokens_answer_404_without_touching_the_database(client, token):
+    response = client.get(f"/s/{token}/")
+    assert response.status_code == 404 and "No match at this link" in response.content.decode()
+
+
+@pytest.mark.parametrize("method, path", [("put", "/start/agram/"), ("delete", "s/"), ("get", "/demo/")])
+def test_wrong_methods_get_a_message_not_a_blank_page(client, sitting, method, path):
+    path = url(sitting) if path == "s/" else path
+    response = getattr(client, method)(path)
+    assert response.status_code == 405
+    assert "does not take that kind of request" in response.content.decode()
+
+
+def test_head_requests_work_on_pages(client, sitting):
+    assert client.head(url(sitting)).status_code == 200
+    assert client.head(url(sitting, "hands.csv")).status_code == 200
+
+
+def test_a_plain_tap_shows_its_notice_after_the_redirect(client, sitting):
+    response = client.post(url(sitting, "tap/"), {"number": 1, "winner": 3}, follow=True)
+    assert "Hand 1 recorded: Chaibou." in response.content.decode()
+
+
+def test_two_phones_tapping_rematch_get_the_same_new_sitting(client, sitting):
+    sitting.end_match()
+    first = client.post(url(sitting, "rematch/"))["Location"]
+    second = Client().post(url(sitting, "rematch/"))["Location"]
+    assert first == second
+    assert Sitting.objects.count() == 2
+    assert "Go to the rematch" in client.get(url(sitting)).content.decode()

@@ -185,7 +185,9 @@ class Game:
 
     def check_player_count(self, count: int) -> None:
         """Raise RuleError naming the reason when `count` players cannot play this game."""
-        if not self.min_players <= count <= self.max_players:
+        if count < self.min_players:
+            raise RuleError(f"{self.name} needs at least {self.min_players} players: add a name.")
+        if count > self.max_players:
             raise RuleError(self.players_reason())
 
     def cards_for(self, n_seats: int) -> int:

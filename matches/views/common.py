@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from functools import wraps
 
@@ -13,6 +14,7 @@ from ..models import Sitting
 from .errors import message_response
 
 REMEMBERED = 30  # sittings a phone keeps on its home screen
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,32}")  # what new_token() makes; anything else is not looked up
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -32,7 +34,7 @@ def with_sitting(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
 
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-        sitting = Sitting.objects.filter(token=token).first()
+        sitting = Sitting.objects.filter(token=token).first() if TOKEN.fullmatch(token) else None
         if sitting is None:
             return message_response(request, NO_SUCH_SITTING, 404)
         return view(request, sitting, *args, **kwargs)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.db.models import Prefetch
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -12,10 +14,12 @@ from django_htmx.http import HttpResponseClientRedirect
 from .. import rules
 from ..demo import create_demo_sitting
 from ..errors import TableError
-from ..forms import MAX_ROWS, StartForm
+from ..forms import MAX_FORM_ROWS, MAX_ROWS, StartForm
 from ..models import Seat, Sitting
 from .common import HtmxHttpRequest, page_or_partial, remember, remembered_tokens
 from .errors import message_response
+
+REMOVE_ROW = re.compile(r"remove-([0-9]{1,2})")
 
 
 def home(request: HtmxHttpRequest) -> HttpResponse:
@@ -44,9 +48,12 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
         return show_start(request, StartForm(game=entry, rows=max(entry.min_players, 4)))
     action = request.POST.get("action", "start")
     rows = StartForm.rows_in(request.POST)
-    if action == "add" or action.startswith("remove-"):
+    if action == "add" or REMOVE_ROW.fullmatch(action):
         return show_start(request, rearranged(entry, request.POST, rows, action))
     form = StartForm(request.POST, game=entry, rows=rows)
+    if action != "start":
+        form.add_error(None, "That button is not on this form: check the names, then tap Start the match.")
+        return show_start(request, form, status=400)
     if not form.is_valid():
         return show_start(request, form, status=400)
     try:
@@ -62,13 +69,12 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
 
 def rearranged(game: rules.Game, data, rows: int, action: str) -> StartForm:
     """An unbound start form holding what was typed, with one row added or one removed."""
-    names = [data.get(f"player_{row}", "") for row in range(1, rows + 1)]
-    if action == "add" and rows < MAX_ROWS:
+    names = [data.get(f"player_{row}", "") for row in range(1, min(rows, MAX_FORM_ROWS) + 1)]
+    removed = REMOVE_ROW.fullmatch(action)
+    if action == "add" and len(names) < MAX_ROWS:
         names.append("")
-    elif action.startswith("remove-") and action[7:].isdigit() and len(names) > 1:
-        index = int(action[7:]) - 1
-        if 0 <= index < len(names):
-            del names[index]
+    elif removed and len(names) > 1 and 1 <= int(removed[1]) <= len(names):
+        del names[int(removed[1]) - 1]
     settings = ("end_kind", "end_target", "starting_chips", "stake_amount", "stake_label")
     initial = {key: data.get(key) for key in settings if key in data}
     initial.update({f"player_{row}": name for row, name in enumerate(names, start=1)})

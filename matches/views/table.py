@@ -7,10 +7,11 @@ Refusals re-render the table with the reason and a 4xx status.
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 from defusedcsv import csv
 
@@ -29,6 +30,8 @@ def table_response(
     `correctable` is a hand number the notice offers to correct (after a conflicting tap).
     """
     state = sitting.table()
+    if not notice and not request.htmx:
+        notice = " ".join(str(message) for message in messages.get_messages(request))
     context = {
         "sitting": sitting,
         "table": state,
@@ -53,9 +56,11 @@ def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> 
 
 
 def after_change(request: HtmxHttpRequest, sitting: Sitting, notice: str) -> HttpResponse:
-    """htmx: the fresh region in the same response. Plain form: redirect, so Reload never posts twice."""
+    """htmx: the fresh region in the same response. Plain form: redirect (so Reload never posts
+    twice), the notice following in a message."""
     if request.htmx:
         return table_response(request, sitting, notice)
+    messages.success(request, notice)
     return redirect(sitting)
 
 
@@ -63,7 +68,7 @@ def first_error(form) -> str:
     return next(iter(form.errors.values()))[0]
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 @with_sitting
 def table(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
@@ -95,7 +100,7 @@ def undo(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     if not form.is_valid():
         return table_response(request, sitting, first_error(form), status=400)
     try:
-        hand = sitting.undo_hand(form.cleaned_data["number"])
+        hand = sitting.undo_hand(form.cleaned_data["number"], form.cleaned_data["stamp"] or None)
     except TableError as refusal:
         return refused(request, sitting, refusal)
     return after_change(request, sitting, f"Hand {hand.number} undone: tap its winner again.")
@@ -110,8 +115,11 @@ def end(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         if sitting.is_finished:
             return redirect(sitting)
         return render(request, "matches/end.html", {"sitting": sitting, "table": sitting.table(recent=1)})
+    form = HandNumberForm(request.POST)
+    if not form.is_valid():
+        return table_response(request, sitting, first_error(form), status=400)
     try:
-        sitting.end_match()
+        sitting.end_match(form.cleaned_data["number"])
     except TableError as refusal:
         return refused(request, sitting, refusal)
     return after_change(request, sitting, "Match ended.")
@@ -174,14 +182,14 @@ def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     return redirect(new)
 
 
-@require_GET
+@require_safe
 @with_sitting
 def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """Every hand of the sitting, newest first."""
     return render(request, "matches/history.html", {"sitting": sitting, "table": sitting.table(recent=None)})
 
 
-@require_GET
+@require_safe
 @with_sitting
 def export(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """CSV, one row per hand: number, status, dealer, winner, how, each seat's points, running totals."""

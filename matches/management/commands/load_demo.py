@@ -1,6 +1,7 @@
 from django.core.management.base import BaseCommand
 
 from matches.demo import create_demo_sitting
+from matches.management.commands.lan_address import lan_ip
 
 
 class Command(BaseCommand):
@@ -8,5 +9,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         sitting = create_demo_sitting()
-        self.stdout.write(f"Demo match table: {sitting.get_absolute_url()}")
-        self.stdout.write("Open it after the address `make run` prints, e.g. http://127.0.0.1:8000" + sitting.get_absolute_url())
+        path = sitting.get_absolute_url()
+        self.stdout.write(f"Demo match table: http://127.0.0.1:8000{path}")
+        if ip := lan_ip():
+            self.stdout.write(f"From a phone on the same Wi-Fi: http://{ip}:8000{path}")

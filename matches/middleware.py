@@ -1,0 +1,23 @@
+"""Middleware: no refusal leaves a player looking at an empty page."""
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+
+from .views.errors import message_response
+
+
+def explain_refusals(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[[HttpRequest], HttpResponse]:
+    """Give Django's bare 405 answers (a link or button used the wrong way) a message."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        if response.status_code == 405 and not response.content and request.method != "HEAD":
+            explained = message_response(
+                request, "This address does not take that kind of request: go back to the table.", 405
+            )
+            explained["Allow"] = response.get("Allow", "")
+            return explained
+        return response
+
+    return middleware
