@@ -28,6 +28,7 @@ class AnswerForm:
     button: str
     primary: bool
     fixed: dict[str, str] = field(default_factory=dict)
+    current: bool = False  # the answer recorded for the hand being corrected
     checks: list[Check] = field(default_factory=list)
 
 
@@ -51,7 +52,7 @@ def answer_forms(
     question = choices[0]
     return [
         AnswerForm(button=choice.label, primary=index == 0, fixed={question.key: choice.value},
-                   checks=checks_for(choice.value))
+                   checks=checks_for(choice.value), current=current.get(question.key) == choice.value)
         for index, choice in enumerate(question.choices)
     ]
 
