@@ -32,6 +32,17 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
+@dataclass(frozen=True)
+class Recorder:
+    """Who made a change: the phone's id (from its session) and the seat it said it holds, if any."""
+
+    phone: str = ""
+    seat: int | None = None
+
+
+ANYONE = Recorder()
+
+
 def new_stamp() -> str:
     """Marks one version of a hand row, so Undo removes only the version a phone saw."""
     return secrets.token_urlsafe(6)
@@ -58,7 +69,9 @@ class Sitting(models.Model):
         MATCH_END = "match-end", "match end reached"
         ENDED_EARLY = "ended-early", "ended by a member"
 
-    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)  # member link
+    watch_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)  # read-only link
+    version = models.PositiveIntegerField(default=1)  # bumped in the transaction of every change
     game = models.CharField(max_length=20, choices=[(slug, g.name) for slug, g in rules.GAMES.items()])
     end_kind = models.CharField(
         max_length=10, choices=[(k.value, k.name.lower()) for k in rules.MatchEndKind], default="open"
@@ -148,7 +161,7 @@ class Sitting(models.Model):
                 starting_chips=sitting.starting_chips, stake_amount=sitting.stake_amount, stake_label=sitting.stake_label
             )
             new = sitting._seat(sitting.game, players, sitting.match_end, options)
-            Sitting.objects.filter(pk=sitting.pk).update(next_sitting=new)
+            Sitting.objects.filter(pk=sitting.pk).update(next_sitting=new, version=models.F("version") + 1)
         self.next_sitting_id = new.pk
         return new
 
@@ -179,10 +192,11 @@ class Sitting(models.Model):
             )
         return sitting
 
-    def record_hand(self, number: int, winner: int, extras: Mapping | None = None) -> Hand:
+    def record_hand(self, number: int, winner: int, extras: Mapping | None = None, by: Recorder = ANYONE) -> Hand:
         """Record hand `number` as won by the seat at position `winner` (0-based).
 
-        `extras` are the game's extra facts as posted (see the registry's questions).
+        `extras` are the game's extra facts as posted (see the registry's questions);
+        `by` says which phone (and seat, if the phone said) tapped, for the hand's details.
         Idempotent: a hand that already has a row is never written twice.
         Raises AlreadyRecorded (names the recorded winner), Conflict (match over,
         or `number` is not the open hand) or BadInput (no such seat, extras that
@@ -202,6 +216,8 @@ class Sitting(models.Model):
                 dealer_position=table.dealer,
                 extras=cleaned,
                 points=list(points),
+                recorded_by_phone=by.phone,
+                recorded_by_seat=by.seat,
             )
             hand.clean()
             try:
@@ -216,7 +232,7 @@ class Sitting(models.Model):
         self._refresh()
         return hand
 
-    def correct_hand(self, number: int, winner: int, extras: Mapping | None = None) -> Hand:
+    def correct_hand(self, number: int, winner: int, extras: Mapping | None = None, by: Recorder = ANYONE) -> Hand:
         """Change a recorded hand's winner or extra facts; everything after it is recomputed
         (totals, threshold, match end: correcting the deciding hand can reopen the match).
 
@@ -234,7 +250,11 @@ class Sitting(models.Model):
             cleaned, points = sitting._score(len(seats), winner, extras)
             hand.winner, hand.extras, hand.points = seats[winner], cleaned, list(points)
             hand.corrected_at, hand.stamp = timezone.now(), new_stamp()
-            hand.save(update_fields=["winner", "extras", "points", "corrected_at", "stamp"])
+            hand.corrected_by_phone, hand.corrected_by_seat = by.phone, by.seat
+            hand.save(
+                update_fields=["winner", "extras", "points", "corrected_at", "stamp", "corrected_by_phone",
+                               "corrected_by_seat"]
+            )
             sitting._recompute(seats)
         self._refresh()
         return hand
@@ -315,14 +335,27 @@ class Sitting(models.Model):
             table = sitting.table(recent=0)
             if min(table.balances()) > 0:
                 raise Conflict("Nobody has run out of chips yet.")
-            Sitting.objects.filter(pk=sitting.pk).update(chips_reissued=models.F("chips_reissued") + 1)
+            Sitting.objects.filter(pk=sitting.pk).update(
+                chips_reissued=models.F("chips_reissued") + 1, version=models.F("version") + 1
+            )
         self._refresh()
+
+    def rotate_links(self) -> None:
+        """New member and watch links; the old ones stop working at once (a link leaked)."""
+        with transaction.atomic():
+            sitting = self._lock()
+            Sitting.objects.filter(pk=sitting.pk).update(
+                token=new_token(), watch_token=new_token(), version=models.F("version") + 1
+            )
+        self.refresh_from_db(fields=["token", "watch_token", "version"])
 
     def _lock(self) -> Sitting:
         return Sitting.objects.select_for_update().get(pk=self.pk)
 
     def _refresh(self) -> None:
-        self.refresh_from_db(fields=["finished_at", "ended_how", "threshold", "tied_at", "chips_reissued"])
+        self.refresh_from_db(
+            fields=["finished_at", "ended_how", "threshold", "tied_at", "chips_reissued", "version"]
+        )
 
     def _score(self, n_seats: int, winner: int, extras: Mapping | None) -> tuple[dict, tuple[int, ...]]:
         if not 0 <= winner < n_seats:
@@ -363,23 +396,25 @@ class Sitting(models.Model):
         self._save_progress(progress)
 
     def _save_progress(self, progress: rules.Progress) -> None:
-        """Store the threshold and the match end that `progress` says hold now."""
-        changes = {}
+        """Store the threshold and the match end that `progress` says hold now, and a new version."""
+        changes: dict[str, object] = {"version": models.F("version") + 1}
         if (progress.threshold, progress.tied_at) != (self.threshold, self.tied_at):
             changes.update(threshold=progress.threshold, tied_at=progress.tied_at)
         if progress.over and not self.is_finished:
             changes.update(finished_at=timezone.now(), ended_how=Sitting.EndedHow.MATCH_END)
         elif not progress.over and self.is_finished:
             changes.update(finished_at=None, ended_how=Sitting.EndedHow.PLAYING)
-        if changes:
-            Sitting.objects.filter(pk=self.pk).update(**changes)
-            for field_name, value in changes.items():
+        Sitting.objects.filter(pk=self.pk).update(**changes)
+        for field_name, value in changes.items():
+            if field_name != "version":
                 setattr(self, field_name, value)
 
     def _finish(self, how: Sitting.EndedHow) -> None:
         self.finished_at = timezone.now()
         self.ended_how = how
-        Sitting.objects.filter(pk=self.pk).update(finished_at=self.finished_at, ended_how=how)
+        Sitting.objects.filter(pk=self.pk).update(
+            finished_at=self.finished_at, ended_how=how, version=models.F("version") + 1
+        )
 
     # --- reading ---------------------------------------------------------
 
@@ -519,7 +554,11 @@ class Hand(models.Model):
     extras = models.JSONField(default=dict, blank=True)
     points = models.JSONField(default=list)
     recorded_at = models.DateTimeField(default=timezone.now)
+    recorded_by_phone = models.CharField(max_length=12, blank=True)
+    recorded_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     corrected_at = models.DateTimeField(null=True, blank=True)
+    corrected_by_phone = models.CharField(max_length=12, blank=True)
+    corrected_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     stamp = models.CharField(max_length=12, default=new_stamp, editable=False)  # new on every change
 
     class Meta:
@@ -643,18 +682,26 @@ class TableState:
     def name_of(self, seat_id: int | None) -> str:
         return "—" if seat_id is None else self.seats[self.position_of(seat_id)].name
 
-    def rows(self) -> list[tuple[Hand, str, str, int, str]]:
-        """Hand rows newest first: (hand, winner name, dealer name, winner's points, how it was won)."""
+    def rows(self) -> list[HandRow]:
+        """The hand rows to show, newest first."""
         return [
-            (
-                hand,
-                self.name_of(hand.winner_id),
-                self.seats[hand.dealer_position].name,
-                hand.points[self.position_of(hand.winner_id)] if hand.winner_id else 0,
-                self.describe(hand),
+            HandRow(
+                hand=hand,
+                winner=self.name_of(hand.winner_id) if hand.winner_id else "",
+                dealer=self.seats[hand.dealer_position].name,
+                points=hand.points[self.position_of(hand.winner_id)] if hand.winner_id else 0,
+                how=self.describe(hand),
+                recorded_by=self.who(hand.recorded_by_seat, hand.recorded_by_phone),
+                corrected_by=self.who(hand.corrected_by_seat, hand.corrected_by_phone),
             )
             for hand in self.recent_hands
         ]
+
+    def who(self, seat: int | None, phone: str) -> str:
+        """Who made a change, for a hand's details: "Djibo", "phone k3Xa", or "" when unknown."""
+        if seat is not None and seat < len(self.seats):
+            return self.seats[seat].name
+        return f"phone {phone}" if phone else ""
 
     def describe(self, hand: Hand) -> str:
         """A hand's extra facts in a few words ("x2", "Dealt flush", "Ace; bonus: Djibo")."""
@@ -669,3 +716,17 @@ class TableState:
             elif question.kind == "seats" and answer:
                 words.append(f"{question.prompt}: {', '.join(self.seats[p].name for p in answer)}")
         return "; ".join(words)
+
+
+@dataclass
+class HandRow:
+    """One hand as the screens show it: winner's and dealer's names, the winner's points,
+    how it was won, and who recorded or corrected it."""
+
+    hand: Hand
+    winner: str
+    dealer: str
+    points: int
+    how: str
+    recorded_by: str
+    corrected_by: str

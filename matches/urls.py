@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import pages, table
+from .views import pages, sharing, table
 
 # Sittings are reached only by their token (128 random bits); database ids never appear.
 urlpatterns = [
@@ -9,6 +9,11 @@ urlpatterns = [
     path("start/<slug:game>/", pages.start, name="start-game"),
     path("demo/", pages.demo, name="demo"),
     path("s/<str:token>/", table.table, name="table"),
+    path("s/<str:token>/poll/", table.poll, name="poll"),
+    path("s/<str:token>/links/", sharing.rotate, name="rotate"),
+    path("s/<str:token>/me/", sharing.me, name="me"),
+    path("w/<str:token>/", sharing.watch, name="watch"),
+    path("w/<str:token>/poll/", sharing.watch_poll, name="watch-poll"),
     path("s/<str:token>/tap/", table.tap, name="tap"),
     path("s/<str:token>/undo/", table.undo, name="undo"),
     path("s/<str:token>/end/", table.end, name="end"),

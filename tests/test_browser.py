@@ -13,8 +13,6 @@ CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).parent / "screenshots"
 PHONES = {"360x640": {"width": 360, "height": 640}, "412x915": {"width": 412, "height": 915}}
 
-# Playwright's sync API runs an event loop in this thread; the ORM calls made by the tests are safe.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 @pytest.fixture(scope="module")
@@ -23,6 +21,8 @@ def browser():
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package.")
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are safe.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
@@ -31,6 +31,7 @@ def browser():
         )
         yield browser
         browser.close()
+    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 def open_phone(browser, size="360x640", **options):
@@ -189,3 +190,17 @@ def test_fapfap_and_eighty_three_answers_then_correct_a_past_hand(browser, live_
     assert page.get_by_text("Playing to 10.").is_visible()
     assert no_horizontal_scroll(page)
     page.context.close()
+
+
+def test_two_phones_see_each_others_taps_without_reloading(browser, live_server):
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
+    first, second = open_phone(browser), open_phone(browser, "412x915")
+    first.goto(live_server.url + sitting.get_absolute_url())
+    second.goto(live_server.url + f"/w/{sitting.watch_token}/")  # a spectator's screen
+    first.get_by_role("button", name="Djibo").click()
+    first.get_by_text("Hand 1 recorded: Djibo.").wait_for()
+    second.get_by_text("Hand 2").first.wait_for(timeout=7_000)  # one poll, every 5 s
+    assert "Djibo" in second.locator("table.hands").inner_text()
+    shot(second, "watch-412x915")
+    first.context.close()
+    second.context.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable
 from functools import wraps
 
@@ -10,7 +11,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django_htmx.middleware import HtmxDetails
 
-from ..models import Sitting
+from django.conf import settings
+
+from ..models import Recorder, Sitting
 from .errors import message_response
 
 REMEMBERED = 30  # sittings a phone keeps on its home screen
@@ -59,6 +62,40 @@ def remember(request: HttpRequest, sitting: Sitting) -> None:
     """Put `sitting` first in this phone's list of sittings (kept in the signed session cookie)."""
     tokens = [t for t in request.session.get("sittings", []) if t != sitting.token]
     request.session["sittings"] = [sitting.token, *tokens][:REMEMBERED]
+
+
+def forget(request: HttpRequest, token: str) -> None:
+    request.session["sittings"] = [t for t in request.session.get("sittings", []) if t != token]
+
+
+def phone_id(request: HttpRequest) -> str:
+    """A short random id for this phone, kept in its session, to trace who tapped."""
+    if "phone" not in request.session:
+        request.session["phone"] = secrets.token_urlsafe(3)
+    return request.session["phone"]
+
+
+def claimed_seat(request: HttpRequest, sitting: Sitting) -> int | None:
+    """The seat (0-based) this phone said it holds at `sitting`, if it did."""
+    return request.session.get("seats", {}).get(sitting.token)
+
+
+def claim_seat(request: HttpRequest, sitting: Sitting, seat: int | None) -> None:
+    seats = {t: s for t, s in request.session.get("seats", {}).items() if t in remembered_tokens(request)}
+    if seat is None:
+        seats.pop(sitting.token, None)
+    else:
+        seats[sitting.token] = seat
+    request.session["seats"] = seats
+
+
+def recorder(request: HttpRequest, sitting: Sitting) -> Recorder:
+    return Recorder(phone=phone_id(request), seat=claimed_seat(request, sitting))
+
+
+def tap_rate(group: str, request: HttpRequest) -> str:
+    """Taps allowed per client (django-ratelimit rate, e.g. "60/m"), from settings.TAP_RATE_LIMIT."""
+    return settings.TAP_RATE_LIMIT
 
 
 def remembered_tokens(request: HttpRequest) -> list[str]:

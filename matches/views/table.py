@@ -10,7 +10,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
+from django_ratelimit.decorators import ratelimit
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 from defusedcsv import csv
@@ -19,28 +22,51 @@ from ..errors import AlreadyRecorded, TableError
 from ..forms import HandNumberForm, TapForm
 from ..models import Sitting
 from .answers import answer_forms
-from .common import HtmxHttpRequest, action, page_or_partial, remember, with_sitting
+from .common import (
+    HtmxHttpRequest,
+    action,
+    page_or_partial,
+    recorder,
+    remember,
+    tap_rate,
+    wants_partial,
+    with_sitting,
+)
+from .sharing import sharing_context
 
 
 def table_response(
-    request: HtmxHttpRequest, sitting: Sitting, notice: str = "", status: int = 200, correctable: int | None = None
+    request: HtmxHttpRequest,
+    sitting: Sitting,
+    notice: str = "",
+    status: int = 200,
+    correctable: int | None = None,
+    watching: bool = False,
 ) -> HttpResponse:
-    """The match table page, or only its `table` region for an htmx swap.
+    """The match table page, or only its `table` region for an htmx swap (never cached: it changes).
 
-    `correctable` is a hand number the notice offers to correct (after a conflicting tap).
+    `correctable` is a hand number the notice offers to correct (after a conflicting tap);
+    `watching` renders the read-only view of the watch link, with no control and no member link.
     """
     state = sitting.table()
     if not notice and not request.htmx:
         notice = " ".join(str(message) for message in messages.get_messages(request))
+    token = sitting.watch_token if watching else sitting.token
     context = {
         "sitting": sitting,
         "table": state,
         "notice": notice,
         "status_is_error": status >= 400,
         "correctable": correctable,
-        "asks": asks(sitting, state),
+        "watching": watching,
+        "poll_url": reverse("watch-poll" if watching else "poll", kwargs={"token": token}),
+        "asks": None if watching else asks(sitting, state),
     }
-    return page_or_partial(request, "matches/table.html", "table", context, status=status)
+    if not wants_partial(request) and not watching:
+        context.update(sharing_context(request, sitting, state))
+    response = page_or_partial(request, "matches/table.html", "table", context, status=status)
+    add_never_cache_headers(response)
+    return response
 
 
 def asks(sitting: Sitting, state) -> list[tuple[object, list]] | None:
@@ -76,15 +102,36 @@ def table(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     return table_response(request, sitting)
 
 
+@require_safe
+@with_sitting
+def poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """Live updates: 204 and no body while the sitting's version is the one the phone shows
+    (`?v=`), the fresh table region once it changed."""
+    return poll_response(request, sitting, watching=False)
+
+
+def poll_response(request: HtmxHttpRequest, sitting: Sitting, watching: bool) -> HttpResponse:
+    if not request.htmx:
+        return redirect(sitting.get_absolute_url() if not watching else reverse("watch", args=[sitting.watch_token]))
+    if request.GET.get("v") == str(sitting.version):
+        response = HttpResponse(status=204)
+        add_never_cache_headers(response)
+        return response
+    return table_response(request, sitting, watching=watching)
+
+
 @vary_on_headers("HX-Request")
 @action
+@ratelimit(key="ip", rate=tap_rate, block=False)
 def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    if getattr(request, "limited", False):
+        return table_response(request, sitting, "Too many taps from this phone: wait a minute, then tap again.", 429)
     form = TapForm(request.POST)
     if not form.is_valid():
         return table_response(request, sitting, first_error(form), status=400)
     number, seat = form.cleaned_data["number"], form.cleaned_data["winner"] - 1
     try:
-        hand = sitting.record_hand(number, seat, form.extras())
+        hand = sitting.record_hand(number, seat, form.extras(), by=recorder(request, sitting))
     except TableError as refusal:
         return refused(request, sitting, refusal)
     notice = f"Hand {hand.number} recorded: {hand.winner.name}."
@@ -140,7 +187,9 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
             message = first_error(form) if form.errors else "This correction is for another hand."
             return correction_page(request, sitting, hand, message, status=400)
         try:
-            hand = sitting.correct_hand(number, form.cleaned_data["winner"] - 1, form.extras())
+            hand = sitting.correct_hand(
+                number, form.cleaned_data["winner"] - 1, form.extras(), by=recorder(request, sitting)
+            )
         except TableError as refusal:
             return correction_page(request, sitting, hand, refusal.message, status=refusal.status)
         return after_change(request, sitting, f"Hand {number} corrected: {hand.winner.name}.")
@@ -156,7 +205,9 @@ def correction_page(request, sitting: Sitting, hand, notice: str = "", status: i
     ]
     context = {"sitting": sitting, "hand": hand, "winner": winner, "choices": choices, "notice": notice,
                "describe": state.describe(hand)}
-    return render(request, "matches/correct.html", context, status=status)
+    response = render(request, "matches/correct.html", context, status=status)
+    add_never_cache_headers(response)
+    return response
 
 
 @vary_on_headers("HX-Request")
@@ -185,8 +236,10 @@ def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 @require_safe
 @with_sitting
 def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    """Every hand of the sitting, newest first."""
-    return render(request, "matches/history.html", {"sitting": sitting, "table": sitting.table(recent=None)})
+    """Every hand of the sitting, newest first, with who recorded or corrected it."""
+    response = render(request, "matches/history.html", {"sitting": sitting, "table": sitting.table(recent=None)})
+    add_never_cache_headers(response)
+    return response
 
 
 @require_safe

@@ -1,0 +1,93 @@
+"""Bringing more phones to the table: the member link (QR code, copy, share), the read-only
+watch link, rotating both, and a phone saying which seat it holds."""
+
+from __future__ import annotations
+
+import segno
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from ..models import Sitting, TableState
+from .common import NO_SUCH_SITTING, TOKEN, HtmxHttpRequest, action, claim_seat, claimed_seat, forget, remember
+from .errors import message_response
+
+
+def qr_svg(url: str) -> str:
+    """The link as an inline SVG QR code (segno): black on white in both colour schemes, as scanners expect."""
+    return segno.make(url, error="m").svg_inline(scale=5, border=3, dark="#000", light="#fff")
+
+
+def sharing_context(request: HtmxHttpRequest, sitting: Sitting, state: TableState) -> dict:
+    """What the match table page shows to bring phones in: links, QR code, this phone's seat."""
+    member_url = request.build_absolute_uri(sitting.get_absolute_url())
+    return {
+        "member_url": member_url,
+        "watch_url": request.build_absolute_uri(reverse("watch", args=[sitting.watch_token])),
+        "qr": mark_safe(qr_svg(member_url)),  # noqa: S308 - segno's own SVG markup
+        "my_seat": claimed_seat(request, sitting),
+    }
+
+
+def watched(view):
+    """Resolve a watch link's token to its sitting; 404 with a message otherwise."""
+
+    def wrapper(request: HtmxHttpRequest, token: str) -> HttpResponse:
+        sitting = Sitting.objects.filter(watch_token=token).first() if TOKEN.fullmatch(token) else None
+        if sitting is None:
+            return message_response(request, NO_SUCH_SITTING, 404)
+        return view(request, sitting)
+
+    wrapper.__name__ = view.__name__
+    wrapper.__doc__ = view.__doc__
+    return wrapper
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+@watched
+def watch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """The read-only view (a TV, spectators): the score live, no control, no member link."""
+    from .table import table_response
+
+    return table_response(request, sitting, watching=True)
+
+
+@require_safe
+@watched
+def watch_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    from .table import poll_response
+
+    return poll_response(request, sitting, watching=True)
+
+
+@action
+def rotate(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """New member and watch links; the old ones answer 404 from now on."""
+    old, seat = sitting.token, claimed_seat(request, sitting)
+    sitting.rotate_links()
+    forget(request, old)
+    remember(request, sitting)
+    claim_seat(request, sitting, seat)
+    response = redirect(sitting)
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = sitting.get_absolute_url()
+    return response
+
+
+@action
+def me(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """"I am Djibo": this phone's taps are recorded as Djibo's. An empty seat forgets it."""
+    raw = request.POST.get("seat", "")
+    seats = sitting.seats.count()
+    if raw == "":
+        claim_seat(request, sitting, None)
+    elif raw.isdecimal() and len(raw) <= 2 and 1 <= int(raw) <= seats:
+        claim_seat(request, sitting, int(raw) - 1)
+    else:
+        return message_response(request, "Pick your name from the list.", 400)
+    return redirect(sitting)

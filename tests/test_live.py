@@ -1,0 +1,220 @@
+"""One table, many phones: watch links, rotated links, live polling, who tapped, headers, rate limit."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.cache import cache
+from django.test import Client, override_settings
+
+from matches.models import Sitting
+
+from .conftest import play, snapshot
+from .test_views import HX, url
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def watch_url(sitting, name=""):
+    return f"/w/{sitting.watch_token}/{name}"
+
+
+# --- polling -----------------------------------------------------------------------
+
+
+def test_poll_answers_204_with_no_body_while_nothing_changed(client, sitting):
+    response = client.get(url(sitting, "poll/"), {"v": sitting.version}, **HX)
+    assert response.status_code == 204 and response.content == b""
+
+
+def test_poll_answers_the_new_region_after_a_change(client, sitting):
+    seen = sitting.version
+    Client().post(url(sitting, "tap/"), {"number": 1, "winner": 3})  # another phone taps
+    response = client.get(url(sitting, "poll/"), {"v": seen}, **HX)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert body.lstrip().startswith('<section id="table"') and "Chaibou" in body
+    sitting.refresh_from_db()
+    assert f'?v={sitting.version}"' in body  # the next poll asks about the new version
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda s: s.record_hand(2, 0),
+        lambda s: s.undo_hand(1),
+        lambda s: s.correct_hand(1, 3),
+        lambda s: s.end_match(),
+        lambda s: s.rematch(),
+    ],
+    ids=["tap", "undo", "correct", "end", "rematch"],
+)
+def test_every_change_bumps_the_version(sitting, change):
+    sitting.record_hand(1, 2)
+    sitting.refresh_from_db()
+    before = sitting.version
+    change(sitting)
+    sitting.refresh_from_db()
+    assert sitting.version == before + 1
+
+
+def test_a_refused_change_leaves_the_version_alone(sitting):
+    play(sitting, [1])
+    sitting.refresh_from_db()
+    before = sitting.version
+    with pytest.raises(Exception):
+        sitting.record_hand(1, 2)
+    sitting.refresh_from_db()
+    assert sitting.version == before
+
+
+def test_the_table_region_polls_only_through_app_js(client, sitting):
+    page = client.get(url(sitting)).content.decode()
+    assert f'data-poll hx-get="{url(sitting, "poll/")}?v={sitting.version}" hx-trigger="poll"' in page
+    assert "/static/app.js" in page
+
+
+# --- watch link ------------------------------------------------------------------------
+
+
+def test_the_watch_link_shows_the_score_with_no_control_and_no_member_link(client, sitting):
+    play(sitting, [2])
+    page = client.get(watch_url(sitting)).content.decode()
+    assert "Chaibou" in page and "watching" in page
+    assert sitting.token not in page
+    for control in ('name="winner"', "Undo hand", "End match", "Correct", "/tap/", "make new links"):
+        assert control not in page
+    assert f'hx-get="{watch_url(sitting, "poll/")}?v=' in page
+
+
+def test_the_watch_poll_answers_like_the_members(client, sitting):
+    assert client.get(watch_url(sitting, "poll/"), {"v": sitting.version}, **HX).status_code == 204
+    play(sitting, [1])
+    response = client.get(watch_url(sitting, "poll/"), {"v": 1}, **HX)
+    assert response.status_code == 200 and sitting.token not in response.content.decode()
+
+
+@pytest.mark.parametrize("path", ["", "tap/", "undo/", "end/", "rematch/", "poll/", "links/"])
+def test_a_watch_link_cannot_change_anything(client, sitting, path):
+    play(sitting, [1])
+    before = snapshot(sitting)
+    for target in (watch_url(sitting, path), f"/s/{sitting.watch_token}/{path}"):
+        response = client.post(target, {"number": 2, "winner": 1, "stamp": "x"}, **HX)
+        assert response.status_code in (404, 405)
+    assert snapshot(sitting) == before
+
+
+# --- rotating links -----------------------------------------------------------------------
+
+
+def test_rotated_links_stop_working_and_the_new_ones_work(client, sitting):
+    old_member, old_watch = sitting.token, sitting.watch_token
+    response = client.post(url(sitting, "links/"))
+    sitting.refresh_from_db()
+    assert sitting.token != old_member and sitting.watch_token != old_watch
+    assert response["Location"] == url(sitting)
+    for dead in (f"/s/{old_member}/", f"/w/{old_watch}/", f"/s/{old_member}/poll/?v=1"):
+        assert client.get(dead, **HX).status_code == 404
+    assert client.post(f"/s/{old_member}/tap/", {"number": 1, "winner": 1}).status_code == 404
+    assert client.get(url(sitting)).status_code == 200
+    assert client.session["sittings"] == [sitting.token]
+
+
+# --- who tapped --------------------------------------------------------------------------
+
+
+def test_a_phone_can_say_which_seat_it_holds_and_its_taps_are_traced(client, sitting):
+    client.get(url(sitting))
+    assert client.post(url(sitting, "me/"), {"seat": 4}).status_code == 302
+    client.post(url(sitting, "tap/"), {"number": 1, "winner": 3}, **HX)
+    other = Client()
+    other.post(url(sitting, "tap/"), {"number": 2, "winner": 1}, **HX)
+    first, second = sitting.hands.order_by("number")
+    assert first.recorded_by_seat == 3 and first.recorded_by_phone
+    assert second.recorded_by_seat is None and second.recorded_by_phone not in ("", first.recorded_by_phone)
+    history = client.get(url(sitting, "hands/")).content.decode()
+    assert "by Djibo" in history and f"by phone {second.recorded_by_phone}" in history
+    client.post(url(sitting, "hands/1/"), {"number": 1, "winner": 2})
+    assert "corrected" in client.get(url(sitting, "hands/")).content.decode()
+    assert sitting.hands.get(number=1).corrected_by_seat == 3
+
+
+@pytest.mark.parametrize("seat", ["9", "0", "x", "1" * 50])
+def test_claiming_a_seat_that_is_not_there_is_refused(client, sitting, seat):
+    response = client.post(url(sitting, "me/"), {"seat": seat})
+    assert response.status_code == 400 and "Pick your name" in response.content.decode()
+
+
+def test_the_table_page_offers_a_qr_code_and_the_links(client, sitting):
+    page = client.get(url(sitting)).content.decode()
+    assert '<svg width="' in page and 'class="segno"' in page
+    assert f'value="http://testserver/s/{sitting.token}/"' in page
+    assert f'value="http://testserver/w/{sitting.watch_token}/"' in page
+    assert "data-share=" in page and "data-copy=" in page
+
+
+# --- headers, limits, deploy check ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/start/", "/start/agram/", "table", "watch", "history", "end", "/nowhere/"])
+def test_security_headers_on_every_page(client, sitting, path):
+    path = {"table": url(sitting), "watch": watch_url(sitting), "history": url(sitting, "hands/"),
+            "end": url(sitting, "end/")}.get(path, path)
+    response = client.get(path)
+    csp = response["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "style-src 'self'" in csp and "default-src 'self'" in csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["X-Frame-Options"] == "DENY"
+
+
+@pytest.mark.parametrize("path", ["table", "watch", "poll", "history"])
+def test_sitting_pages_are_never_stored(client, sitting, path):
+    path = {"table": url(sitting), "watch": watch_url(sitting), "poll": url(sitting, "poll/?v=0"),
+            "history": url(sitting, "hands/")}[path]
+    assert "no-store" in client.get(path, **HX)["Cache-Control"]
+
+
+def test_pages_load_no_third_party_resource(client, sitting):
+    page = client.get(url(sitting)).content.decode()
+    assert "http://" not in page.replace("http://testserver/", "") and "https://" not in page
+
+
+@override_settings(TAP_RATE_LIMIT="5/m")
+def test_too_many_taps_answer_429_with_a_message(client, sitting):
+    cache.clear()
+    statuses = [client.post(url(sitting, "tap/"), {"number": n, "winner": 1}, **HX).status_code for n in range(1, 8)]
+    assert statuses[:5] == [200] * 5
+    assert statuses[5:] == [429, 429]
+    assert "Too many taps" in client.post(url(sitting, "tap/"), {"number": 6, "winner": 1}, **HX).content.decode()
+    assert sitting.hands.count() == 5
+    cache.clear()
+
+
+def test_check_deploy_is_clean_under_production_settings(tmp_path):
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
+        "DJANGO_SETTINGS_MODULE": "scorekeeper.settings",
+        "DEBUG": "0",
+        "SECRET_KEY": "k" * 20 + "a-long-random-production-key-0123456789-!@#$%",
+        "ALLOWED_HOSTS": "score.example.org",
+        "CSRF_TRUSTED_ORIGINS": "https://score.example.org",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_settings_refuse_to_start_without_a_secret_key():
+    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    env.update(DJANGO_SETTINGS_MODULE="scorekeeper.settings", DEBUG="0")  # DEBUG=0 wins over a developer's .env
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode != 0 and "Set SECRET_KEY" in result.stderr
