@@ -204,3 +204,70 @@ def test_two_phones_see_each_others_taps_without_reloading(browser, live_server)
     shot(second, "watch-412x915")
     first.context.close()
     second.context.close()
+
+
+def test_a_tap_lost_offline_says_so_and_a_retry_records_once(browser, live_server):
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou"])
+    page = open_phone(browser)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Boubacar").click()
+    page.get_by_text("Not saved: check the connection").wait_for()
+    button = page.get_by_role("button", name="Boubacar")
+    assert "failed" in button.get_attribute("class")
+    shot(page, "offline-tap-360x640")
+    assert sitting.hands.count() == 0
+    page.context.set_offline(False)
+    button.click()
+    page.get_by_text("Hand 1 recorded: Boubacar.").wait_for()
+    button = page.get_by_role("button", name="Boubacar")
+    button.click()  # a nervous second tap on the next hand's button records hand 2, once
+    page.get_by_text("Hand 2 recorded: Boubacar.").wait_for()
+    assert list(sitting.hands.values_list("number", flat=True)) == [1, 2]
+    page.context.close()
+
+
+def test_on_3g_a_tap_is_one_round_trip_and_shows_at_once_that_it_is_recording(browser, live_server):
+    sitting = Sitting.start("fapfap", ["Aïcha", "Boubacar", "Chaibou"])
+    page = open_phone(browser)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {  # Chrome's "3G" preset
+        "offline": False, "latency": 2000, "downloadThroughput": 400 * 1024 / 8, "uploadThroughput": 400 * 1024 / 8,
+    })
+    requests = []
+    page.on("request", lambda request: requests.append((request.method, request.url)))
+    page.locator("summary", has_text="Chaibou").click()
+    page.get_by_role("button", name="With a 3, last trick only: x2").click()
+    assert "pending" in page.get_by_role("button", name="With a 3, last trick only: x2").get_attribute("class")
+    page.get_by_text("Hand 1 recorded: Chaibou.").wait_for(timeout=20_000)
+    taps = [r for r in requests if "/tap/" in r[1]]
+    assert taps == [("POST", live_server.url + sitting.get_absolute_url() + "tap/")]
+    assert not [r for r in requests if r[0] == "GET" and "/poll/" not in r[1]]  # no redirect, no follow-up fetch
+    assert [s.total for s in sitting.table().seats] == [0, 0, 2]
+    page.context.close()
+
+
+def test_the_wake_lock_toggle_is_offered_while_a_sitting_is_open(browser, live_server):
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar"])
+    page = open_phone(browser)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    toggle = page.locator("[data-wake]")
+    supported = page.evaluate("'wakeLock' in navigator")
+    assert toggle.is_visible() is supported
+    if supported:
+        assert toggle.get_attribute("aria-pressed") == "true"
+        toggle.click()
+        assert toggle.get_attribute("aria-pressed") == "false" and "may sleep" in toggle.inner_text()
+    page.context.close()
+
+
+def test_the_app_is_installable(client_free=None):
+    import json
+
+    manifest = json.loads((Path(__file__).parent.parent / "static" / "manifest.webmanifest").read_text())
+    assert manifest["short_name"] == "Last Trick" and manifest["start_url"] == "/"
+    assert {icon["sizes"] for icon in manifest["icons"]} >= {"192x192", "512x512"}
+    for icon in manifest["icons"]:
+        assert (Path(__file__).parent.parent / "static" / icon["src"]).exists()
