@@ -1,7 +1,7 @@
 # Two commands do all the set-up on a fresh machine (Python 3.11):
 #   make run    start the app on 0.0.0.0:8000 (SQLite) for phones on the same Wi-Fi
 #   make test   run the whole test suite on SQLite, then on PostgreSQL when a server answers
-#               (installs Debian's chromium for the browser tests)
+#               (installs Debian's chromium and gettext for the tests)
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -24,6 +24,6 @@ run: $(VENV)/installed .env
 	$(PY) manage.py runserver 0.0.0.0:$(PORT)
 
 test: $(VENV)/installed
-	bin/ensure-chromium
+	bin/ensure-debian-packages
 	DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 $(PY) -m pytest
 	bin/test-postgres $(PY)

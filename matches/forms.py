@@ -6,6 +6,9 @@ import unicodedata
 
 from django import forms
 from django.http import QueryDict
+from django.utils.text import capfirst, format_lazy
+from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext_lazy as _
 
 from . import rules
 from .models import (
@@ -16,6 +19,7 @@ from .models import (
     STAKE_LABEL_MAX_LENGTH,
     default_match_end,
 )
+from .texts import rule_message
 
 MAX_ROWS = max(game.max_players for game in rules.GAMES.values())
 MAX_FORM_ROWS = 30  # rows a posted form may carry; more is refused as too many players
@@ -39,14 +43,15 @@ def is_visible(name: str) -> bool:
 
 
 def whole_number(label: str, low: int, high: int, **kwargs) -> forms.IntegerField:
+    """An IntegerField whose messages name the field and its bounds."""
     return forms.IntegerField(
         label=label,
         min_value=low,
         max_value=high,
         error_messages={
-            "invalid": "Type a whole number, like 5.",
-            "min_value": f"{label} must be at least {low}.",
-            "max_value": f"{label} must be at most {high}.",
+            "invalid": _("Type a whole number, like 5."),
+            "min_value": format_lazy(_("{label} must be at least {low}."), label=label, low=low),
+            "max_value": format_lazy(_("{label} must be at most {high}."), label=label, high=high),
         },
         **kwargs,
     )
@@ -65,28 +70,32 @@ class StartForm(forms.Form):
         self.rows = max(1, min(rows, MAX_FORM_ROWS))
         for row in range(1, self.rows + 1):
             self.fields[f"player_{row}"] = forms.CharField(
-                label=f"Player {row}",
+                label=format_lazy(_("Player {row}"), row=row),
                 required=False,
                 strip=True,
             )
         default = default_match_end(game)
         self.fields["end_kind"] = forms.ChoiceField(
-            label="Match end",
-            choices=[(kind.value, MATCH_END_WORDS[kind].capitalize()) for kind in game.match_ends],
+            label=_("Match end"),
+            choices=[(kind.value, capfirst(MATCH_END_WORDS[kind])) for kind in game.match_ends],
             initial=default.kind.value,
             widget=forms.RadioSelect,
-            error_messages={"required": "Choose how the match ends.", "invalid_choice": "Choose how the match ends."},
+            error_messages={"required": _("Choose how the match ends."), "invalid_choice": _("Choose how the match ends.")},
         )
-        self.fields["end_target"] = whole_number("N", 1, rules.core.MAX_TARGET, required=False, initial=default.target)
+        self.fields["end_target"] = whole_number(_("N"), 1, rules.core.MAX_TARGET, required=False, initial=default.target)
         if game.uses_chips:
             self.fields["starting_chips"] = whole_number(
-                "Chips each", 1, MAX_STARTING_CHIPS, initial=20, required=False
+                _("Chips each"), 1, MAX_STARTING_CHIPS, initial=20, required=False
             )
         if game.uses_stake:
-            self.fields["stake_amount"] = whole_number("Stake", 1, MAX_STAKE, required=False)
+            self.fields["stake_amount"] = whole_number(_("Stake"), 1, MAX_STAKE, required=False)
             self.fields["stake_label"] = forms.CharField(
-                label="Currency", required=False, max_length=STAKE_LABEL_MAX_LENGTH, strip=True,
-                error_messages={"max_length": f"Keep the currency to {STAKE_LABEL_MAX_LENGTH} characters, like FCFA."},
+                label=_("Currency"), required=False, max_length=STAKE_LABEL_MAX_LENGTH, strip=True,
+                error_messages={
+                    "max_length": format_lazy(
+                        _("Keep the currency to {max} characters, like FCFA."), max=STAKE_LABEL_MAX_LENGTH
+                    )
+                },
             )
 
     @staticmethod
@@ -106,11 +115,18 @@ class StartForm(forms.Form):
             if field in self.errors:
                 continue
             if not is_visible(name):
-                self.add_error(field, "Type a name, or remove this row.")
+                self.add_error(field, _("Type a name, or remove this row."))
             elif len(name) > NAME_MAX_LENGTH:
-                self.add_error(field, f"Keep names to {NAME_MAX_LENGTH} characters (this one has {len(name)}).")
+                self.add_error(
+                    field,
+                    gettext_now("Keep names to %(max)d characters (this one has %(length)d).")
+                    % {"max": NAME_MAX_LENGTH, "length": len(name)},
+                )
             elif name.casefold() in seen:
-                self.add_error(field, f"{name} is already at the table (player {seen[name.casefold()]}).")
+                self.add_error(
+                    field,
+                    gettext_now("%(name)s is already at the table (player %(row)d).") % {"name": name, "row": seen[name.casefold()]},
+                )
             else:
                 seen[name.casefold()] = row
             names.append(name)
@@ -118,16 +134,16 @@ class StartForm(forms.Form):
         try:
             self.game.check_player_count(self.rows)
         except rules.RuleError as refusal:
-            self.add_error(None, str(refusal))
+            self.add_error(None, rule_message(refusal))
 
         kind = data.get("end_kind")
         if kind in (rules.MatchEndKind.OPEN, rules.MatchEndKind.THRESHOLDS):
             data["end_target"] = None  # a number left in the box does not matter
             self.errors.pop("end_target", None)
         elif kind and data.get("end_target") is None and "end_target" not in self.errors:
-            self.add_error("end_target", "Type N, the number this match ends at.")
+            self.add_error("end_target", _("Type N, the number this match ends at."))
         if self.game.uses_stake and data.get("stake_label") and not data.get("stake_amount"):
-            self.add_error("stake_amount", "Type the stake for one hand, or leave the currency empty.")
+            self.add_error("stake_amount", _("Type the stake for one hand, or leave the currency empty."))
         return data
 
     def match_end(self) -> rules.MatchEnd:
@@ -136,7 +152,8 @@ class StartForm(forms.Form):
     def options(self) -> dict:
         """The game-specific settings for Sitting.start."""
         data = self.cleaned_data
-        return {key: data[key] for key in ("starting_chips", "stake_amount", "stake_label") if key in data and data[key] not in (None, "")}
+        keys = ("starting_chips", "stake_amount", "stake_label")
+        return {key: data[key] for key in keys if data.get(key) not in (None, "")}
 
 
 class TapForm(forms.Form):
@@ -148,19 +165,19 @@ class TapForm(forms.Form):
     number = forms.IntegerField(
         min_value=1,
         error_messages={
-            "required": "The tap did not say which hand it was for.",
-            "invalid": "The hand number must be a number.",
-            "min_value": "Hands are numbered from 1.",
+            "required": _("The tap did not say which hand it was for."),
+            "invalid": _("The hand number must be a number."),
+            "min_value": _("Hands are numbered from 1."),
         },
     )
     winner = forms.IntegerField(
         min_value=1,
         max_value=MAX_ROWS,
         error_messages={
-            "required": "Tap a player's name.",
-            "invalid": "The winner must be a seat number.",
-            "min_value": "There is no such seat at this table: tap one of the names shown.",
-            "max_value": "There is no such seat at this table: tap one of the names shown.",
+            "required": _("Tap a player's name."),
+            "invalid": _("The winner must be a seat number."),
+            "min_value": _("There is no such seat at this table: tap one of the names shown."),
+            "max_value": _("There is no such seat at this table: tap one of the names shown."),
         },
     )
 
@@ -183,8 +200,8 @@ class HandNumberForm(forms.Form):
     number = forms.IntegerField(
         min_value=1,
         error_messages={
-            "required": "Say which hand this is about.",
-            "invalid": "The hand number must be a number.",
-            "min_value": "Hands are numbered from 1.",
+            "required": _("Say which hand this is about."),
+            "invalid": _("The hand number must be a number."),
+            "min_value": _("Hands are numbered from 1."),
         },
     )

@@ -3,6 +3,7 @@
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 
 from .views.errors import message_response
 
@@ -14,7 +15,7 @@ def explain_refusals(get_response: Callable[[HttpRequest], HttpResponse]) -> Cal
         response = get_response(request)
         if response.status_code == 405 and not response.content and request.method != "HEAD":
             explained = message_response(
-                request, "This address does not take that kind of request: go back to the table.", 405
+                request, _("This address does not take that kind of request: go back to the table."), 405
             )
             explained["Allow"] = response.get("Allow", "")
             return explained

@@ -15,9 +15,12 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import rules
 from .errors import AlreadyRecorded, BadInput, Conflict
+from .texts import rule_message
 
 NAME_MAX_LENGTH = 40
 STAKE_LABEL_MAX_LENGTH = 12
@@ -171,10 +174,10 @@ class Sitting(models.Model):
             entry = rules.get_game(game)
             entry.check_player_count(len(players))
         except rules.RuleError as error:
-            raise BadInput(str(error)) from None
+            raise BadInput(rule_message(error)) from None
         match_end = match_end or default_match_end(entry)
         if match_end.kind not in entry.match_ends:
-            raise BadInput(f"{entry.name} cannot end that way: {match_end_choices(entry)}.")
+            raise BadInput(_("%(game)s cannot end that way: %(choices)s.") % {"game": _(entry.name), "choices": match_end_choices(entry)})
         fields = check_options(entry, **options)
         with transaction.atomic():
             sitting = cls.objects.create(
@@ -242,10 +245,10 @@ class Sitting(models.Model):
         with transaction.atomic():
             sitting = self._lock()
             if sitting.is_final:
-                raise Conflict("This match was ended: it can no longer change.")
+                raise Conflict(_("This match was ended: it can no longer change."))
             hand = sitting.hands.filter(number=number, status=Hand.Status.WON).first()
             if hand is None:
-                raise Conflict(f"Hand {number} has not been recorded, so it cannot be corrected.")
+                raise Conflict(_("Hand %(number)d has not been recorded, so it cannot be corrected.") % {"number": number})
             seats = list(sitting.seats.order_by("position"))
             cleaned, points = sitting._score(len(seats), winner, extras)
             hand.winner, hand.extras, hand.points = seats[winner], cleaned, list(points)
@@ -270,19 +273,19 @@ class Sitting(models.Model):
         with transaction.atomic():
             sitting = self._lock()
             if sitting.is_final:
-                raise Conflict("This match was ended: it can no longer change.")
+                raise Conflict(_("This match was ended: it can no longer change."))
             table = sitting.table(recent=1)
             last = table.last_hand
             if last is None:
-                raise Conflict("There is no hand to undo yet.")
+                raise Conflict(_("There is no hand to undo yet."))
             if number > last.number:
-                raise Conflict(f"Hand {number} has not been recorded: nothing was undone.")
+                raise Conflict(_("Hand %(number)d has not been recorded: nothing was undone.") % {"number": number})
             if last.number != number:
-                raise Conflict(f"Hand {number} is not the last hand any more: nothing was undone.")
+                raise Conflict(_("Hand %(number)d is not the last hand any more: nothing was undone.") % {"number": number})
             if stamp is not None and stamp != last.stamp:
                 raise Conflict(
-                    f"Hand {number} changed since your screen showed it (now {table.name_of(last.winner_id)}): "
-                    "nothing was undone."
+                    _("Hand %(number)d changed since your screen showed it (now %(winner)s): nothing was undone.")
+                    % {"number": number, "winner": table.name_of(last.winner_id)}
                 )
             last.delete()
             sitting._recompute(table.seats)
@@ -299,12 +302,12 @@ class Sitting(models.Model):
         with transaction.atomic():
             sitting = self._lock()
             if sitting.is_finished:
-                raise Conflict("This match is already over.")
+                raise Conflict(_("This match is already over."))
             table = sitting.table(recent=1)
             if open_number is not None and open_number != table.open_number:
                 raise Conflict(
-                    f"Hand {table.open_number} is open now, not hand {open_number}: "
-                    "check the score, then end the match again."
+                    _("Hand %(open)d is open now, not hand %(seen)d: check the score, then end the match again.")
+                    % {"open": table.open_number, "seen": open_number}
                 )
             Hand.objects.create(
                 sitting=sitting,
@@ -327,14 +330,14 @@ class Sitting(models.Model):
         with transaction.atomic():
             sitting = self._lock()
             if not sitting.rules.uses_chips:
-                raise BadInput(f"{sitting.rules.name} is not played with chips.")
+                raise BadInput(_("%(game)s is not played with chips.") % {"game": _(sitting.rules.name)})
             if sitting.is_finished:
-                raise Conflict("This match is over: no more chips can be handed out.")
+                raise Conflict(_("This match is over: no more chips can be handed out."))
             if seen != sitting.chips_reissued:
-                raise Conflict("Chips were just re-issued from another phone.")
+                raise Conflict(_("Chips were just re-issued from another phone."))
             table = sitting.table(recent=0)
             if min(table.balances()) > 0:
-                raise Conflict("Nobody has run out of chips yet.")
+                raise Conflict(_("Nobody has run out of chips yet."))
             Sitting.objects.filter(pk=sitting.pk).update(
                 chips_reissued=models.F("chips_reissued") + 1, version=models.F("version") + 1
             )
@@ -359,26 +362,29 @@ class Sitting(models.Model):
 
     def _score(self, n_seats: int, winner: int, extras: Mapping | None) -> tuple[dict, tuple[int, ...]]:
         if not 0 <= winner < n_seats:
-            raise BadInput(f"Seat {winner + 1} is not at this table: tap one of the names shown.")
+            raise BadInput(_("Seat %(seat)d is not at this table: tap one of the names shown.") % {"seat": winner + 1})
         try:
             cleaned = self.rules.clean_extras(extras or {}, n_seats, winner)
             return cleaned, self.rules.score(n_seats, winner, cleaned)
         except rules.RuleError as error:
-            raise BadInput(str(error)) from None
+            raise BadInput(rule_message(error)) from None
 
     def _check_open(self, table: TableState, number: int) -> None:
         if self.is_finished:
-            raise Conflict("This match is over: no more hands can be recorded.")
+            raise Conflict(_("This match is over: no more hands can be recorded."))
         if number < table.open_number:
             raise self._already_recorded(number, table)
         if number > table.open_number:
-            raise Conflict(f"Hand {number} has not started: hand {table.open_number} is being played.")
+            raise Conflict(_("Hand %(number)d has not started: hand %(open)d is being played.") % {"number": number, "open": table.open_number})
 
     def _already_recorded(self, number: int, table: TableState) -> AlreadyRecorded:
         hand = self.hands.filter(number=number).first()
         if hand is None or hand.winner_id is None:
-            return AlreadyRecorded(f"Hand {number} is already over.", number)
-        return AlreadyRecorded(f"Hand {number} is already recorded: {table.name_of(hand.winner_id)}.", number)
+            return AlreadyRecorded(_("Hand %(number)d is already over.") % {"number": number}, number)
+        return AlreadyRecorded(
+            _("Hand %(number)d is already recorded: %(winner)s.") % {"number": number, "winner": table.name_of(hand.winner_id)},
+            number,
+        )
 
     def _recompute(self, seats: list[Seat]) -> None:
         """Replay every won hand into the seats' totals, the threshold and the match end."""
@@ -458,15 +464,15 @@ def default_match_end(game: rules.Game) -> rules.MatchEnd:
 
 
 def match_end_choices(game: rules.Game) -> str:
-    return ", ".join(MATCH_END_WORDS[kind] for kind in game.match_ends)
+    return ", ".join(str(MATCH_END_WORDS[kind]) for kind in game.match_ends)
 
 
 MATCH_END_WORDS = {
-    rules.MatchEndKind.OPEN: "open (until someone ends it)",
-    rules.MatchEndKind.WINS: "first to N hands won",
-    rules.MatchEndKind.HANDS: "after N hands",
-    rules.MatchEndKind.POINTS: "first to N points",
-    rules.MatchEndKind.THRESHOLDS: "thresholds from 10",
+    rules.MatchEndKind.OPEN: gettext_lazy("open (until someone ends it)"),
+    rules.MatchEndKind.WINS: gettext_lazy("first to N hands won"),
+    rules.MatchEndKind.HANDS: gettext_lazy("after N hands"),
+    rules.MatchEndKind.POINTS: gettext_lazy("first to N points"),
+    rules.MatchEndKind.THRESHOLDS: gettext_lazy("thresholds: 10, then 5 more after each tie at the top"),
 }
 
 
@@ -475,17 +481,17 @@ def check_options(
 ) -> dict[str, object]:
     """The sitting's game-specific settings, checked; raises BadInput naming what to fix."""
     if not game.uses_chips and starting_chips is not None:
-        raise BadInput(f"{game.name} is not played with chips.")
+        raise BadInput(_("%(game)s is not played with chips.") % {"game": _(game.name)})
     if not game.uses_stake and (stake_amount is not None or stake_label):
-        raise BadInput(f"{game.name} is not played for a stake.")
+        raise BadInput(_("%(game)s is not played for a stake.") % {"game": _(game.name)})
     if game.uses_chips:
         starting_chips = DEFAULT_STARTING_CHIPS if starting_chips is None else starting_chips
         if not 1 <= starting_chips <= MAX_STARTING_CHIPS:
-            raise BadInput(f"Start each player with 1 to {MAX_STARTING_CHIPS} chips.")
+            raise BadInput(_("Start each player with 1 to %(max)d chips.") % {"max": MAX_STARTING_CHIPS})
     if stake_amount is not None and not 1 <= stake_amount <= MAX_STAKE:
-        raise BadInput(f"A stake is between 1 and {MAX_STAKE:,}.".replace(",", " "))
+        raise BadInput(_("A stake is between 1 and %(max)d.") % {"max": MAX_STAKE})
     if len(stake_label) > STAKE_LABEL_MAX_LENGTH:
-        raise BadInput(f"Keep the currency to {STAKE_LABEL_MAX_LENGTH} characters, like FCFA.")
+        raise BadInput(_("Keep the currency to %(max)d characters, like FCFA.") % {"max": STAKE_LABEL_MAX_LENGTH})
     return dict(starting_chips=starting_chips, stake_amount=stake_amount, stake_label=stake_label)
 
 
@@ -579,7 +585,7 @@ class Hand(models.Model):
     def clean(self) -> None:
         """The winner must hold a seat in this sitting."""
         if self.winner is not None and self.winner.sitting_id != self.sitting_id:
-            raise ValidationError({"winner": "The winner must be seated at this table."})
+            raise ValidationError({"winner": _("The winner must be seated at this table.")})
 
 
 @dataclass
@@ -701,22 +707,23 @@ class TableState:
         """Who made a change, for a hand's details: "Djibo", "phone k3Xa", or "" when unknown."""
         if seat is not None and seat < len(self.seats):
             return self.seats[seat].name
-        return f"phone {phone}" if phone else ""
+        return _("phone %(id)s") % {"id": phone} if phone else ""
 
     def describe(self, hand: Hand) -> str:
-        """A hand's extra facts in a few words ("x2", "Dealt flush", "Ace; bonus: Djibo")."""
+        """A hand's extra facts in a few words ("x2", "dealt flush", "Ace; bonus: Djibo")."""
         words = []
+        if hand.status != Hand.Status.WON:
+            return ""  # an abandoned hand has no answers
         for question in self.sitting.rules.asked(hand.extras):
             answer = hand.extras.get(question.key)
             if question.kind == "choice":
-                label = next(c.label for c in question.choices if c.value == answer)
-                words.append(label.split(":")[-1].strip() if question.key == "multiplier" else label.split(":")[0])
+                words.extend(_(c.short) for c in question.choices if c.value == answer)
             elif question.kind == "flag" and answer:
-                words.append(question.prompt)
+                words.append(_(question.prompt))
             elif question.kind == "seats" and answer:
-                words.append(f"{question.prompt}: {', '.join(self.seats[p].name for p in answer)}")
+                names = ", ".join(self.seats[p].name for p in answer)
+                words.append(_("%(question)s: %(names)s") % {"question": _(question.prompt), "names": names})
         return "; ".join(words)
-
 
 @dataclass
 class HandRow:

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",
     "django_htmx",
     "csp",
     "template_partials",
@@ -53,6 +54,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "matches.csrf.NoReferrerCsrfViewMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -108,7 +110,10 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 
+# The language follows the browser (Accept-Language) until the switcher sets a cookie.
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Africa/Niamey")
 USE_I18N = True
 USE_TZ = True

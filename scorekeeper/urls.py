@@ -1,6 +1,9 @@
 from django.urls import include, path
 
-urlpatterns = [path("", include("matches.urls"))]
+urlpatterns = [
+    path("", include("matches.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switcher
+]
 
 handler400 = "matches.views.errors.bad_request"
 handler403 = "matches.views.errors.forbidden"

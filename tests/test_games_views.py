@@ -3,6 +3,7 @@ chips and thresholds as the table shows them."""
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -75,7 +76,7 @@ def test_the_fapfap_answer_buttons_put_the_common_case_first_and_largest(client)
     page = client.get(url(sitting)).content.decode()
     first = page.index("With a 4 or higher: x1")
     assert first < page.index("With a 3, last trick only: x2") < page.index("With 3s, the last two tricks: x4")
-    assert 'class="answer primary">With a 4 or higher: x1' in page
+    assert re.search(r'class="answer primary"[^>]*>With a 4 or higher: x1', page)
 
 
 @pytest.mark.parametrize(
@@ -169,3 +170,13 @@ def test_a_conflicting_tap_offers_to_correct_the_recorded_hand(client, sitting):
     body = response.content.decode()
     assert "Hand 1 is already recorded: Chaibou." in body
     assert f'href="{url(sitting, "hands/1/")}">Correct hand 1</a>' in body
+
+
+@pytest.mark.parametrize("slug, answers", [("fapfap", {"multiplier": "2"}), ("cat-te", {"how": "flush"})])
+def test_a_match_ended_early_shows_its_abandoned_hand(client, slug, answers):
+    """The abandoned hand has no answers; the table, history and CSV still render."""
+    sitting = Sitting.start(slug, ["A", "B", "C"])
+    sitting.record_hand(1, 0, answers)
+    sitting.end_match()
+    for path in ("", "hands/", "hands.csv"):
+        assert client.get(url(sitting, path)).status_code == 200

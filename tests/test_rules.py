@@ -252,20 +252,6 @@ def test_unknown_game_is_refused():
         rules.get_game("poker")
 
 
-@pytest.mark.parametrize(
-    "slug, line",
-    [("agram", "35-card pack · 6 cards each · 2–5 players"), ("letzter-stich", "32-card pack · 5–8 cards each · 3–6 players")],
-)
-def test_summary_gives_pack_cards_each_and_players(slug, line):
-    assert G[slug].summary() == line
-
-
-@pytest.mark.parametrize("game", G.values(), ids=G.keys())
-def test_every_game_has_a_help_card(game):
-    headings = [heading for heading, _ in game.help_card()]
-    assert headings[:6] == ["Pack", "Deal", "Ranking", "Play", "What wins", "Scoring"]
-
-
 def test_rules_import_nothing_from_django():
     for path in pathlib.Path(rules.__file__).parent.glob("*.py"):
         tree = ast.parse(path.read_text())

@@ -16,6 +16,7 @@ from .core import (
     Progress,
     Question,
     RuleError,
+    gettext_noop,
     leaders,
     replay,
 )
@@ -29,7 +30,7 @@ def get_game(slug: str) -> Game:
     try:
         return GAMES[slug]
     except KeyError:
-        raise RuleError(f"Unknown game {slug!r}: choose one from the list.") from None
+        raise RuleError(gettext_noop("Unknown game %(slug)s: choose one from the list."), slug=repr(slug)) from None
 
 
 __all__ = [

@@ -14,8 +14,21 @@ from enum import StrEnum
 MAX_TARGET = 10_000
 
 
+def gettext_noop(message: str) -> str:
+    """Mark `message` for translation (Django's makemessages finds this name) without importing Django."""
+    return message
+
+
 class RuleError(ValueError):
-    """Input that the game's rules refuse; the message says what to fix."""
+    """Input that the game's rules refuse; the message says what to fix.
+
+    `template` is an English message marked for translation with %(name)s placeholders
+    filled from `params`; str(error) is the English text. The Django side translates both.
+    """
+
+    def __init__(self, template: str, **params: object):
+        self.template, self.params = template, params
+        super().__init__(template % params if params else template)
 
 
 class Direction(StrEnum):
@@ -64,9 +77,9 @@ class MatchEnd:
     def __post_init__(self) -> None:
         if self.kind in (MatchEndKind.OPEN, MatchEndKind.THRESHOLDS):
             if self.target is not None:
-                raise RuleError("This match end takes no number.")
+                raise RuleError(gettext_noop("This match end takes no number."))
         elif self.target is None or not 1 <= self.target <= MAX_TARGET:
-            raise RuleError(f"Choose a number between 1 and {MAX_TARGET}.")
+            raise RuleError(gettext_noop("Choose a number between 1 and %(max)d."), max=MAX_TARGET)
 
 
 @dataclass(frozen=True)
@@ -79,10 +92,11 @@ class Pack:
 
 @dataclass(frozen=True)
 class Choice:
-    """One answer to a question; `value` is what the tap posts."""
+    """One answer to a question; `value` is what the tap posts, `short` names it in a hand row."""
 
     value: str
     label: str
+    short: str
 
 
 @dataclass(frozen=True)
@@ -108,7 +122,10 @@ class Question:
             value = str(raw)
             if value not in {choice.value for choice in self.choices}:
                 allowed = ", ".join(choice.value for choice in self.choices)
-                raise RuleError(f"{self.prompt} Answer one of {allowed}, not {value}.")
+                raise RuleError(
+                    gettext_noop("%(prompt)s Answer one of %(allowed)s, not %(value)s."),
+                    prompt=self.prompt, allowed=allowed, value=value,
+                )
             return value
         if self.kind == "flag":
             if isinstance(raw, bool):
@@ -117,18 +134,26 @@ class Question:
                 return True
             if str(raw).lower() in {"", "0", "false", "no", "off"}:
                 return False
-            raise RuleError(f"{self.prompt} Answer yes or no.")
+            raise RuleError(gettext_noop("%(prompt)s Answer yes or no."), prompt=self.prompt)
         seats = raw if isinstance(raw, (list, tuple)) else [raw]
         positions = set()
         for seat in seats:
             try:
                 position = int(seat) - 1
             except (TypeError, ValueError):
-                raise RuleError(f"{self.prompt} Pick players by their seat number, not {seat!r}.") from None
+                raise RuleError(
+                    gettext_noop("%(prompt)s Pick players by their seat number, not %(seat)s."),
+                    prompt=self.prompt, seat=repr(seat),
+                ) from None
             if not 0 <= position < n_seats:
-                raise RuleError(f"{self.prompt} There is no seat {position + 1} at this table.")
+                raise RuleError(
+                    gettext_noop("%(prompt)s There is no seat %(seat)d at this table."),
+                    prompt=self.prompt, seat=position + 1,
+                )
             if self.others_only and position == winner:
-                raise RuleError(f"{self.prompt} The hand's winner cannot be one of them.")
+                raise RuleError(
+                    gettext_noop("%(prompt)s The hand's winner cannot be one of them."), prompt=self.prompt
+                )
             positions.add(position)
         return tuple(sorted(positions))
 
@@ -173,22 +198,23 @@ class Game:
     pack_by_players: Mapping[int, Pack] = field(default_factory=dict)
     uses_chips: bool = False
     uses_stake: bool = False
-    unit: str = "points"
+    unit: str = gettext_noop("points")
     notes: tuple[str, ...] = ()
 
     # --- table size ------------------------------------------------------
 
-    def players_reason(self) -> str:
-        """Why the player range is what it is, for the message refusing a count outside it."""
-        head = f"{self.name} is for {self.min_players} to {self.max_players} players"
-        return f"{head}: {self.too_many_players}" if self.too_many_players else head + "."
-
     def check_player_count(self, count: int) -> None:
         """Raise RuleError naming the reason when `count` players cannot play this game."""
         if count < self.min_players:
-            raise RuleError(f"{self.name} needs at least {self.min_players} players: add a name.")
+            raise RuleError(
+                gettext_noop("%(game)s needs at least %(min)d players: add a name."),
+                game=self.name, min=self.min_players,
+            )
         if count > self.max_players:
-            raise RuleError(self.players_reason())
+            raise RuleError(
+                gettext_noop("%(game)s is for %(min)d to %(max)d players: %(why)s"),
+                game=self.name, min=self.min_players, max=self.max_players, why=self.too_many_players,
+            )
 
     def cards_for(self, n_seats: int) -> int:
         return self.cards_by_players.get(n_seats, self.cards_each)
@@ -212,17 +238,23 @@ class Game:
         unknown = sorted(set(raw) - known)
         if unknown:
             if not self.questions:
-                raise RuleError(f"{self.name} records only the winner, not {', '.join(unknown)}.")
-            raise RuleError(f"{self.name} does not record {', '.join(unknown)}.")
+                raise RuleError(
+                    gettext_noop("%(game)s records only the winner, not %(fields)s."),
+                    game=self.name, fields=", ".join(unknown),
+                )
+            raise RuleError(gettext_noop("%(game)s does not record %(fields)s."), game=self.name, fields=", ".join(unknown))
         cleaned: dict[str, object] = {}
         for question in self.questions:
             if question.when is not None and str(cleaned.get(question.when[0])) != question.when[1]:
                 if raw.get(question.key) not in (None, "", [], ()):
-                    raise RuleError(f"{question.prompt} Only asked when {question.when[0]} is {question.when[1]}.")
+                    raise RuleError(
+                        gettext_noop("%(prompt)s Only asked when %(key)s is %(value)s."),
+                        prompt=question.prompt, key=question.when[0], value=question.when[1],
+                    )
                 continue
             if question.key not in raw:
                 if question.kind == "choice":
-                    raise RuleError(f"{question.prompt} Tap one of the answers.")
+                    raise RuleError(gettext_noop("%(prompt)s Tap one of the answers."), prompt=question.prompt)
                 cleaned[question.key] = question.default()
                 continue
             cleaned[question.key] = question.clean(raw[question.key], n_seats, winner)
@@ -235,7 +267,7 @@ class Game:
         """
         self.check_player_count(n_seats)
         if not 0 <= winner < n_seats:
-            raise RuleError(f"Seat {winner + 1} is not at this table.")
+            raise RuleError(gettext_noop("Seat %(seat)d is not at this table."), seat=winner + 1)
         points = self.score(n_seats, winner, self.clean_extras(raw or {}, n_seats, winner))
         assert len(points) == n_seats
         return points
@@ -256,42 +288,10 @@ class Game:
             return (dealer - 1) % n_seats
         return (dealer + 1) % n_seats
 
-    # --- words for the screens -------------------------------------------
-
-    def cards_text(self) -> str:
-        """Cards each: '6', or '5–8' when it depends on the table size."""
+    def cards_range(self) -> tuple[int, int]:
+        """Fewest and most cards each, over the table sizes (equal unless it depends on the table)."""
         sizes = sorted(set(self.cards_by_players.values()) or {self.cards_each})
-        return f"{sizes[0]}–{sizes[-1]}" if len(sizes) > 1 else str(sizes[0])
-
-    def summary(self) -> str:
-        """One line for the game list: pack, cards each, players."""
-        return (
-            f"{self.pack.size}-card pack · {self.cards_text()} cards each · "
-            f"{self.min_players}–{self.max_players} players"
-        )
-
-    def help_card(self) -> list[tuple[str, str]]:
-        """(heading, text) pairs: pack to prepare, cards each, who leads, what wins, how it scores."""
-        batches = " then ".join(str(b) for b in self.deal_batches) if len(self.deal_batches) > 1 else "one at a time"
-        lead = {
-            Leader.DEALER: "The dealer leads the first trick.",
-            Leader.AFTER_DEALER: "The player after the dealer, in playing order, leads.",
-            Leader.BEFORE_DEALER: "The player on the dealer's right leads.",
-        }[self.leader]
-        dealer = (
-            "The hand's winner deals the next hand."
-            if self.next_dealer is NextDealer.WINNER
-            else "The deal passes to the next player, whoever wins."
-        )
-        return [
-            ("Pack", f"{self.pack.size} cards: {self.pack.description}."),
-            ("Deal", f"{self.cards_text()} cards each ({batches}), {self.direction.value}."),
-            ("Ranking", self.ranking),
-            ("Play", f"{lead} {dealer}"),
-            ("What wins", self.deciding_trick),
-            ("Scoring", self.scoring),
-            *(("Note", note) for note in self.notes),
-        ]
+        return sizes[0], sizes[-1]
 
 
 # --- match progress -----------------------------------------------------------

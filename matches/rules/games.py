@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from .core import (
     Choice,
+    gettext_noop as _,
     Direction,
     Game,
     Leader,
@@ -21,14 +22,14 @@ from .core import (
     winner_takes_one,
 )
 
-PACK_35 = Pack(35, "a 52-card pack without Kings, Queens, Jacks, Twos and the Ace of Spades")
-PACK_31 = Pack(31, "a 52-card pack without 6, 5, 4, 3, 2 and the Ace of Spades")
-PACK_SPAR = Pack(35, "a 52-card pack without 2, 3, 4, 5 and the Ace of Spades")
-PACK_52 = Pack(52, "a full pack, no jokers")
-PACK_SKAT = Pack(32, "a Skat pack: A K Q J 10 9 8 7 of each suit")
-PACK_SKAT_28 = Pack(28, "a Skat pack without the four eights")
+PACK_35 = Pack(35, _("a 52-card pack without Kings, Queens, Jacks, Twos and the Ace of Spades"))
+PACK_31 = Pack(31, _("a 52-card pack without 6, 5, 4, 3, 2 and the Ace of Spades"))
+PACK_SPAR = Pack(35, _("a 52-card pack without 2, 3, 4, 5 and the Ace of Spades"))
+PACK_52 = Pack(52, _("a full pack, no jokers"))
+PACK_SKAT = Pack(32, _("a Skat pack: A K Q J 10 9 8 7 of each suit"))
+PACK_SKAT_28 = Pack(28, _("a Skat pack without the four eights"))
 
-AGRAM_RANKING = "A 10 9 8 7 6 5 4 3 in each suit; spades top out at the 10. No trumps: follow suit if you can."
+AGRAM_RANKING = _("A 10 9 8 7 6 5 4 3 in each suit; spades top out at the 10. No trumps: follow suit if you can.")
 ONE_WIN_ENDS = (MatchEndKind.OPEN, MatchEndKind.WINS, MatchEndKind.HANDS)
 POINTS_ENDS = (MatchEndKind.OPEN, MatchEndKind.POINTS, MatchEndKind.HANDS)
 
@@ -83,116 +84,120 @@ def score_letzter_stich(n_seats: int, winner: int, extras: Mapping[str, object])
 
 AGRAM = Game(
     slug="agram",
-    name="Agram",
-    region="Niger",
+    name=_("Agram"),
+    region=_("Niger"),
     min_players=2,
     max_players=5,
     pack=PACK_35,
     cards_each=6,
     deal_batches=(3, 3),
     ranking=AGRAM_RANKING,
-    deciding_trick="Whoever wins the 6th and last trick wins the hand.",
+    deciding_trick=_("Whoever wins the 6th and last trick wins the hand."),
     score=winner_takes_one,
     match_ends=ONE_WIN_ENDS,
-    scoring="One win for the hand's winner; the tally of wins is the score.",
-    too_many_players="six hands of six need 36 cards, the pack has 35.",
-    unit="wins",
+    scoring=_("One win for the hand's winner; the tally of wins is the score."),
+    too_many_players=_("six hands of six need 36 cards, the pack has 35."),
+    unit=_("wins"),
     **_AGRAM_FAMILY,
 )
 
 SINK_SINK = Game(
     slug="sink-sink",
-    name="Sink-Sink",
-    region="Niger",
+    name=_("Sink-Sink"),
+    region=_("Niger"),
     min_players=2,
     max_players=7,
     pack=PACK_35,
     cards_each=5,
     deal_batches=(3, 2),
     ranking=AGRAM_RANKING,
-    deciding_trick="Whoever wins the 5th and last trick wins the hand.",
+    deciding_trick=_("Whoever wins the 5th and last trick wins the hand."),
     score=winner_takes_one,
     match_ends=ONE_WIN_ENDS,
-    scoring="One win for the hand's winner; the tally of wins is the score.",
-    too_many_players="eight hands of five need 40 cards, the pack has 35.",
-    unit="wins",
+    scoring=_("One win for the hand's winner; the tally of wins is the score."),
+    too_many_players=_("eight hands of five need 40 cards, the pack has 35."),
+    unit=_("wins"),
     **_AGRAM_FAMILY,
 )
 
 FAPFAP = Game(
     slug="fapfap",
-    name="Fapfap",
-    region="Cameroon",
+    name=_("Fapfap"),
+    region=_("Cameroon"),
     min_players=2,
     max_players=7,
     pack=PACK_35,
     cards_each=5,
     deal_batches=(3, 2),
     ranking=AGRAM_RANKING,
-    deciding_trick="Whoever wins the 5th and last trick wins the hand; how they won it sets the stake.",
+    deciding_trick=_("Whoever wins the 5th and last trick wins the hand; how they won it sets the stake."),
     score=by_answer("multiplier", {"1": 1, "2": 2, "4": 4}),
     match_ends=POINTS_ENDS,
-    scoring="The winner takes 1 stake for a last trick won with a 4 or higher, 2 stakes for a last trick "
-    "won with a 3, 4 stakes for the last two tricks both won with 3s.",
-    too_many_players="eight hands of five need 40 cards, the pack has 35.",
+    scoring=_("The winner takes 1 stake for a last trick won with a 4 or higher, 2 stakes for a last trick "
+    "won with a 3, 4 stakes for the last two tricks both won with 3s."),
+    too_many_players=_("eight hands of five need 40 cards, the pack has 35."),
     questions=(
         Question(
             "multiplier",
-            "How was the last trick won?",
+            _("How was the last trick won?"),
             "choice",
             (
-                Choice("1", "With a 4 or higher: x1"),
-                Choice("2", "With a 3, last trick only: x2"),
-                Choice("4", "With 3s, the last two tricks: x4"),
+                Choice("1", _("With a 4 or higher: x1"), "x1"),
+                Choice("2", _("With a 3, last trick only: x2"), "x2"),
+                Choice("4", _("With 3s, the last two tricks: x4"), "x4"),
             ),
         ),
     ),
     uses_stake=True,
-    unit="stakes",
-    notes=("Each player plays their cards face up in a pile in front of them.",),
+    unit=_("stakes"),
+    notes=(_("Each player plays their cards face up in a pile in front of them."),),
     **_AGRAM_FAMILY,
 )
 
 AGRAM_MALI = Game(
     slug="agram-mali",
-    name="Agram in Mali",
-    region="Mali",
+    name=_("Agram in Mali"),
+    region=_("Mali"),
     min_players=2,
     max_players=6,
     pack=PACK_31,
     cards_each=5,
     deal_batches=(2, 3),
-    ranking="A K 10 Q 9 8 J 7 in each suit; spades top out at the King. No trumps: follow suit if you can.",
-    deciding_trick="Whoever wins the 5th and last trick wins the hand.",
+    ranking=_("A K 10 Q 9 8 J 7 in each suit; spades top out at the King. No trumps: follow suit if you can."),
+    deciding_trick=_("Whoever wins the 5th and last trick wins the hand."),
     score=winner_takes_one,
     match_ends=ONE_WIN_ENDS,
-    scoring="One win for the hand's winner; the tally of wins is the score.",
-    too_many_players="seven hands of five need 35 cards, the pack has 31.",
-    unit="wins",
+    scoring=_("One win for the hand's winner; the tally of wins is the score."),
+    too_many_players=_("seven hands of five need 35 cards, the pack has 31."),
+    unit=_("wins"),
     **_AGRAM_FAMILY,
 )
 
 SPAR = Game(
     slug="spar",
-    name="Spar",
-    region="Ghana",
+    name=_("Spar"),
+    region=_("Ghana"),
     min_players=2,
     max_players=7,
     pack=PACK_SPAR,
     cards_each=5,
     deal_batches=(3, 2),
-    ranking="A K Q J 10 9 8 7 6 in each suit; spades top out at the King. Follow suit if you can.",
-    deciding_trick="Whoever wins the 5th and last trick wins the hand; the card that won it sets the points.",
+    ranking=_("A K Q J 10 9 8 7 6 in each suit; spades top out at the King. Follow suit if you can."),
+    deciding_trick=_("Whoever wins the 5th and last trick wins the hand; the card that won it sets the points."),
     score=by_answer("card", {"other": 1, "seven": 2, "six": 3}),
     match_ends=POINTS_ENDS,
-    scoring="The winner scores 3 for a last trick won with a six, 2 with a seven, 1 with any other card.",
-    too_many_players="eight hands of five need 40 cards, the pack has 35.",
+    scoring=_("The winner scores 3 for a last trick won with a six, 2 with a seven, 1 with any other card."),
+    too_many_players=_("eight hands of five need 40 cards, the pack has 35."),
     questions=(
         Question(
             "card",
-            "Which card won the last trick?",
+            _("Which card won the last trick?"),
             "choice",
-            (Choice("other", "Another card: 1"), Choice("seven", "A seven: 2"), Choice("six", "A six: 3")),
+            (
+                Choice("other", _("Another card: 1"), _("another card")),
+                Choice("seven", _("A seven: 2"), _("a seven")),
+                Choice("six", _("A six: 3"), _("a six")),
+            ),
         ),
     ),
     **_AGRAM_FAMILY,
@@ -200,133 +205,133 @@ SPAR = Game(
 
 SIPA = Game(
     slug="sipa",
-    name="Sipa",
-    region="Togo",
+    name=_("Sipa"),
+    region=_("Togo"),
     min_players=2,
     max_players=5,
     pack=PACK_31,
     cards_each=5,
     deal_batches=(3, 2),
-    ranking="A K Q J 10 9 8 7 in each suit; spades top out at the King. Follow suit if you can.",
-    deciding_trick="Whoever wins the 5th and last trick wins the hand; sevens on the last tricks score more.",
+    ranking=_("A K Q J 10 9 8 7 in each suit; spades top out at the King. Follow suit if you can."),
+    deciding_trick=_("Whoever wins the 5th and last trick wins the hand; sevens on the last tricks score more."),
     direction=Direction.COUNTER_CLOCKWISE,
     next_dealer=NextDealer.ROTATE,
     leader=Leader.AFTER_DEALER,
     score=by_answer("sevens", {"none": 1, "last": 2, "two": 4, "three": 6}),
     match_ends=(MatchEndKind.POINTS,),
     default_target=10,
-    scoring="The winner scores 6 for the last three tricks all won with sevens, 4 for the last two, "
-    "2 for the last one only, 1 otherwise. First to the target (usually 10) wins the match.",
-    too_many_players="the game is played by 2 to 5.",
+    scoring=_("The winner scores 6 for the last three tricks all won with sevens, 4 for the last two, "
+    "2 for the last one only, 1 otherwise. First to the target (usually 10) wins the match."),
+    too_many_players=_("the game is played by 2 to 5."),
     questions=(
         Question(
             "sevens",
-            "Which of the last tricks did the winner take with a seven?",
+            _("Which of the last tricks did the winner take with a seven?"),
             "choice",
             (
-                Choice("none", "No seven: 1"),
-                Choice("last", "The last trick: 2"),
-                Choice("two", "The last two tricks: 4"),
-                Choice("three", "The last three tricks: 6"),
+                Choice("none", _("No seven: 1"), _("no seven")),
+                Choice("last", _("The last trick: 2"), _("a seven on the last trick")),
+                Choice("two", _("The last two tricks: 4"), _("sevens on the last two tricks")),
+                Choice("three", _("The last three tricks: 6"), _("sevens on the last three tricks")),
             ),
         ),
     ),
-    notes=("A card that cannot beat the trick is usually played face down.",),
+    notes=(_("A card that cannot beat the trick is usually played face down."),),
 )
 
 CAT_TE = Game(
     slug="cat-te",
-    name="Cat Tê",
-    region="Vietnam",
+    name=_("Cat Tê"),
+    region=_("Vietnam"),
     min_players=3,
     max_players=6,
     pack=PACK_52,
     cards_each=6,
     deal_batches=(1,),
-    ranking="A K Q J 10 9 8 7 6 5 4 3 2. You need not follow suit.",
-    deciding_trick="The winner of the 6th trick wins, unless someone was dealt a flush (four or six of one "
+    ranking=_("A K Q J 10 9 8 7 6 5 4 3 2. You need not follow suit."),
+    deciding_trick=_("The winner of the 6th trick wins, unless someone was dealt a flush (four or six of one "
     "suit) or swept the first four tricks: they win at once. Players who took none of the first four "
-    "tricks drop out of the hand but still pay.",
+    "tricks drop out of the hand but still pay."),
     direction=Direction.COUNTER_CLOCKWISE,
     next_dealer=NextDealer.WINNER,
     leader=Leader.DEALER,
     score=score_cat_te,
     match_ends=(MatchEndKind.HANDS,),
     default_target=12,
-    scoring="Each opponent pays the winner 1 chip for the last trick, 2 chips for a dealt flush or a "
+    scoring=_("Each opponent pays the winner 1 chip for the last trick, 2 chips for a dealt flush or a "
     "first-four sweep. On a sweep, a player who held back an Ace of the suit led pays the winner 1 more "
-    "chip (the app gives that chip to the winner, so no chip is lost).",
-    too_many_players="the game is played by 3 to 6.",
+    "chip (the app gives that chip to the winner, so no chip is lost)."),
+    too_many_players=_("the game is played by 3 to 6."),
     questions=(
         Question(
             "how",
-            "How was the hand won?",
+            _("How was the hand won?"),
             "choice",
             (
-                Choice("last", "Last trick: 1 chip from each"),
-                Choice("flush", "Dealt flush: 2 from each"),
-                Choice("sweep", "First four tricks: 2 from each"),
+                Choice("last", _("Last trick: 1 chip from each"), _("last trick")),
+                Choice("flush", _("Dealt flush: 2 from each"), _("dealt flush")),
+                Choice("sweep", _("First four tricks: 2 from each"), _("first four tricks")),
             ),
         ),
-        Question("aces", "Sweep: who held back an Ace?", "seats", when=("how", "sweep"), others_only=True),
+        Question("aces", _("Sweep: who held back an Ace?"), "seats", when=("how", "sweep"), others_only=True),
     ),
     uses_chips=True,
-    unit="chips",
+    unit=_("chips"),
 )
 
 EIGHTY_THREE = Game(
     slug="eighty-three",
-    name="Eighty Three",
+    name=_("Eighty Three"),
     region="",
     min_players=2,
     max_players=8,
     pack=PACK_52,
     cards_each=6,
     deal_batches=(1,),
-    ranking="A K Q J 10 9 8 7 6 5 4 3 2. Follow suit if you can.",
-    deciding_trick="Whoever wins the 5th trick (not the last) wins the hand.",
+    ranking=_("A K Q J 10 9 8 7 6 5 4 3 2. Follow suit if you can."),
+    deciding_trick=_("Whoever wins the 5th trick (not the last) wins the hand."),
     direction=Direction.CLOCKWISE,
     next_dealer=NextDealer.ROTATE,
     leader=Leader.AFTER_DEALER,
     score=score_eighty_three,
     match_ends=(MatchEndKind.THRESHOLDS,),
-    scoring="The 5th-trick winner scores 2, 1 more if that trick was not won with an Ace, and 1 more if "
+    scoring=_("The 5th-trick winner scores 2, 1 more if that trick was not won with an Ace, and 1 more if "
     "they did not also win the last trick. Anyone dealt four of a kind or six of one suit scores 1. "
-    "Playing to 10: whoever is alone at the top at or above it wins; a tie at the top raises it by 5.",
-    too_many_players="nine hands of six need 54 cards, the pack has 52.",
+    "Playing to 10: whoever is alone at the top at or above it wins; a tie at the top raises it by 5."),
+    too_many_players=_("nine hands of six need 54 cards, the pack has 52."),
     questions=(
-        Question("ace", "Won the 5th trick with an Ace", "flag"),
-        Question("last", "Also won the last trick", "flag"),
-        Question("bonus", "Held four of a kind or six of one suit", "seats"),
+        Question("ace", _("Won the 5th trick with an Ace"), "flag"),
+        Question("last", _("Also won the last trick"), "flag"),
+        Question("bonus", _("Held four of a kind or six of one suit"), "seats"),
     ),
-    notes=("Best with 3 to 6 players.",),
+    notes=(_("Best with 3 to 6 players."),),
 )
 
 LETZTER_STICH = Game(
     slug="letzter-stich",
-    name="Letzter Stich",
-    region="Germany",
+    name=_("Letzter Stich"),
+    region=_("Germany"),
     min_players=3,
     max_players=6,
     pack=PACK_SKAT,
     cards_each=5,
     deal_batches=(1,),
-    ranking="A 10 K Q J 9 8 7 in each suit. Follow suit if you can.",
-    deciding_trick="Whoever wins the last trick wins the hand.",
+    ranking=_("A 10 K Q J 9 8 7 in each suit. Follow suit if you can."),
+    deciding_trick=_("Whoever wins the last trick wins the hand."),
     direction=Direction.CLOCKWISE,
     next_dealer=NextDealer.ROTATE,
     leader=Leader.BEFORE_DEALER,
     score=score_letzter_stich,
     match_ends=(MatchEndKind.POINTS, MatchEndKind.HANDS),
     default_target=500,
-    scoring="The winner scores 50. Play a set number of hands (a multiple of the number of players, so "
-    "everyone deals as often) or to a target such as 500.",
-    too_many_players="seven hands of five need 35 cards, the Skat pack has 32.",
+    scoring=_("The winner scores 50. Play a set number of hands (a multiple of the number of players, so "
+    "everyone deals as often) or to a target such as 500."),
+    too_many_players=_("seven hands of five need 35 cards, the Skat pack has 32."),
     cards_by_players={3: 8, 4: 7, 5: 6, 6: 5},
     pack_by_players={3: PACK_SKAT_28},
     notes=(
-        "Cards each: 4 players 7, 5 players 6, 6 players 5; the rest is set aside.",
-        "Three players: take the eights out too (28 cards) and deal 8 each.",
+        _("Cards each: 4 players 7, 5 players 6, 6 players 5; the rest is set aside."),
+        _("Three players: take the eights out too (28 cards) and deal 8 each."),
     ),
 )
 

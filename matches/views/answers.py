@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from .. import rules
 from ..models import Seat
 
@@ -48,10 +50,11 @@ def answer_forms(
         ]
 
     if not choices:
-        return [AnswerForm(button=f"Record: {seats[winner].name} wins", primary=True, checks=checks_for(None))]
+        button = _("Record: %(name)s wins") % {"name": seats[winner].name}
+        return [AnswerForm(button=button, primary=True, checks=checks_for(None))]
     question = choices[0]
     return [
-        AnswerForm(button=choice.label, primary=index == 0, fixed={question.key: choice.value},
+        AnswerForm(button=_(choice.label), primary=index == 0, fixed={question.key: choice.value},
                    checks=checks_for(choice.value), current=current.get(question.key) == choice.value)
         for index, choice in enumerate(question.choices)
     ]
@@ -60,10 +63,10 @@ def answer_forms(
 def checkboxes(question: rules.Question, seats: list[Seat], winner: int, current: Mapping[str, object]) -> Check:
     answer = current.get(question.key)
     if question.kind == "flag":
-        return Check(question.key, "", [("1", question.prompt, bool(answer))])
+        return Check(question.key, "", [("1", _(question.prompt), bool(answer))])
     options = [
         (str(seat.position + 1), seat.name, seat.position in (answer or ()))
         for seat in seats
         if not (question.others_only and seat.position == winner)
     ]
-    return Check(question.key, question.prompt, options)
+    return Check(question.key, _(question.prompt), options)

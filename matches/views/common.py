@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django_htmx.middleware import HtmxDetails
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 from ..models import Recorder, Sitting
 from .errors import message_response
@@ -29,7 +30,7 @@ def wants_partial(request: HtmxHttpRequest) -> bool:
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
-NO_SUCH_SITTING = "No match at this link. Check the link, or start a new match."
+NO_SUCH_SITTING = gettext_lazy("No match at this link. Check the link, or start a new match.")
 
 
 def with_sitting(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

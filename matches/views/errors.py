@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 
 def message_response(request: HttpRequest, message: str, status: int) -> HttpResponse:
@@ -17,22 +18,22 @@ def message_response(request: HttpRequest, message: str, status: int) -> HttpRes
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return message_response(request, "That request was not understood. Go back and try again.", 400)
+    return message_response(request, _("That request was not understood. Go back and try again."), 400)
 
 
 def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return message_response(request, "This action is not allowed here.", 403)
+    return message_response(request, _("This action is not allowed here."), 403)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return message_response(request, "There is nothing at this address. Check the link, or go to the home page.", 404)
+    return message_response(request, _("There is nothing at this address. Check the link, or go to the home page."), 404)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    return message_response(request, "Something went wrong on our side. Your taps so far are saved; try again.", 500)
+    return message_response(request, _("Something went wrong on our side. Your taps so far are saved; try again."), 500)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     return message_response(
-        request, "This page was open too long or came from elsewhere. Reload the page, then tap again.", 403
+        request, _("This page was open too long or came from elsewhere. Reload the page, then tap again."), 403
     )

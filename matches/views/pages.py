@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
+from django.utils.translation import gettext as _
 
 from .. import rules
 from ..demo import create_demo_sitting
@@ -43,7 +44,7 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
     """Start a sitting of `game`. The same form's Add and Remove buttons change the number of name rows."""
     entry = rules.GAMES.get(game)
     if entry is None:
-        return message_response(request, "There is no such game here: pick one from the list.", 404)
+        return message_response(request, _("There is no such game here: pick one from the list."), 404)
     if request.method == "GET":
         return show_start(request, StartForm(game=entry, rows=max(entry.min_players, 4)))
     action = request.POST.get("action", "start")
@@ -52,7 +53,7 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
         return show_start(request, rearranged(entry, request.POST, rows, action))
     form = StartForm(request.POST, game=entry, rows=rows)
     if action != "start":
-        form.add_error(None, "That button is not on this form: check the names, then tap Start the match.")
+        form.add_error(None, _("That button is not on this form: check the names, then tap Start the match."))
         return show_start(request, form, status=400)
     if not form.is_valid():
         return show_start(request, form, status=400)

@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
+from django.utils.translation import gettext as _
 
 from ..models import Sitting, TableState
 from .common import NO_SUCH_SITTING, TOKEN, HtmxHttpRequest, action, claim_seat, claimed_seat, forget, remember
@@ -89,5 +90,5 @@ def me(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     elif raw.isdecimal() and len(raw) <= 2 and 1 <= int(raw) <= seats:
         claim_seat(request, sitting, int(raw) - 1)
     else:
-        return message_response(request, "Pick your name from the list.", 400)
+        return message_response(request, _("Pick your name from the list."), 400)
     return redirect(sitting)

@@ -16,6 +16,7 @@ from django.utils.cache import add_never_cache_headers
 from django_ratelimit.decorators import ratelimit
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
+from django.utils.translation import gettext as _
 from defusedcsv import csv
 
 from ..errors import AlreadyRecorded, TableError
@@ -125,7 +126,7 @@ def poll_response(request: HtmxHttpRequest, sitting: Sitting, watching: bool) ->
 @ratelimit(key="ip", rate=tap_rate, block=False)
 def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     if getattr(request, "limited", False):
-        return table_response(request, sitting, "Too many taps from this phone: wait a minute, then tap again.", 429)
+        return table_response(request, sitting, _("Too many taps from this phone: wait a minute, then tap again."), 429)
     form = TapForm(request.POST)
     if not form.is_valid():
         return table_response(request, sitting, first_error(form), status=400)
@@ -134,9 +135,9 @@ def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         hand = sitting.record_hand(number, seat, form.extras(), by=recorder(request, sitting))
     except TableError as refusal:
         return refused(request, sitting, refusal)
-    notice = f"Hand {hand.number} recorded: {hand.winner.name}."
+    notice = _("Hand %(number)d recorded: %(name)s.") % {"number": hand.number, "name": hand.winner.name}
     if sitting.is_finished:
-        notice += " The match is over."
+        notice += " " + _("The match is over.")
     return after_change(request, sitting, notice)
 
 
@@ -150,7 +151,7 @@ def undo(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         hand = sitting.undo_hand(form.cleaned_data["number"], form.cleaned_data["stamp"] or None)
     except TableError as refusal:
         return refused(request, sitting, refusal)
-    return after_change(request, sitting, f"Hand {hand.number} undone: tap its winner again.")
+    return after_change(request, sitting, _("Hand %(number)d undone: tap its winner again.") % {"number": hand.number})
 
 
 @require_http_methods(["GET", "POST"])
@@ -169,7 +170,7 @@ def end(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         sitting.end_match(form.cleaned_data["number"])
     except TableError as refusal:
         return refused(request, sitting, refusal)
-    return after_change(request, sitting, "Match ended.")
+    return after_change(request, sitting, _("Match ended."))
 
 
 @require_http_methods(["GET", "POST"])
@@ -178,13 +179,13 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
     """GET shows hand `number` with its winner and answers to change; POST stores the correction."""
     hand = sitting.hands.filter(number=number, status="won").first()
     if hand is None or sitting.is_final:
-        reason = "This match was ended: it can no longer change." if sitting.is_final else (
-            f"Hand {number} has not been recorded, so it cannot be corrected.")
+        reason = _("This match was ended: it can no longer change.") if sitting.is_final else (
+            _("Hand %(number)d has not been recorded, so it cannot be corrected.") % {"number": number})
         return table_response(request, sitting, reason, status=409 if hand or sitting.is_final else 404)
     if request.method == "POST":
         form = TapForm(request.POST)
         if not form.is_valid() or form.cleaned_data["number"] != number:
-            message = first_error(form) if form.errors else "This correction is for another hand."
+            message = first_error(form) if form.errors else _("This correction is for another hand.")
             return correction_page(request, sitting, hand, message, status=400)
         try:
             hand = sitting.correct_hand(
@@ -192,7 +193,7 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
             )
         except TableError as refusal:
             return correction_page(request, sitting, hand, refusal.message, status=refusal.status)
-        return after_change(request, sitting, f"Hand {number} corrected: {hand.winner.name}.")
+        return after_change(request, sitting, _("Hand %(number)d corrected: %(name)s.") % {"number": number, "name": hand.winner.name})
     return correction_page(request, sitting, hand)
 
 
@@ -217,12 +218,12 @@ def reissue(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     try:
         seen = int(request.POST.get("seen", ""))
     except ValueError:
-        return table_response(request, sitting, "The request did not say how many batches you had seen.", 400)
+        return table_response(request, sitting, _("The request did not say how many batches you had seen."), 400)
     try:
         sitting.reissue_chips(seen)
     except TableError as refusal:
         return refused(request, sitting, refusal)
-    return after_change(request, sitting, f"Everyone received {sitting.starting_chips} more chips.")
+    return after_change(request, sitting, _("Everyone received %(chips)d more chips.") % {"chips": sitting.starting_chips})
 
 
 @action
