@@ -719,10 +719,10 @@ class TableState:
             if question.kind == "choice":
                 words.extend(_(c.short) for c in question.choices if c.value == answer)
             elif question.kind == "flag" and answer:
-                words.append(_(question.prompt))
+                words.append(_(question.short or question.prompt))
             elif question.kind == "seats" and answer:
                 names = ", ".join(self.seats[p].name for p in answer)
-                words.append(_("%(question)s: %(names)s") % {"question": _(question.prompt), "names": names})
+                words.append(_("%(question)s: %(names)s") % {"question": _(question.short or question.prompt), "names": names})
         return "; ".join(words)
 
 @dataclass

@@ -106,7 +106,7 @@ class Question:
     kind "choice": one of `choices` (the first is the common case, shown first and largest);
     kind "flag": yes or no; kind "seats": any number of seats, posted as 1-based seat numbers.
     `when` = (key, value): ask only when that other answer has that value.
-    `others_only`: the winner cannot be among the seats.
+    `others_only`: the winner cannot be among the seats. `short` names the fact in a hand row.
     """
 
     key: str
@@ -115,6 +115,7 @@ class Question:
     choices: tuple[Choice, ...] = ()
     when: tuple[str, str] | None = None
     others_only: bool = False
+    short: str = ""
 
     def clean(self, raw: object, n_seats: int, winner: int) -> object:
         """The typed answer: a choice value (str), a bool, or a sorted tuple of 0-based seats."""

@@ -273,7 +273,10 @@ CAT_TE = Game(
                 Choice("sweep", _("First four tricks: 2 from each"), _("first four tricks")),
             ),
         ),
-        Question("aces", _("Sweep: who held back an Ace?"), "seats", when=("how", "sweep"), others_only=True),
+        Question(
+            "aces", _("Sweep: who held back an Ace?"), "seats", when=("how", "sweep"), others_only=True,
+            short=_("held back an Ace"),
+        ),
     ),
     uses_chips=True,
     unit=_("chips"),
@@ -300,9 +303,9 @@ EIGHTY_THREE = Game(
     "Playing to 10: whoever is alone at the top at or above it wins; a tie at the top raises it by 5."),
     too_many_players=_("nine hands of six need 54 cards, the pack has 52."),
     questions=(
-        Question("ace", _("Won the 5th trick with an Ace"), "flag"),
-        Question("last", _("Also won the last trick"), "flag"),
-        Question("bonus", _("Held four of a kind or six of one suit"), "seats"),
+        Question("ace", _("Won the 5th trick with an Ace"), "flag", short=_("with an Ace")),
+        Question("last", _("Also won the last trick"), "flag", short=_("also the last trick")),
+        Question("bonus", _("Held four of a kind or six of one suit"), "seats", short=_("four of a kind or six of a suit")),
     ),
     notes=(_("Best with 3 to 6 players."),),
 )
