@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run test
+.PHONY: run test bench
 
 $(VENV)/installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -27,3 +27,7 @@ test: $(VENV)/installed
 	bin/ensure-debian-packages
 	DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 $(PY) -m pytest
 	bin/test-postgres $(PY)
+
+# Speed and size budgets (not part of the tests): prints a table, writes bench/results.json.
+bench: $(VENV)/installed
+	$(PY) bench/run.py

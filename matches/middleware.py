@@ -3,6 +3,7 @@
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from .views.errors import message_response
@@ -19,6 +20,22 @@ def explain_refusals(get_response: Callable[[HttpRequest], HttpResponse]) -> Cal
             )
             explained["Allow"] = response.get("Allow", "")
             return explained
+        return response
+
+    return middleware
+
+
+PRIVATE_PATHS = ("/s/", "/w/")
+
+
+def never_store_sittings(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[[HttpRequest], HttpResponse]:
+    """Pages that carry a sitting's link or score (and home, which lists this phone's links) are never
+    stored by a browser or a proxy: Cache-Control no-store."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        if request.path == "/" or request.path.startswith(PRIVATE_PATHS):
+            add_never_cache_headers(response)
         return response
 
     return middleware

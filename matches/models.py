@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from functools import cached_property
 from collections.abc import Mapping, Sequence
 
 from django.core.exceptions import ValidationError
@@ -27,7 +28,7 @@ STAKE_LABEL_MAX_LENGTH = 12
 MAX_STAKE = 10_000_000
 DEFAULT_STARTING_CHIPS = 20
 MAX_STARTING_CHIPS = 10_000
-HANDS_ON_TABLE = 10  # newest hand rows shown on the match table; the rest are on the history page
+HANDS_ON_TABLE = 6  # newest hand rows shown on the match table; the rest are on the history page
 
 
 def new_token() -> str:
@@ -156,7 +157,7 @@ class Sitting(models.Model):
         so the table stays together.
         """
         with transaction.atomic():
-            sitting = self._lock()
+            sitting, seats = self._lock()
             if sitting.next_sitting_id:
                 return sitting.next_sitting
             players = [seat.player for seat in sitting.seats.select_related("player").order_by("position")]
@@ -206,33 +207,37 @@ class Sitting(models.Model):
         do not belong). Ends the match when its match-end rule now holds.
         Source: RULES.md, Common to every game.
         """
-        with transaction.atomic():
-            sitting = self._lock()
-            table = sitting.table(recent=1)
-            sitting._check_open(table, number)
-            cleaned, points = sitting._score(len(table.seats), winner, extras)
-            hand = Hand(
-                sitting=sitting,
-                number=number,
-                status=Hand.Status.WON,
-                winner=table.seats[winner],
-                dealer_position=table.dealer,
-                extras=cleaned,
-                points=list(points),
-                recorded_by_phone=by.phone,
-                recorded_by_seat=by.seat,
-            )
-            hand.clean()
-            try:
-                with transaction.atomic():
-                    hand.save()
-            except IntegrityError:
-                # Another phone won the race for this hand number.
-                raise sitting._already_recorded(number, table) from None
-            progress = table.progress().after(sitting.match_end, winner, points)
-            Seat.add_points(table.seats, points, winner=winner, sign=1)
-            sitting._save_progress(progress)
-        self._refresh()
+        try:
+            with transaction.atomic():
+                sitting, seats = self._lock()
+                table = TableState(sitting, seats, list(sitting.hands.order_by("-number")[:HANDS_ON_TABLE]))
+                hand = sitting._record(table, number, winner, extras, by)
+        except IntegrityError:
+            # Another phone won the race for this hand number (only without a lock, e.g. a raw insert).
+            raise self._already_recorded(number, self.table(recent=1)) from None
+        self._adopt(sitting)
+        self.table_after_change = TableState(self, seats, [hand, *table.recent_hands][:HANDS_ON_TABLE])
+        return hand
+
+    def _record(self, table: TableState, number: int, winner: int, extras: Mapping | None, by: Recorder) -> Hand:
+        self._check_open(table, number)
+        cleaned, points = self._score(len(table.seats), winner, extras)
+        hand = Hand(
+            sitting=self,
+            number=number,
+            status=Hand.Status.WON,
+            winner=table.seats[winner],
+            dealer_position=table.dealer,
+            extras=cleaned,
+            points=list(points),
+            recorded_by_phone=by.phone,
+            recorded_by_seat=by.seat,
+        )
+        hand.clean()
+        hand.save()
+        progress = table.progress().after(self.match_end, winner, points)
+        Seat.add_points(table.seats, points, winner=winner, sign=1)
+        self._save_progress(progress)
         return hand
 
     def correct_hand(self, number: int, winner: int, extras: Mapping | None = None, by: Recorder = ANYONE) -> Hand:
@@ -243,13 +248,12 @@ class Sitting(models.Model):
         BadInput as record_hand does.
         """
         with transaction.atomic():
-            sitting = self._lock()
+            sitting, seats = self._lock()
             if sitting.is_final:
                 raise Conflict(_("This match was ended: it can no longer change."))
             hand = sitting.hands.filter(number=number, status=Hand.Status.WON).first()
             if hand is None:
                 raise Conflict(_("Hand %(number)d has not been recorded, so it cannot be corrected.") % {"number": number})
-            seats = list(sitting.seats.order_by("position"))
             cleaned, points = sitting._score(len(seats), winner, extras)
             hand.winner, hand.extras, hand.points = seats[winner], cleaned, list(points)
             hand.corrected_at, hand.stamp = timezone.now(), new_stamp()
@@ -271,7 +275,7 @@ class Sitting(models.Model):
         stays final. Raises Conflict otherwise.
         """
         with transaction.atomic():
-            sitting = self._lock()
+            sitting, seats = self._lock()
             if sitting.is_final:
                 raise Conflict(_("This match was ended: it can no longer change."))
             table = sitting.table(recent=1)
@@ -300,7 +304,7 @@ class Sitting(models.Model):
         over or has moved on. Source: RULES.md, Common to every game.
         """
         with transaction.atomic():
-            sitting = self._lock()
+            sitting, seats = self._lock()
             if sitting.is_finished:
                 raise Conflict(_("This match is already over."))
             table = sitting.table(recent=1)
@@ -328,7 +332,7 @@ class Sitting(models.Model):
         or the batch was already issued. Source: RULES.md, Cat Te.
         """
         with transaction.atomic():
-            sitting = self._lock()
+            sitting, seats = self._lock()
             if not sitting.rules.uses_chips:
                 raise BadInput(_("%(game)s is not played with chips.") % {"game": _(sitting.rules.name)})
             if sitting.is_finished:
@@ -346,14 +350,32 @@ class Sitting(models.Model):
     def rotate_links(self) -> None:
         """New member and watch links; the old ones stop working at once (a link leaked)."""
         with transaction.atomic():
-            sitting = self._lock()
+            sitting, seats = self._lock()
             Sitting.objects.filter(pk=sitting.pk).update(
                 token=new_token(), watch_token=new_token(), version=models.F("version") + 1
             )
+            # The match this one is a rematch of must not lead to the new link either.
+            Sitting.objects.filter(next_sitting=sitting).update(next_sitting=None, version=models.F("version") + 1)
         self.refresh_from_db(fields=["token", "watch_token", "version"])
 
-    def _lock(self) -> Sitting:
-        return Sitting.objects.select_for_update().get(pk=self.pk)
+    def _lock(self) -> tuple[Sitting, list[Seat]]:
+        """Lock the sitting for a change and read it fresh, with its seats, in one query.
+
+        Every verb locks the same rows, the seats in seating order (select_for_update on
+        PostgreSQL; on SQLite the IMMEDIATE transaction already holds the write lock).
+        """
+        seats = list(
+            Seat.objects.select_for_update(of=("self",))
+            .select_related("sitting", "player")
+            .filter(sitting_id=self.pk)
+            .order_by("position")
+        )
+        return seats[0].sitting, seats
+
+    def _adopt(self, fresh: Sitting) -> None:
+        """Take the state a verb left in the locked copy `fresh`, without reading it again."""
+        for name in ("finished_at", "ended_how", "threshold", "tied_at", "chips_reissued", "version", "next_sitting_id"):
+            setattr(self, name, getattr(fresh, name))
 
     def _refresh(self) -> None:
         self.refresh_from_db(
@@ -403,7 +425,7 @@ class Sitting(models.Model):
 
     def _save_progress(self, progress: rules.Progress) -> None:
         """Store the threshold and the match end that `progress` says hold now, and a new version."""
-        changes: dict[str, object] = {"version": models.F("version") + 1}
+        changes: dict[str, object] = {"version": self.version + 1}  # the rows are locked
         if (progress.threshold, progress.tied_at) != (self.threshold, self.tied_at):
             changes.update(threshold=progress.threshold, tied_at=progress.tied_at)
         if progress.over and not self.is_finished:
@@ -412,8 +434,7 @@ class Sitting(models.Model):
             changes.update(finished_at=None, ended_how=Sitting.EndedHow.PLAYING)
         Sitting.objects.filter(pk=self.pk).update(**changes)
         for field_name, value in changes.items():
-            if field_name != "version":
-                setattr(self, field_name, value)
+            setattr(self, field_name, value)
 
     def _finish(self, how: Sitting.EndedHow) -> None:
         self.finished_at = timezone.now()
@@ -444,6 +465,8 @@ class Sitting(models.Model):
             for seat in seats
             if (seat.total, seat.hands_won) != (totals[seat.position], wins[seat.position])
         ]
+
+    table_after_change: TableState | None = None  # set by record_hand, so the answer needs no new read
 
     def table(self, recent: int | None = HANDS_ON_TABLE) -> TableState:
         """What the match table shows, in two queries whatever the number of hands.
@@ -525,17 +548,25 @@ class Seat(models.Model):
     @staticmethod
     def add_points(seats: Sequence[Seat], points: Sequence[int], winner: int, sign: int) -> None:
         """Add (sign=1) or take back (sign=-1) one hand's points and win, in one UPDATE."""
-        total_cases = [
-            models.When(pk=seat.pk, then=models.F("total") + sign * gained)
-            for seat, gained in zip(seats, points)
-            if gained
-        ]
-        won_case = models.When(pk=seats[winner].pk, then=models.F("hands_won") + sign)
-        Seat.objects.filter(pk__in=[seat.pk for seat in seats]).update(
-            total=models.Case(*total_cases, default=models.F("total"), output_field=models.IntegerField()),
-            hands_won=models.Case(won_case, default=models.F("hands_won"), output_field=models.PositiveIntegerField()),
-        )
-        for seat, gained in zip(seats, points):
+        changed = [(seat, gained) for seat, gained in zip(seats, points) if gained or seat is seats[winner]]
+        if len(changed) == 1:  # the usual case: only the winner scores
+            seat, gained = changed[0]
+            Seat.objects.filter(pk=seat.pk).update(
+                total=models.F("total") + sign * gained, hands_won=models.F("hands_won") + sign
+            )
+        else:
+            Seat.objects.filter(pk__in=[seat.pk for seat, _ in changed]).update(
+                total=models.Case(
+                    *(models.When(pk=seat.pk, then=models.F("total") + sign * gained) for seat, gained in changed),
+                    output_field=models.IntegerField(),
+                ),
+                hands_won=models.Case(
+                    models.When(pk=seats[winner].pk, then=models.F("hands_won") + sign),
+                    default=models.F("hands_won"),
+                    output_field=models.PositiveIntegerField(),
+                ),
+            )
+        for seat, gained in changed:
             seat.total += sign * gained
         seats[winner].hands_won += sign
 
@@ -600,7 +631,7 @@ class TableState:
     def last_hand(self) -> Hand | None:
         return self.recent_hands[0] if self.recent_hands else None
 
-    @property
+    @cached_property
     def hands_played(self) -> int:
         """Won hands so far (hands are numbered 1, 2, ... with no gaps)."""
         last = self.last_hand
@@ -608,12 +639,12 @@ class TableState:
             return 0
         return last.number if last.status == Hand.Status.WON else last.number - 1
 
-    @property
+    @cached_property
     def open_number(self) -> int:
         last = self.last_hand
         return last.number + 1 if last else 1
 
-    @property
+    @cached_property
     def dealer(self) -> int:
         """Seat position dealing the open hand; the first seat deals hand 1."""
         last = self.last_hand
@@ -624,19 +655,19 @@ class TableState:
         winner = self.position_of(last.winner_id)
         return self.sitting.rules.dealer_after(len(self.seats), last.dealer_position, winner)
 
-    @property
+    @cached_property
     def leader(self) -> int:
         return self.sitting.rules.leader_for(len(self.seats), self.dealer)
 
-    @property
+    @cached_property
     def dealer_seat(self) -> Seat:
         return self.seats[self.dealer]
 
-    @property
+    @cached_property
     def leader_seat(self) -> Seat:
         return self.seats[self.leader]
 
-    @property
+    @cached_property
     def can_undo(self) -> bool:
         """The last hand can be taken back unless a member ended the match."""
         last = self.last_hand
@@ -662,6 +693,7 @@ class TableState:
         issued = (self.sitting.starting_chips or 0) * (1 + self.sitting.chips_reissued)
         return [issued + seat.total for seat in self.seats]
 
+    @cached_property
     def tally(self) -> list[tuple[Seat, int | None]]:
         """(seat, chips or money) per seat in seating order; None when the game has neither."""
         sitting = self.sitting
@@ -671,11 +703,11 @@ class TableState:
             return [(seat, seat.total * sitting.stake_amount) for seat in self.seats]
         return [(seat, None) for seat in self.seats]
 
-    @property
+    @cached_property
     def someone_ran_out(self) -> bool:
         return self.sitting.rules.uses_chips and min(self.balances()) <= 0
 
-    @property
+    @cached_property
     def leaders(self) -> list[Seat]:
         """Seats sharing first place (empty before any hand is won)."""
         if self.hands_played == 0:
@@ -688,6 +720,7 @@ class TableState:
     def name_of(self, seat_id: int | None) -> str:
         return "—" if seat_id is None else self.seats[self.position_of(seat_id)].name
 
+    @cached_property
     def rows(self) -> list[HandRow]:
         """The hand rows to show, newest first."""
         return [

@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "matches.middleware.explain_refusals",
+    "matches.middleware.never_store_sittings",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"

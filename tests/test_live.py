@@ -218,3 +218,27 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
         [sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert result.returncode != 0 and "Set SECRET_KEY" in result.stderr
+
+
+@pytest.mark.parametrize("path", ["/", "end", "csv", "rotate", "rematch"])
+def test_every_answer_that_carries_a_link_or_a_score_is_never_stored(client, sitting, path):
+    if path == "rematch":
+        sitting.end_match()
+    response = {
+        "/": lambda: client.get("/"),
+        "end": lambda: client.get(url(sitting, "end/")),
+        "csv": lambda: client.get(url(sitting, "hands.csv")),
+        "rotate": lambda: client.post(url(sitting, "links/")),
+        "rematch": lambda: client.post(url(sitting, "rematch/")),
+    }[path]()
+    assert "no-store" in response["Cache-Control"]
+
+
+def test_rotating_a_rematchs_links_cuts_it_off_from_the_first_match(client, sitting):
+    sitting.end_match()
+    rematch = sitting.rematch()
+    client.post(url(rematch, "links/"))
+    rematch.refresh_from_db()
+    page = Client().get(url(sitting)).content.decode()
+    assert rematch.token not in page and "Go to the rematch" not in page
+    assert Client().post(url(sitting, "rematch/"))["Location"] != url(rematch)

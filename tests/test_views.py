@@ -5,12 +5,12 @@ import io
 import re
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from matches.models import Hand, Seat, Sitting
+from matches.models import HANDS_ON_TABLE, Hand, Seat, Sitting
 
 from .conftest import WORKED, play, snapshot
 
@@ -419,7 +419,7 @@ def test_history_page_lists_every_hand(client, sitting):
     assert page.count("<tr><td class=\"num\">") == 12
     assert page.count("Correct</a>") == 12
     table_page = client.get(url(sitting)).content.decode()
-    assert table_page.count("<tr><td class=\"num\">") == 10  # the match table keeps only the newest
+    assert table_page.count("<tr><td class=\"num\">") == HANDS_ON_TABLE  # the match table keeps only the newest
 
 
 # --- constant cost -------------------------------------------------------------
@@ -447,16 +447,31 @@ def count_queries(callable_):
 
 
 @pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
-def test_rendering_and_tapping_cost_the_same_queries_at_5_and_500_hands(client, headers):
+def test_rendering_tapping_and_polling_cost_the_same_queries_at_5_and_500_hands(client, headers):
     counts = []
     for size in (5, 500):
         sitting = Sitting.start("agram", WORKED)
         fill(sitting, size)
         render = count_queries(lambda: client.get(url(sitting), **headers))
         tap = count_queries(lambda: client.post(url(sitting, "tap/"), {"number": size + 1, "winner": 1}, **HX))
+        sitting.refresh_from_db()
+        poll = count_queries(lambda: client.get(url(sitting, "poll/"), {"v": sitting.version}, **HX))
         assert sitting.hands.count() == size + 1
-        counts.append((render, tap))
+        counts.append((render, tap, poll))
     assert counts[0] == counts[1], counts
+    render, tap, poll = counts[0]
+    assert tap <= 8 and poll <= 2, counts  # the budget of BENCHMARKS.md, transaction statements included
+
+
+def test_check_totals_command_passes_then_names_a_seat_that_drifted(sitting):
+    play(sitting, [2, 2])
+    out = io.StringIO()
+    call_command("check_totals", stdout=out)
+    assert "All totals agree" in out.getvalue()
+    sitting.seats.filter(position=2).update(total=7)
+    with pytest.raises(CommandError, match="1 seat"):
+        call_command("check_totals", stdout=out)
+    assert "Chaibou: kept 7 points" in out.getvalue()
 
 
 @pytest.mark.parametrize("fetch_site, status", [("same-origin", 302), ("cross-site", 403)])

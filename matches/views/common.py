@@ -38,7 +38,8 @@ def with_sitting(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
 
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-        sitting = Sitting.objects.filter(token=token).first() if TOKEN.fullmatch(token) else None
+        found = list(Sitting.objects.filter(token=token)[:1]) if TOKEN.fullmatch(token) else []
+        sitting = found[0] if found else None
         if sitting is None:
             return message_response(request, NO_SUCH_SITTING, 404)
         return view(request, sitting, *args, **kwargs)

@@ -49,7 +49,8 @@ def table_response(
     `correctable` is a hand number the notice offers to correct (after a conflicting tap);
     `watching` renders the read-only view of the watch link, with no control and no member link.
     """
-    state = sitting.table()
+    # A tap already read and updated everything the table shows, inside its transaction.
+    state = getattr(sitting, "table_after_change", None) or sitting.table()
     if not notice and not request.htmx:
         notice = " ".join(str(message) for message in messages.get_messages(request))
     token = sitting.watch_token if watching else sitting.token
@@ -126,7 +127,9 @@ def poll_response(request: HtmxHttpRequest, sitting: Sitting, watching: bool) ->
 @ratelimit(key="ip", rate=tap_rate, block=False)
 def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     if getattr(request, "limited", False):
-        return table_response(request, sitting, _("Too many taps from this phone: wait a minute, then tap again."), 429)
+        response = table_response(request, sitting, _("Too many taps from this phone: wait a minute, then tap again."), 429)
+        response["Retry-After"] = "60"
+        return response
     form = TapForm(request.POST)
     if not form.is_valid():
         return table_response(request, sitting, first_error(form), status=400)

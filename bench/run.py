@@ -1,0 +1,284 @@
+"""Benchmark of the match table's hot paths, with a budget. Not part of the test suite: `make bench`.
+
+Measures in-process with Django's test client, on a file SQLite database and, when one answers,
+on PostgreSQL, at 10, 1,000 and 10,000 hands: tap time (median, p99 over 400 taps; the garbage collector paused while timing, as timeit does), idle poll time,
+SQL queries per tap and per poll, tap response bytes (raw and gzip), and the first load of the match
+table with every static asset it loads, compressed as whitenoise serves them. Prints a table, writes
+bench/results.json and exits 1 when a budget is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZES = (10, 1_000, 10_000)
+TAPS = 400
+POLLS = 300
+PG_DEFAULT = "postgres://postgres@127.0.0.1:5432/lasttrick_bench"
+BUDGET = {
+    "tap_ms_median": 4.0,
+    "tap_ms_p99": 10.0,
+    "tap_ratio_10000_to_10": 1.3,
+    "queries_per_tap": 8,
+    "queries_per_poll": 2,
+    "poll_ms_median": 1.0,
+    "tap_bytes_gzip": 2048,
+    "first_load_bytes": 40 * 1024,
+}
+
+
+# --- one database, in its own process (Django settings are per process) -------------------------------
+
+
+def setup_django(database_url: str, static_root: str) -> None:
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="scorekeeper.settings",
+        DEBUG="0",
+        SECRET_KEY="bench-only-not-a-secret-0123456789-abcdefghijklmnopqrstuvwxyz",
+        ALLOWED_HOSTS="testserver",
+        SECURE_SSL_REDIRECT="0",
+        TAP_RATE_LIMIT="1000000/m",
+        DATABASE_URL=database_url,
+        CONN_MAX_AGE="600",
+    )
+    sys.path.insert(0, str(ROOT))
+    import django
+    from django.conf import settings
+
+    django.setup()
+    settings.STATIC_ROOT = static_root
+    from django.test.utils import setup_test_environment
+
+    setup_test_environment()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)  # pages name hashed, compressed files
+
+
+def fill(hands: int):
+    """A four-seat Agram sitting with `hands` won hands, written in bulk, totals kept in step."""
+    from matches.models import Hand, Seat, Sitting
+
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
+    seats = list(sitting.seats.order_by("position"))
+    rows = [
+        Hand(sitting=sitting, number=n, winner=seats[n % 4], dealer_position=(n - 1) % 4,
+             points=[1 if p == n % 4 else 0 for p in range(4)])
+        for n in range(1, hands + 1)
+    ]
+    Hand.objects.bulk_create(rows, batch_size=2000)
+    for seat in seats:
+        seat.total = seat.hands_won = sum(1 for n in range(1, hands + 1) if n % 4 == seat.position)
+    Seat.objects.bulk_update(seats, ["total", "hands_won"])
+    sitting.version = hands + 1
+    sitting.save(update_fields=["version"])
+    assert sitting.check_totals() == []
+    return sitting
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def measure(hands: int) -> dict:
+    import gzip
+
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    sitting = fill(hands)
+    client = Client()
+    client.get(sitting.get_absolute_url())  # the phone's first load: session and CSRF cookies
+    tap_url, poll_url = f"/s/{sitting.token}/tap/", f"/s/{sitting.token}/poll/"
+    for number in range(hands + 1, hands + 21):  # warm up: caches, connection, templates
+        client.post(tap_url, {"number": number, "winner": 1 + number % 4}, HTTP_HX_REQUEST="true")
+    first = hands + 21
+    times = []
+    gc.collect()
+    gc.disable()  # as timeit does: a collection pause is not the code under test
+    for number in range(first, first + TAPS):
+        start = time.perf_counter()
+        response = client.post(tap_url, {"number": number, "winner": 1 + number % 4}, HTTP_HX_REQUEST="true")
+        times.append((time.perf_counter() - start) * 1000)
+        assert response.status_code == 200, response.status_code
+    gc.enable()
+    raw = response.content
+    # Queries are counted on further taps, apart: capturing them slows the database cursor down.
+    queries = []
+    for number in range(first + TAPS, first + TAPS + 20):
+        with CaptureQueriesContext(connection) as captured:
+            client.post(tap_url, {"number": number, "winner": 1 + number % 4}, HTTP_HX_REQUEST="true")
+        queries.append(len(captured))
+    sitting.refresh_from_db()
+    poll_times = []
+    gc.collect()
+    gc.disable()
+    for _ in range(POLLS):
+        start = time.perf_counter()
+        poll = client.get(poll_url, {"v": sitting.version}, HTTP_HX_REQUEST="true")
+        poll_times.append((time.perf_counter() - start) * 1000)
+        assert poll.status_code == 204 and poll.content == b"", (poll.status_code, poll.content[:80])
+    gc.enable()
+    poll_queries = []
+    for _ in range(20):
+        with CaptureQueriesContext(connection) as captured:
+            client.get(poll_url, {"v": sitting.version}, HTTP_HX_REQUEST="true")
+        poll_queries.append(len(captured))
+    return {
+        "database": connection.vendor,
+        "hands": hands,
+        "tap_ms_median": round(statistics.median(times), 3),
+        "tap_ms_p99": round(percentile(times, 0.99), 3),
+        "poll_ms_median": round(statistics.median(poll_times), 3),
+        "queries_per_tap": max(queries),
+        "queries_per_poll": max(poll_queries),
+        "poll_status": poll.status_code,
+        "tap_bytes_raw": len(raw),
+        "tap_bytes_gzip": len(gzip.compress(raw)),  # as the HTTPS proxy compresses it
+    }
+
+
+def first_load() -> dict:
+    """Bytes a phone downloads to open the match table: the page and every static asset it loads,
+    each compressed as whitenoise serves it (the .gz file collectstatic wrote, when smaller)."""
+    import gzip
+    import re
+
+    from django.conf import settings
+    from django.test import Client
+
+    from matches.models import Sitting
+
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
+    page = Client().get(sitting.get_absolute_url())
+    text = page.content.decode()
+    assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', text)
+    manifest = next((a for a in assets if a.endswith(".webmanifest")), None)
+    if manifest:
+        icons = json.loads(Path(settings.STATIC_ROOT, manifest.removeprefix("/static/")).read_text())["icons"]
+        assets += ["/static/" + icon["src"] for icon in icons if icon["type"] == "image/png"]
+    sizes = {"page (gzip, as the proxy sends it)": len(gzip.compress(page.content))}
+    third_party = re.findall(r'(?:href|src)="(https?://[^"]+)"', text)
+    for asset in dict.fromkeys(assets):
+        path = Path(settings.STATIC_ROOT, asset.removeprefix("/static/"))
+        gz = path.with_name(path.name + ".gz")
+        sizes[asset] = min(path.stat().st_size, gz.stat().st_size if gz.exists() else path.stat().st_size)
+    return {"first_load_bytes": sum(sizes.values()), "first_load": sizes, "third_party_requests": third_party}
+
+
+def worker(database_url: str) -> None:
+    with tempfile.TemporaryDirectory() as static_root:
+        setup_django(database_url, static_root)
+        result = {"runs": [measure(hands) for hands in SIZES]}
+        result.update(first_load())
+    print(json.dumps(result))
+
+
+# --- the orchestrator -----------------------------------------------------------------------------
+
+
+def postgres_url() -> str | None:
+    url = os.environ.get("DATABASE_URL", "")
+    url = url if url.startswith(("postgres://", "postgresql://")) else PG_DEFAULT
+    try:
+        import dj_database_url
+        import psycopg
+
+        s = dj_database_url.parse(url)
+        admin = psycopg.connect(host=s["HOST"], port=s["PORT"] or 5432, user=s["USER"], password=s["PASSWORD"],
+                                dbname="postgres", connect_timeout=3, autocommit=True)
+        with admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{s["NAME"]}"')
+            admin.execute(f'CREATE DATABASE "{s["NAME"]}"')
+        return url
+    except Exception as error:  # noqa: BLE001 - any failure means: no PostgreSQL leg
+        print(f"PostgreSQL did not answer ({error}); measuring SQLite only.", file=sys.stderr)
+        return None
+
+
+def check(results: dict) -> list[str]:
+    missed = []
+    for run in results["runs"]:
+        where = f'{run["database"]} at {run["hands"]} hands'
+        if run["database"] == "sqlite":
+            for key in ("tap_ms_median", "tap_ms_p99"):
+                if run[key] > BUDGET[key]:
+                    missed.append(f"{where}: {key} {run[key]} > {BUDGET[key]}")
+        for key in ("queries_per_tap", "queries_per_poll", "poll_ms_median", "tap_bytes_gzip"):
+            if key == "poll_ms_median" and run["database"] != "sqlite":
+                continue
+            if run[key] > BUDGET[key]:
+                missed.append(f"{where}: {key} {run[key]} > {BUDGET[key]}")
+    for database in {run["database"] for run in results["runs"]}:
+        runs = {run["hands"]: run for run in results["runs"] if run["database"] == database}
+        counts = {(run["queries_per_tap"], run["queries_per_poll"]) for run in runs.values()}
+        if len(counts) > 1:
+            missed.append(f"{database}: query counts differ between sizes: {sorted(counts)}")
+        if database == "sqlite":
+            ratio = runs[10_000]["tap_ms_median"] / runs[10]["tap_ms_median"]
+            results["tap_ratio_10000_to_10"] = round(ratio, 3)
+            if ratio > BUDGET["tap_ratio_10000_to_10"]:
+                missed.append(f"sqlite: tap median at 10,000 hands is {ratio:.2f}x the one at 10")
+    if results["first_load_bytes"] > BUDGET["first_load_bytes"]:
+        missed.append(f'first load {results["first_load_bytes"]} bytes > {BUDGET["first_load_bytes"]}')
+    if results["third_party_requests"]:
+        missed.append(f'third-party requests: {results["third_party_requests"]}')
+    return missed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--worker", metavar="DATABASE_URL", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker)
+        return 0
+    results: dict = {"runs": []}
+    with tempfile.TemporaryDirectory() as scratch:
+        urls = [f"sqlite:///{scratch}/bench.sqlite3"]
+        if url := postgres_url():
+            urls.append(url)
+        for url in urls:
+            out = subprocess.run([sys.executable, __file__, "--worker", url], capture_output=True, text=True, cwd=ROOT)
+            if out.returncode:
+                print(out.stderr, file=sys.stderr)
+                return 2
+            measured = json.loads(out.stdout.strip().splitlines()[-1])
+            results["runs"] += measured["runs"]
+            for key in ("first_load_bytes", "first_load", "third_party_requests"):
+                results.setdefault(key, measured[key])
+    missed = check(results)
+    results["budget"], results["missed"] = BUDGET, missed
+    header = f'{"database":<10}{"hands":>7}{"tap med ms":>12}{"tap p99 ms":>12}{"poll ms":>9}{"q/tap":>7}{"q/poll":>8}{"tap B":>7}{"tap gz B":>10}'
+    print(header)
+    for run in results["runs"]:
+        print(f'{run["database"]:<10}{run["hands"]:>7}{run["tap_ms_median"]:>12.3f}{run["tap_ms_p99"]:>12.3f}'
+              f'{run["poll_ms_median"]:>9.3f}{run["queries_per_tap"]:>7}{run["queries_per_poll"]:>8}'
+              f'{run["tap_bytes_raw"]:>7}{run["tap_bytes_gzip"]:>10}')
+    print(f'tap median ratio, 10,000 to 10 hands (SQLite): {results.get("tap_ratio_10000_to_10")}')
+    print(f'first load of the match table: {results["first_load_bytes"]} bytes compressed')
+    for asset, size in results["first_load"].items():
+        print(f"  {size:>7}  {asset}")
+    (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    if missed:
+        print("BUDGET MISSED:", *missed, sep="\n  ")
+        return 1
+    print("All budgets met.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
