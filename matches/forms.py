@@ -156,20 +156,25 @@ class StartForm(forms.Form):
         return {key: data[key] for key in keys if data.get(key) not in (None, "")}
 
 
+def hand_number(missing: str) -> forms.IntegerField:
+    """The hand a request is about; `missing` says what to fix when it is absent."""
+    return forms.IntegerField(
+        min_value=1,
+        error_messages={
+            "required": missing,
+            "invalid": _("The hand number must be a number."),
+            "min_value": _("Hands are numbered from 1."),
+        },
+    )
+
+
 class TapForm(forms.Form):
     """A tap: the hand it was made for and the winner's seat, 1-based as shown on the button.
 
     Every other posted field is one of the game's extra facts, checked by the rules.
     """
 
-    number = forms.IntegerField(
-        min_value=1,
-        error_messages={
-            "required": _("The tap did not say which hand it was for."),
-            "invalid": _("The hand number must be a number."),
-            "min_value": _("Hands are numbered from 1."),
-        },
-    )
+    number = hand_number(_("The tap did not say which hand it was for."))
     winner = forms.IntegerField(
         min_value=1,
         max_value=MAX_ROWS,
@@ -197,11 +202,4 @@ class HandNumberForm(forms.Form):
     """Undo names the hand it undoes (number and stamp); End match names the open hand it abandons."""
 
     stamp = forms.CharField(required=False, max_length=12)
-    number = forms.IntegerField(
-        min_value=1,
-        error_messages={
-            "required": _("Say which hand this is about."),
-            "invalid": _("The hand number must be a number."),
-            "min_value": _("Hands are numbered from 1."),
-        },
-    )
+    number = hand_number(_("Say which hand this is about."))

@@ -40,6 +40,14 @@ _AGRAM_FAMILY = dict(
     next_dealer=NextDealer.WINNER,
     leader=Leader.AFTER_DEALER,
 )
+# Agram, Sink-Sink and Agram in Mali: a hand is simply won; the tally of wins is the score (002).
+_ONE_WIN = dict(
+    score=winner_takes_one,
+    match_ends=ONE_WIN_ENDS,
+    scoring=_("One win for the hand's winner; the tally of wins is the score."),
+    unit=_("wins"),
+    **_AGRAM_FAMILY,
+)
 
 
 def by_answer(key: str, table: Mapping[str, int]) -> Scorer:
@@ -93,12 +101,8 @@ AGRAM = Game(
     deal_batches=(3, 3),
     ranking=AGRAM_RANKING,
     deciding_trick=_("Whoever wins the 6th and last trick wins the hand."),
-    score=winner_takes_one,
-    match_ends=ONE_WIN_ENDS,
-    scoring=_("One win for the hand's winner; the tally of wins is the score."),
     too_many_players=_("six hands of six need 36 cards, the pack has 35."),
-    unit=_("wins"),
-    **_AGRAM_FAMILY,
+    **_ONE_WIN,
 )
 
 SINK_SINK = Game(
@@ -112,12 +116,8 @@ SINK_SINK = Game(
     deal_batches=(3, 2),
     ranking=AGRAM_RANKING,
     deciding_trick=_("Whoever wins the 5th and last trick wins the hand."),
-    score=winner_takes_one,
-    match_ends=ONE_WIN_ENDS,
-    scoring=_("One win for the hand's winner; the tally of wins is the score."),
     too_many_players=_("eight hands of five need 40 cards, the pack has 35."),
-    unit=_("wins"),
-    **_AGRAM_FAMILY,
+    **_ONE_WIN,
 )
 
 FAPFAP = Game(
@@ -165,12 +165,8 @@ AGRAM_MALI = Game(
     deal_batches=(2, 3),
     ranking=_("A K 10 Q 9 8 J 7 in each suit; spades top out at the King. No trumps: follow suit if you can."),
     deciding_trick=_("Whoever wins the 5th and last trick wins the hand."),
-    score=winner_takes_one,
-    match_ends=ONE_WIN_ENDS,
-    scoring=_("One win for the hand's winner; the tally of wins is the score."),
     too_many_players=_("seven hands of five need 35 cards, the pack has 31."),
-    unit=_("wins"),
-    **_AGRAM_FAMILY,
+    **_ONE_WIN,
 )
 
 SPAR = Game(
