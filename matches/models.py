@@ -359,13 +359,13 @@ class Sitting(models.Model):
         self.refresh_from_db(fields=["token", "watch_token", "version"])
 
     def _lock(self) -> tuple[Sitting, list[Seat]]:
-        """Lock the sitting for a change and read it fresh, with its seats, in one query.
+        """Lock the sitting row (and its seats) for a change and read them fresh, in one query.
 
-        Every verb locks the same rows, the seats in seating order (select_for_update on
-        PostgreSQL; on SQLite the IMMEDIATE transaction already holds the write lock).
+        select_for_update on PostgreSQL; on SQLite the IMMEDIATE transaction already holds
+        the write lock.
         """
         seats = list(
-            Seat.objects.select_for_update(of=("self",))
+            Seat.objects.select_for_update(of=("self", "sitting"))
             .select_related("sitting", "player")
             .filter(sitting_id=self.pk)
             .order_by("position")

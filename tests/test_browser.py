@@ -154,13 +154,14 @@ def test_the_tap_flow_works_without_javascript(browser, live_server):
     page.context.close()
 
 
+@pytest.mark.parametrize("size", PHONES)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_fapfap_and_eighty_three_answers_then_correct_a_past_hand(browser, live_server, scheme):
-    page = open_phone(browser, color_scheme=scheme)
+def test_fapfap_and_eighty_three_answers_then_correct_a_past_hand(browser, live_server, scheme, size):
+    page = open_phone(browser, size, color_scheme=scheme)
     fapfap = Sitting.start("fapfap", ["Aïcha", "Boubacar", "Chaibou"], stake_amount=100, stake_label="FCFA")
     page.goto(live_server.url + fapfap.get_absolute_url())
     page.locator("summary", has_text="Chaibou").click()
-    shot(page, f"fapfap-answers-{scheme}")
+    shot(page, f"fapfap-answers-{size}-{scheme}")
     page.get_by_role("button", name="With a 3, last trick only: x2").click()
     page.get_by_text("Hand 1 recorded: Chaibou.").wait_for()
     assert "200" in page.locator("table.tally").inner_text()
@@ -171,7 +172,7 @@ def test_fapfap_and_eighty_three_answers_then_correct_a_past_hand(browser, live_
     page.get_by_role("link", name="All hands").click()
     page.get_by_role("link", name="Correct hand 1").click()
     page.locator("summary", has_text="Boubacar").click()
-    shot(page, f"correct-{scheme}")
+    shot(page, f"correct-{size}-{scheme}")
     page.locator("details[open]", has_text="Boubacar").get_by_role(
         "button", name="With 3s, the last two tricks: x4").click()
     page.get_by_text("Hand 1 corrected: Boubacar.").wait_for()
@@ -183,7 +184,7 @@ def test_fapfap_and_eighty_three_answers_then_correct_a_past_hand(browser, live_
     answers = page.locator("details[open]")
     answers.get_by_label("Won the 5th trick with an Ace").check()
     answers.get_by_label("Chaibou").check()
-    shot(page, f"eighty-three-answers-{scheme}")
+    shot(page, f"eighty-three-answers-{size}-{scheme}")
     answers.get_by_role("button", name="Record: Boubacar wins").click()
     page.get_by_text("Hand 1 recorded: Boubacar.").wait_for()
     assert [s.total for s in eighty_three.table().seats] == [0, 3, 1]
