@@ -1,11 +1,11 @@
 """Benchmark of the match table's hot paths, with a budget. Not part of the test suite: `make bench`.
 
 Measures in-process with Django's test client, on a file SQLite database and, when one answers,
-on PostgreSQL, at 10, 1,000 and 10,000 hands: tap time (median and p99 of 200 taps, in the quietest of 3 rounds; the garbage collector paused
-while timing, as timeit does), idle poll time,
-SQL queries per tap and per poll, tap response bytes (raw and gzip), and the first load of the match
-table with every static asset it loads, compressed as whitenoise serves them. Prints a table, writes
-bench/results.json and exits 1 when a budget is missed.
+on PostgreSQL, at 10, 1,000 and 10,000 hands: tap time (median and p99 of 200 taps, in the
+quietest of 3 rounds; the garbage collector paused while timing, as timeit does), idle poll time,
+SQL queries per tap and per poll, tap response bytes (raw and gzip), and the first load of the
+match table with every static asset it loads, compressed as whitenoise serves them. Prints a
+table, writes bench/results.json and exits 1 when a budget is missed.
 """
 
 from __future__ import annotations
@@ -75,8 +75,13 @@ def fill(hands: int):
     sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
     seats = list(sitting.seats.order_by("position"))
     rows = [
-        Hand(sitting=sitting, number=n, winner=seats[n % 4], dealer_position=(n - 1) % 4,
-             points=[1 if p == n % 4 else 0 for p in range(4)])
+        Hand(
+            sitting=sitting,
+            number=n,
+            winner=seats[n % 4],
+            dealer_position=(n - 1) % 4,
+            points=[1 if p == n % 4 else 0 for p in range(4)],
+        )
         for n in range(1, hands + 1)
     ]
     Hand.objects.bulk_create(rows, batch_size=2000)
@@ -207,8 +212,15 @@ def postgres_url() -> str | None:
         import psycopg
 
         s = dj_database_url.parse(url)
-        admin = psycopg.connect(host=s["HOST"], port=s["PORT"] or 5432, user=s["USER"], password=s["PASSWORD"],
-                                dbname="postgres", connect_timeout=3, autocommit=True)
+        admin = psycopg.connect(
+            host=s["HOST"],
+            port=s["PORT"] or 5432,
+            user=s["USER"],
+            password=s["PASSWORD"],
+            dbname="postgres",
+            connect_timeout=3,
+            autocommit=True,
+        )
         with admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{s["NAME"]}"')
             admin.execute(f'CREATE DATABASE "{s["NAME"]}"')
@@ -221,7 +233,7 @@ def postgres_url() -> str | None:
 def check(results: dict) -> list[str]:
     missed = []
     for run in results["runs"]:
-        where = f'{run["database"]} at {run["hands"]} hands'
+        where = f"{run['database']} at {run['hands']} hands"
         if run["database"] == "sqlite":
             for key in ("tap_ms_median", "tap_ms_p99"):
                 if run[key] > BUDGET[key]:
@@ -242,9 +254,9 @@ def check(results: dict) -> list[str]:
             if ratio > BUDGET["tap_ratio_10000_to_10"]:
                 missed.append(f"sqlite: tap median at 10,000 hands is {ratio:.2f}x the one at 10")
     if results["first_load_bytes"] > BUDGET["first_load_bytes"]:
-        missed.append(f'first load {results["first_load_bytes"]} bytes > {BUDGET["first_load_bytes"]}')
+        missed.append(f"first load {results['first_load_bytes']} bytes > {BUDGET['first_load_bytes']}")
     if results["third_party_requests"]:
-        missed.append(f'third-party requests: {results["third_party_requests"]}')
+        missed.append(f"third-party requests: {results['third_party_requests']}")
     return missed
 
 
@@ -271,14 +283,18 @@ def main() -> int:
                 results.setdefault(key, measured[key])
     missed = check(results)
     results["budget"], results["missed"] = BUDGET, missed
-    header = f'{"database":<10}{"hands":>7}{"tap med ms":>12}{"tap p99 ms":>12}{"poll ms":>9}{"q/tap":>7}{"q/poll":>8}{"tap B":>7}{"tap gz B":>10}'
+    columns = (("database", 10), ("hands", 7), ("tap med ms", 12), ("tap p99 ms", 12), ("poll ms", 9),
+               ("q/tap", 7), ("q/poll", 8), ("tap B", 7), ("tap gz B", 10))
+    header = "".join(name.ljust(width) if name == "database" else name.rjust(width) for name, width in columns)
     print(header)
     for run in results["runs"]:
-        print(f'{run["database"]:<10}{run["hands"]:>7}{run["tap_ms_median"]:>12.3f}{run["tap_ms_p99"]:>12.3f}'
-              f'{run["poll_ms_median"]:>9.3f}{run["queries_per_tap"]:>7}{run["queries_per_poll"]:>8}'
-              f'{run["tap_bytes_raw"]:>7}{run["tap_bytes_gzip"]:>10}')
-    print(f'tap median ratio, 10,000 to 10 hands (SQLite): {results.get("tap_ratio_10000_to_10")}')
-    print(f'first load of the match table: {results["first_load_bytes"]} bytes compressed')
+        print(
+            f"{run['database']:<10}{run['hands']:>7}{run['tap_ms_median']:>12.3f}{run['tap_ms_p99']:>12.3f}"
+            f"{run['poll_ms_median']:>9.3f}{run['queries_per_tap']:>7}{run['queries_per_poll']:>8}"
+            f"{run['tap_bytes_raw']:>7}{run['tap_bytes_gzip']:>10}"
+        )
+    print(f"tap median ratio, 10,000 to 10 hands (SQLite): {results.get('tap_ratio_10000_to_10')}")
+    print(f"first load of the match table: {results['first_load_bytes']} bytes compressed")
     for asset, size in results["first_load"].items():
         print(f"  {size:>7}  {asset}")
     (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n")

@@ -31,7 +31,8 @@ def clean_name(raw: str) -> str:
     """A typed name as stored: Unicode NFC, control and invisible formatting characters dropped
     (joiners inside emoji stay), spaces trimmed and runs of spaces folded to one."""
     kept = "".join(
-        char for char in unicodedata.normalize("NFC", raw)
+        char
+        for char in unicodedata.normalize("NFC", raw)
         if char not in INVISIBLE and (unicodedata.category(char) != "Cc" or char.isspace())
     )
     return " ".join(kept.split())
@@ -80,9 +81,14 @@ class StartForm(forms.Form):
             choices=[(kind.value, capfirst(MATCH_END_WORDS[kind])) for kind in game.match_ends],
             initial=default.kind.value,
             widget=forms.RadioSelect,
-            error_messages={"required": _("Choose how the match ends."), "invalid_choice": _("Choose how the match ends.")},
+            error_messages={
+                "required": _("Choose how the match ends."),
+                "invalid_choice": _("Choose how the match ends."),
+            },
         )
-        self.fields["end_target"] = whole_number(_("N"), 1, rules.core.MAX_TARGET, required=False, initial=default.target)
+        self.fields["end_target"] = whole_number(
+            _("N"), 1, rules.core.MAX_TARGET, required=False, initial=default.target
+        )
         if game.uses_chips:
             self.fields["starting_chips"] = whole_number(
                 _("Chips each"), 1, MAX_STARTING_CHIPS, initial=20, required=False
@@ -90,7 +96,10 @@ class StartForm(forms.Form):
         if game.uses_stake:
             self.fields["stake_amount"] = whole_number(_("Stake"), 1, MAX_STAKE, required=False)
             self.fields["stake_label"] = forms.CharField(
-                label=_("Currency"), required=False, max_length=STAKE_LABEL_MAX_LENGTH, strip=True,
+                label=_("Currency"),
+                required=False,
+                max_length=STAKE_LABEL_MAX_LENGTH,
+                strip=True,
                 error_messages={
                     "max_length": format_lazy(
                         _("Keep the currency to {max} characters, like FCFA."), max=STAKE_LABEL_MAX_LENGTH
@@ -125,7 +134,8 @@ class StartForm(forms.Form):
             elif name.casefold() in seen:
                 self.add_error(
                     field,
-                    gettext_now("%(name)s is already at the table (player %(row)d).") % {"name": name, "row": seen[name.casefold()]},
+                    gettext_now("%(name)s is already at the table (player %(row)d).")
+                    % {"name": name, "row": seen[name.casefold()]},
                 )
             else:
                 seen[name.casefold()] = row

@@ -8,9 +8,9 @@ serialised, and raises a TableError subclass instead of writing when refused.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from collections.abc import Mapping, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, models, transaction
@@ -162,7 +162,9 @@ class Sitting(models.Model):
                 return sitting.next_sitting
             players = [seat.player for seat in sitting.seats.select_related("player").order_by("position")]
             options = dict(
-                starting_chips=sitting.starting_chips, stake_amount=sitting.stake_amount, stake_label=sitting.stake_label
+                starting_chips=sitting.starting_chips,
+                stake_amount=sitting.stake_amount,
+                stake_label=sitting.stake_label,
             )
             new = sitting._seat(sitting.game, players, sitting.match_end, options)
             Sitting.objects.filter(pk=sitting.pk).update(next_sitting=new, version=models.F("version") + 1)
@@ -178,7 +180,10 @@ class Sitting(models.Model):
             raise BadInput(rule_message(error)) from None
         match_end = match_end or default_match_end(entry)
         if match_end.kind not in entry.match_ends:
-            raise BadInput(_("%(game)s cannot end that way: %(choices)s.") % {"game": _(entry.name), "choices": match_end_choices(entry)})
+            raise BadInput(
+                _("%(game)s cannot end that way: %(choices)s.")
+                % {"game": _(entry.name), "choices": match_end_choices(entry)}
+            )
         fields = check_options(entry, **options)
         with transaction.atomic():
             sitting = cls.objects.create(
@@ -253,14 +258,23 @@ class Sitting(models.Model):
                 raise Conflict(_("This match was ended: it can no longer change."))
             hand = sitting.hands.filter(number=number, status=Hand.Status.WON).first()
             if hand is None:
-                raise Conflict(_("Hand %(number)d has not been recorded, so it cannot be corrected.") % {"number": number})
+                raise Conflict(
+                    _("Hand %(number)d has not been recorded, so it cannot be corrected.") % {"number": number}
+                )
             cleaned, points = sitting._score(len(seats), winner, extras)
             hand.winner, hand.extras, hand.points = seats[winner], cleaned, list(points)
             hand.corrected_at, hand.stamp = timezone.now(), new_stamp()
             hand.corrected_by_phone, hand.corrected_by_seat = by.phone, by.seat
             hand.save(
-                update_fields=["winner", "extras", "points", "corrected_at", "stamp", "corrected_by_phone",
-                               "corrected_by_seat"]
+                update_fields=[
+                    "winner",
+                    "extras",
+                    "points",
+                    "corrected_at",
+                    "stamp",
+                    "corrected_by_phone",
+                    "corrected_by_seat",
+                ]
             )
             sitting._recompute(seats)
         self._refresh()
@@ -285,7 +299,9 @@ class Sitting(models.Model):
             if number > last.number:
                 raise Conflict(_("Hand %(number)d has not been recorded: nothing was undone.") % {"number": number})
             if last.number != number:
-                raise Conflict(_("Hand %(number)d is not the last hand any more: nothing was undone.") % {"number": number})
+                raise Conflict(
+                    _("Hand %(number)d is not the last hand any more: nothing was undone.") % {"number": number}
+                )
             if stamp is not None and stamp != last.stamp:
                 raise Conflict(
                     _("Hand %(number)d changed since your screen showed it (now %(winner)s): nothing was undone.")
@@ -374,13 +390,19 @@ class Sitting(models.Model):
 
     def _adopt(self, fresh: Sitting) -> None:
         """Take the state a verb left in the locked copy `fresh`, without reading it again."""
-        for name in ("finished_at", "ended_how", "threshold", "tied_at", "chips_reissued", "version", "next_sitting_id"):
+        for name in (
+            "finished_at",
+            "ended_how",
+            "threshold",
+            "tied_at",
+            "chips_reissued",
+            "version",
+            "next_sitting_id",
+        ):
             setattr(self, name, getattr(fresh, name))
 
     def _refresh(self) -> None:
-        self.refresh_from_db(
-            fields=["finished_at", "ended_how", "threshold", "tied_at", "chips_reissued", "version"]
-        )
+        self.refresh_from_db(fields=["finished_at", "ended_how", "threshold", "tied_at", "chips_reissued", "version"])
 
     def _score(self, n_seats: int, winner: int, extras: Mapping | None) -> tuple[dict, tuple[int, ...]]:
         if not 0 <= winner < n_seats:
@@ -397,14 +419,18 @@ class Sitting(models.Model):
         if number < table.open_number:
             raise self._already_recorded(number, table)
         if number > table.open_number:
-            raise Conflict(_("Hand %(number)d has not started: hand %(open)d is being played.") % {"number": number, "open": table.open_number})
+            raise Conflict(
+                _("Hand %(number)d has not started: hand %(open)d is being played.")
+                % {"number": number, "open": table.open_number}
+            )
 
     def _already_recorded(self, number: int, table: TableState) -> AlreadyRecorded:
         hand = self.hands.filter(number=number).first()
         if hand is None or hand.winner_id is None:
             return AlreadyRecorded(_("Hand %(number)d is already over.") % {"number": number}, number)
         return AlreadyRecorded(
-            _("Hand %(number)d is already recorded: %(winner)s.") % {"number": number, "winner": table.name_of(hand.winner_id)},
+            _("Hand %(number)d is already recorded: %(winner)s.")
+            % {"number": number, "winner": table.name_of(hand.winner_id)},
             number,
         )
 
@@ -755,8 +781,11 @@ class TableState:
                 words.append(_(question.short or question.prompt))
             elif question.kind == "seats" and answer:
                 names = ", ".join(self.seats[p].name for p in answer)
-                words.append(_("%(question)s: %(names)s") % {"question": _(question.short or question.prompt), "names": names})
+                words.append(
+                    _("%(question)s: %(names)s") % {"question": _(question.short or question.prompt), "names": names}
+                )
         return "; ".join(words)
+
 
 @dataclass
 class HandRow:

@@ -52,10 +52,19 @@ def help_card(game: rules.Game) -> list[tuple[str, str]]:
     )
     cards = cards_text(game)
     return [
-        (_("Pack"), _("%(size)d cards: %(description)s.") % {"size": game.pack.size, "description": _(game.pack.description)}),
-        (_("Deal"), ngettext("%(cards)s card each (%(batches)s), %(direction)s.",
-                             "%(cards)s cards each (%(batches)s), %(direction)s.", game.cards_range()[1])
-         % {"cards": cards, "batches": batches, "direction": direction}),
+        (
+            _("Pack"),
+            _("%(size)d cards: %(description)s.") % {"size": game.pack.size, "description": _(game.pack.description)},
+        ),
+        (
+            _("Deal"),
+            ngettext(
+                "%(cards)s card each (%(batches)s), %(direction)s.",
+                "%(cards)s cards each (%(batches)s), %(direction)s.",
+                game.cards_range()[1],
+            )
+            % {"cards": cards, "batches": batches, "direction": direction},
+        ),
         (_("Ranking"), _(game.ranking)),
         (_("Play"), f"{lead} {dealer}"),
         (_("What wins"), _(game.deciding_trick)),

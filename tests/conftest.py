@@ -2,6 +2,8 @@ import pytest
 
 from matches.models import Hand, Seat, Sitting
 
+from .browsers import browser  # noqa: F401 - the module-wide chromium, for every browser test
+
 WORKED = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
 
 

@@ -7,7 +7,7 @@ from axe_playwright_python.sync_playwright import Axe
 from matches.models import Sitting
 from matches.rules import MatchEnd, MatchEndKind
 
-from .test_browser import browser, no_horizontal_scroll, open_phone, shot  # noqa: F401 - the browser fixture
+from .browsers import no_horizontal_scroll, open_phone, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 AXE = Axe()
@@ -17,17 +17,32 @@ assert len(LONG) == 40
 
 def serious(page) -> list[str]:
     violations = AXE.run(page).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {v['help']} {[n['target'] for n in v['nodes']][:3]}"
-            for v in violations if v["impact"] in ("serious", "critical")]
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} {[n['target'] for n in v['nodes']][:3]}"
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def sittings():
     """One sitting per game with tap controls, plus a finished one."""
     made = {}
-    for slug, end in [("agram", None), ("fapfap", None), ("spar", None), ("sipa", None),
-                      ("cat-te", MatchEnd(MatchEndKind.HANDS, 5)), ("eighty-three", None), ("letzter-stich", None)]:
-        made[slug] = Sitting.start(slug, ["Aïcha", "Boubacar", LONG], end, stake_amount=100 if slug == "fapfap" else None,
-                                   stake_label="FCFA" if slug == "fapfap" else "")
+    for slug, end in [
+        ("agram", None),
+        ("fapfap", None),
+        ("spar", None),
+        ("sipa", None),
+        ("cat-te", MatchEnd(MatchEndKind.HANDS, 5)),
+        ("eighty-three", None),
+        ("letzter-stich", None),
+    ]:
+        made[slug] = Sitting.start(
+            slug,
+            ["Aïcha", "Boubacar", LONG],
+            end,
+            stake_amount=100 if slug == "fapfap" else None,
+            stake_label="FCFA" if slug == "fapfap" else "",
+        )
     finished = Sitting.start("agram", ["Aïcha", LONG])
     finished.record_hand(1, 1)
     finished.end_match()
@@ -39,12 +54,16 @@ def sittings():
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_no_serious_violation_on_any_screen(browser, live_server, language, scheme):
     made = sittings()
-    page = open_phone(browser, color_scheme=scheme, locale=language,
-                      extra_http_headers={"Accept-Language": language})
+    page = open_phone(browser, color_scheme=scheme, locale=language, extra_http_headers={"Accept-Language": language})
     screens = ["/", "/start/", "/start/agram/", "/start/fapfap/", "/start/cat-te/"]
     screens += [s.get_absolute_url() for s in made.values()]
-    screens += [f"/w/{made['agram'].watch_token}/", f"/s/{made['finished'].token}/hands/",
-                f"/s/{made['finished'].token}/hands/1/", f"/s/{made['agram'].token}/end/", "/nowhere/"]
+    screens += [
+        f"/w/{made['agram'].watch_token}/",
+        f"/s/{made['finished'].token}/hands/",
+        f"/s/{made['finished'].token}/hands/1/",
+        f"/s/{made['agram'].token}/end/",
+        "/nowhere/",
+    ]
     problems = {}
     for path in screens:
         page.goto(live_server.url + path)
@@ -61,8 +80,13 @@ def test_axe_finds_no_serious_violation_on_any_screen(browser, live_server, lang
 def test_text_zoomed_to_200_percent_still_fits_at_360px(browser, live_server):
     made = sittings()
     page = open_phone(browser)
-    for path in ["/", "/start/agram/", made["fapfap"].get_absolute_url(), made["eighty-three"].get_absolute_url(),
-                 made["finished"].get_absolute_url()]:
+    for path in [
+        "/",
+        "/start/agram/",
+        made["fapfap"].get_absolute_url(),
+        made["eighty-three"].get_absolute_url(),
+        made["finished"].get_absolute_url(),
+    ]:
         page.goto(live_server.url + path)
         page.evaluate("document.documentElement.style.fontSize = '200%'")
         for summary in page.locator("details.ask summary").all()[:1]:
@@ -114,7 +138,8 @@ def test_every_control_has_an_accessible_name(browser, live_server):
     page.locator("details.share summary").click()
     unnamed = page.evaluate("""() => [...document.querySelectorAll('button, a, input, select, summary')]
         .filter(e => e.offsetParent !== null && !e.closest('[aria-hidden=true]'))
-        .filter(e => !(e.textContent.trim() || e.value || e.getAttribute('aria-label') || (e.labels && e.labels.length)))
+        .filter(e => !(e.textContent.trim() || e.value || e.getAttribute('aria-label')
+                       || (e.labels && e.labels.length)))
         .map(e => e.outerHTML.slice(0, 80))""")
     assert unnamed == []
     page.context.close()

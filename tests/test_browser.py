@@ -1,52 +1,14 @@
 """The tap flow in Debian's chromium at phone sizes, driven by Playwright. Screenshots land in tests/screenshots/."""
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from matches.models import Sitting
 
+from .browsers import PHONES, no_horizontal_scroll, open_phone, shot
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-CHROMIUM = "/usr/bin/chromium"
-SHOTS = Path(__file__).parent / "screenshots"
-PHONES = {"360x640": {"width": 360, "height": 640}, "412x915": {"width": 412, "height": 915}}
-
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not shutil.which(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package.")
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are safe.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"],
-        )
-        yield browser
-        browser.close()
-    del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
-
-
-def open_phone(browser, size="360x640", **options):
-    context = browser.new_context(viewport=PHONES[size], **options)
-    context.set_default_timeout(10_000)
-    return context.new_page()
-
-
-def shot(page, name):
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=SHOTS / f"{name}.png", full_page=True)
-
-
-def no_horizontal_scroll(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 @pytest.mark.parametrize("size", PHONES)
@@ -174,7 +136,8 @@ def test_fapfap_and_eighty_three_answers_then_correct_a_past_hand(browser, live_
     page.locator("summary", has_text="Boubacar").click()
     shot(page, f"correct-{size}-{scheme}")
     page.locator("details[open]", has_text="Boubacar").get_by_role(
-        "button", name="With 3s, the last two tricks: x4").click()
+        "button", name="With 3s, the last two tricks: x4"
+    ).click()
     page.get_by_text("Hand 1 corrected: Boubacar.").wait_for()
     assert [s.total for s in fapfap.table().seats] == [1, 4, 0]
 
@@ -234,9 +197,15 @@ def test_on_3g_a_tap_is_one_round_trip_and_shows_at_once_that_it_is_recording(br
     page.goto(live_server.url + sitting.get_absolute_url())
     cdp = page.context.new_cdp_session(page)
     cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", {  # Chrome's "3G" preset
-        "offline": False, "latency": 2000, "downloadThroughput": 400 * 1024 / 8, "uploadThroughput": 400 * 1024 / 8,
-    })
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {  # Chrome's "3G" preset
+            "offline": False,
+            "latency": 2000,
+            "downloadThroughput": 400 * 1024 / 8,
+            "uploadThroughput": 400 * 1024 / 8,
+        },
+    )
     requests = []
     page.on("request", lambda request: requests.append((request.method, request.url)))
     page.locator("summary", has_text="Chaibou").click()

@@ -15,26 +15,69 @@ pytestmark = pytest.mark.django_db
 
 # game, start settings, players, taps (winner seat 1-based, answers), end notice shown
 GAMES_TO_THE_END = [
-    ("agram", {"end_kind": "wins", "end_target": "2"}, ["Aïcha", "Boubacar"], [(1, {}), (2, {}), (1, {})],
-     "<strong>Aïcha</strong> wins with 2."),
-    ("sink-sink", {"end_kind": "hands", "end_target": "2"}, ["A", "B", "C"], [(3, {}), (3, {})],
-     "<strong>C</strong> wins with 2."),
-    ("agram-mali", {"end_kind": "hands", "end_target": "2"}, ["A", "B"], [(1, {}), (2, {})],
-     "Shared first place: <strong>A</strong>, <strong>B</strong>, with 1 each."),
-    ("fapfap", {"end_kind": "points", "end_target": "5", "stake_amount": "100", "stake_label": "FCFA"},
-     ["Aïcha", "Boubacar", "Chaibou"], [(2, {"multiplier": "4"}), (1, {"multiplier": "2"}), (2, {"multiplier": "1"})],
-     "<strong>Boubacar</strong> wins with 5."),
-    ("spar", {"end_kind": "points", "end_target": "5"}, ["A", "B"],
-     [(1, {"card": "six"}), (2, {"card": "other"}), (1, {"card": "seven"})], "<strong>A</strong> wins with 5."),
-    ("sipa", {"end_kind": "points", "end_target": "10"}, ["A", "B"],
-     [(1, {"sevens": "three"}), (2, {"sevens": "none"}), (1, {"sevens": "two"})], "<strong>A</strong> wins with 10."),
-    ("cat-te", {"end_kind": "hands", "end_target": "3", "starting_chips": "20"}, ["A", "B", "C"],
-     [(1, {"how": "last"}), (2, {"how": "sweep", "aces": ["3"]}), (1, {"how": "flush"})],
-     "<strong>A</strong> wins with"),
-    ("eighty-three", {"end_kind": "thresholds"}, ["A", "B", "C"],
-     [(1, {}), (1, {}), (1, {"ace": "1"})], "<strong>A</strong> wins with 11."),
-    ("letzter-stich", {"end_kind": "hands", "end_target": "3"}, ["A", "B", "C"], [(1, {}), (2, {}), (2, {})],
-     "<strong>B</strong> wins with 100."),
+    (
+        "agram",
+        {"end_kind": "wins", "end_target": "2"},
+        ["Aïcha", "Boubacar"],
+        [(1, {}), (2, {}), (1, {})],
+        "<strong>Aïcha</strong> wins with 2.",
+    ),
+    (
+        "sink-sink",
+        {"end_kind": "hands", "end_target": "2"},
+        ["A", "B", "C"],
+        [(3, {}), (3, {})],
+        "<strong>C</strong> wins with 2.",
+    ),
+    (
+        "agram-mali",
+        {"end_kind": "hands", "end_target": "2"},
+        ["A", "B"],
+        [(1, {}), (2, {})],
+        "Shared first place: <strong>A</strong>, <strong>B</strong>, with 1 each.",
+    ),
+    (
+        "fapfap",
+        {"end_kind": "points", "end_target": "5", "stake_amount": "100", "stake_label": "FCFA"},
+        ["Aïcha", "Boubacar", "Chaibou"],
+        [(2, {"multiplier": "4"}), (1, {"multiplier": "2"}), (2, {"multiplier": "1"})],
+        "<strong>Boubacar</strong> wins with 5.",
+    ),
+    (
+        "spar",
+        {"end_kind": "points", "end_target": "5"},
+        ["A", "B"],
+        [(1, {"card": "six"}), (2, {"card": "other"}), (1, {"card": "seven"})],
+        "<strong>A</strong> wins with 5.",
+    ),
+    (
+        "sipa",
+        {"end_kind": "points", "end_target": "10"},
+        ["A", "B"],
+        [(1, {"sevens": "three"}), (2, {"sevens": "none"}), (1, {"sevens": "two"})],
+        "<strong>A</strong> wins with 10.",
+    ),
+    (
+        "cat-te",
+        {"end_kind": "hands", "end_target": "3", "starting_chips": "20"},
+        ["A", "B", "C"],
+        [(1, {"how": "last"}), (2, {"how": "sweep", "aces": ["3"]}), (1, {"how": "flush"})],
+        "<strong>A</strong> wins with",
+    ),
+    (
+        "eighty-three",
+        {"end_kind": "thresholds"},
+        ["A", "B", "C"],
+        [(1, {}), (1, {}), (1, {"ace": "1"})],
+        "<strong>A</strong> wins with 11.",
+    ),
+    (
+        "letzter-stich",
+        {"end_kind": "hands", "end_target": "3"},
+        ["A", "B", "C"],
+        [(1, {}), (2, {}), (2, {})],
+        "<strong>B</strong> wins with 100.",
+    ),
 ]
 
 
@@ -90,8 +133,12 @@ def test_the_fapfap_answer_buttons_put_the_common_case_first_and_largest(client)
     ],
 )
 def test_answers_that_do_not_belong_are_refused_and_change_nothing(client, slug, answers, message):
-    settings = {"agram": {"end_kind": "open"}, "fapfap": {"end_kind": "open"},
-                "eighty-three": {"end_kind": "thresholds"}, "cat-te": {"end_kind": "hands", "end_target": "5"}}[slug]
+    settings = {
+        "agram": {"end_kind": "open"},
+        "fapfap": {"end_kind": "open"},
+        "eighty-three": {"end_kind": "thresholds"},
+        "cat-te": {"end_kind": "hands", "end_target": "5"},
+    }[slug]
     sitting = start(client, slug, settings, ["A", "B", "C"])
     before = snapshot(sitting)
     response = client.post(url(sitting, "tap/"), {"number": 1, "winner": 1, **answers}, **HX)
@@ -103,8 +150,14 @@ def test_answers_that_do_not_belong_are_refused_and_change_nothing(client, slug,
 def test_eighty_three_shows_the_threshold_in_force(client):
     sitting = start(client, "eighty-three", {"end_kind": "thresholds"}, ["A", "B", "C"])
     assert "Playing to <strong>10</strong>." in client.get(url(sitting)).content.decode()
-    taps = [(1, {}), (2, {}), (1, {}), (2, {"ace": "1"}), (2, {"ace": "1", "last": "1"}),
-            (1, {"ace": "1", "last": "1", "bonus": "2"})]  # A 10, B 10: tie at 10
+    taps = [
+        (1, {}),
+        (2, {}),
+        (1, {}),
+        (2, {"ace": "1"}),
+        (2, {"ace": "1", "last": "1"}),
+        (1, {"ace": "1", "last": "1", "bonus": "2"}),
+    ]  # A 10, B 10: tie at 10
     for number, (winner, answers) in enumerate(taps, start=1):
         client.post(url(sitting, "tap/"), {"number": number, "winner": winner, **answers})
     assert "Playing to <strong>15</strong> after a tie at 10." in client.get(url(sitting)).content.decode()

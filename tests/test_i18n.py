@@ -39,7 +39,10 @@ def test_the_catalogue_holds_every_string_the_code_marks(tmp_path):
     (tmp_path / "locale").mkdir()
     subprocess.run(
         [sys.executable, "manage.py", "makemessages", "-l", "fr", "--no-location"],
-        cwd=tmp_path, check=True, capture_output=True, env={"DEBUG": "1", "PATH": "/usr/bin:/bin"},
+        cwd=tmp_path,
+        check=True,
+        capture_output=True,
+        env={"DEBUG": "1", "PATH": "/usr/bin:/bin"},
     )
     fresh = {e.msgid for e in polib.pofile(str(tmp_path / "locale/fr/LC_MESSAGES/django.po"))}
     committed = {e.msgid for e in polib.pofile(str(PO))}
@@ -71,8 +74,19 @@ def visible_text(html: str) -> str:
     html = re.sub(r"<(script|style|svg)\b.*?</\1>", " ", html, flags=re.S)
     html = re.sub(r'<meta[^>]*>|<form[^>]*class="language".*?</form>', " ", html, flags=re.S)
     text = unescape(re.sub(r"<[^>]+>", " ", html))
-    for name in WORKED + ["Last Trick", "Letzter Stich", "Eighty Three", "Cat Tê", "Sink-Sink", "Spar", "Sipa",
-                          "Agram", "Fapfap", "CSV", "FCFA"]:
+    for name in WORKED + [
+        "Last Trick",
+        "Letzter Stich",
+        "Eighty Three",
+        "Cat Tê",
+        "Sink-Sink",
+        "Spar",
+        "Sipa",
+        "Agram",
+        "Fapfap",
+        "CSV",
+        "FCFA",
+    ]:
         text = text.replace(name, " ")
     return text
 
@@ -82,11 +96,23 @@ def visible_text(html: str) -> str:
 def test_french_screens_show_no_english(client, game):
     end = {"cat-te": MatchEnd(MatchEndKind.HANDS, 2), "letzter-stich": MatchEnd(MatchEndKind.HANDS, 3)}.get(game)
     sitting = Sitting.start(game, ["Aïcha", "Boubacar", "Chaibou"], end)
-    extras = {"fapfap": {"multiplier": "2"}, "cat-te": {"how": "sweep", "aces": ["2"]},
-              "eighty-three": {"bonus": ["1"]}}.get(game, {})
+    extras = {
+        "fapfap": {"multiplier": "2"},
+        "cat-te": {"how": "sweep", "aces": ["2"]},
+        "eighty-three": {"bonus": ["1"]},
+    }.get(game, {})
     sitting.record_hand(1, 0, extras)
-    pages = ["/", "/start/", f"/start/{game}/", sitting.get_absolute_url(), f"/s/{sitting.token}/hands/",
-             f"/s/{sitting.token}/hands/1/", f"/s/{sitting.token}/end/", f"/w/{sitting.watch_token}/", "/nowhere/"]
+    pages = [
+        "/",
+        "/start/",
+        f"/start/{game}/",
+        sitting.get_absolute_url(),
+        f"/s/{sitting.token}/hands/",
+        f"/s/{sitting.token}/hands/1/",
+        f"/s/{sitting.token}/end/",
+        f"/w/{sitting.watch_token}/",
+        "/nowhere/",
+    ]
     client.get(sitting.get_absolute_url(), **FR)
     for path in pages:
         text = visible_text(client.get(path, **FR).content.decode())

@@ -9,8 +9,6 @@ import pytest
 from django.core.cache import cache
 from django.test import Client, override_settings
 
-from matches.models import Sitting
-
 from .conftest import play, snapshot
 from .test_views import HX, url
 
@@ -161,8 +159,12 @@ def test_the_table_page_offers_a_qr_code_and_the_links(client, sitting):
 
 @pytest.mark.parametrize("path", ["/", "/start/", "/start/agram/", "table", "watch", "history", "end", "/nowhere/"])
 def test_security_headers_on_every_page(client, sitting, path):
-    path = {"table": url(sitting), "watch": watch_url(sitting), "history": url(sitting, "hands/"),
-            "end": url(sitting, "end/")}.get(path, path)
+    path = {
+        "table": url(sitting),
+        "watch": watch_url(sitting),
+        "history": url(sitting, "hands/"),
+        "end": url(sitting, "end/"),
+    }.get(path, path)
     response = client.get(path)
     csp = response["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "style-src 'self'" in csp and "default-src 'self'" in csp
@@ -173,8 +175,12 @@ def test_security_headers_on_every_page(client, sitting, path):
 
 @pytest.mark.parametrize("path", ["table", "watch", "poll", "history"])
 def test_sitting_pages_are_never_stored(client, sitting, path):
-    path = {"table": url(sitting), "watch": watch_url(sitting), "poll": url(sitting, "poll/?v=0"),
-            "history": url(sitting, "hands/")}[path]
+    path = {
+        "table": url(sitting),
+        "watch": watch_url(sitting),
+        "poll": url(sitting, "poll/?v=0"),
+        "history": url(sitting, "hands/"),
+    }[path]
     assert "no-store" in client.get(path, **HX)["Cache-Control"]
 
 
@@ -206,7 +212,10 @@ def test_check_deploy_is_clean_under_production_settings(tmp_path):
     }
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 

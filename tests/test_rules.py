@@ -44,9 +44,7 @@ def test_every_table_size_fits_the_pack(game):
         assert players * game.cards_for(players) <= game.pack_for(players).size
 
 
-@pytest.mark.parametrize(
-    "players, cards, pack", [(3, 8, 28), (4, 7, 32), (5, 6, 32), (6, 5, 32)]
-)
+@pytest.mark.parametrize("players, cards, pack", [(3, 8, 28), (4, 7, 32), (5, 6, 32), (6, 5, 32)])
 def test_letzter_stich_deals_by_table_size_and_drops_the_eights_for_three(players, cards, pack):
     game = G["letzter-stich"]
     assert (game.cards_for(players), game.pack_for(players).size) == (cards, pack)
@@ -239,8 +237,13 @@ def test_leaders_name_a_winner_or_a_shared_first_place(totals, first):
 
 @pytest.mark.parametrize(
     "kind, target",
-    [(MatchEndKind.OPEN, 3), (MatchEndKind.WINS, None), (MatchEndKind.WINS, 0), (MatchEndKind.HANDS, 10_001),
-     (MatchEndKind.THRESHOLDS, 10)],
+    [
+        (MatchEndKind.OPEN, 3),
+        (MatchEndKind.WINS, None),
+        (MatchEndKind.WINS, 0),
+        (MatchEndKind.HANDS, 10_001),
+        (MatchEndKind.THRESHOLDS, 10),
+    ],
 )
 def test_nonsense_match_ends_are_refused(kind, target):
     with pytest.raises(RuleError):

@@ -56,7 +56,7 @@ def test_table_shows_one_button_per_seat_tally_and_next_dealer(client, sitting):
     for position, name in enumerate(WORKED, start=1):
         assert re.search(f'name="winner" value="{position}"[^>]*><span class="name">{name}</span>', page)
     assert '<input type="hidden" name="number" value="2">' in page
-    assert "<table class=\"tally\">" in page and "Hands won" in page
+    assert '<table class="tally">' in page and "Hands won" in page
     assert "Chaibou deals, Djibo leads." in page
 
 
@@ -175,8 +175,11 @@ def test_undo_removes_the_named_last_hand(client, sitting, headers, status):
 
 @pytest.mark.parametrize(
     "data, status, message",
-    [({"number": 1}, 409, "Hand 1 is not the last hand any more"), ({}, 400, "Say which hand this is about."),
-     ({"number": "x"}, 400, "must be a number")],
+    [
+        ({"number": 1}, 409, "Hand 1 is not the last hand any more"),
+        ({}, 400, "Say which hand this is about."),
+        ({"number": "x"}, 400, "must be a number"),
+    ],
 )
 def test_stale_or_bad_undo_removes_nothing(client, sitting, data, status, message):
     play(sitting, [2, 0])
@@ -260,8 +263,17 @@ def start_data(names, **extra):
 def test_start_lists_every_game_with_its_one_line(client):
     page = client.get("/start/").content.decode()
     assert "35-card pack · 6 cards each · 2–5 players" in page
-    for slug in ("agram", "sink-sink", "agram-mali", "fapfap", "spar", "sipa", "cat-te", "eighty-three",
-                 "letzter-stich"):
+    for slug in (
+        "agram",
+        "sink-sink",
+        "agram-mali",
+        "fapfap",
+        "spar",
+        "sipa",
+        "cat-te",
+        "eighty-three",
+        "letzter-stich",
+    ):
         assert f'href="/start/{slug}/"' in page
 
 
@@ -309,8 +321,12 @@ def test_start_with_a_match_end(client):
         ("agram", ["Aïcha", "   ", "Chaibou"], {}, "Type a name, or remove this row."),
         ("agram", ["Aïcha", "AÏCHA"], {}, "AÏCHA is already at the table (player 1)."),
         ("agram", ["Aïcha", "x" * 41], {}, "Keep names to 40 characters (this one has 41)."),
-        ("agram", ["A", "B", "C", "D", "E", "F"], {},
-         "Agram is for 2 to 5 players: six hands of six need 36 cards, the pack has 35."),
+        (
+            "agram",
+            ["A", "B", "C", "D", "E", "F"],
+            {},
+            "Agram is for 2 to 5 players: six hands of six need 36 cards, the pack has 35.",
+        ),
         ("agram", ["A"], {}, "Agram needs at least 2 players"),
         ("cat-te", ["A", "B"], {"end_kind": "hands", "end_target": "12"}, "Cat Tê needs at least 3 players"),
         ("agram", ["A", "B"], {"end_kind": "wins", "end_target": ""}, "Type N, the number this match ends at."),
@@ -323,8 +339,12 @@ def test_start_with_a_match_end(client):
         ("fapfap", ["A", "B"], {"stake_amount": "-100", "stake_label": "FCFA"}, "Stake must be at least 1."),
         ("fapfap", ["A", "B"], {"stake_amount": "100", "stake_label": "F" * 13}, "Keep the currency to 12"),
         ("fapfap", ["A", "B"], {"stake_label": "FCFA"}, "Type the stake for one hand"),
-        ("cat-te", ["A", "B", "C"], {"end_kind": "hands", "end_target": "9", "starting_chips": "0"},
-         "Chips each must be at least 1."),
+        (
+            "cat-te",
+            ["A", "B", "C"],
+            {"end_kind": "hands", "end_target": "9", "starting_chips": "0"},
+            "Chips each must be at least 1.",
+        ),
     ],
 )
 def test_bad_start_forms_are_refused_next_to_the_field(client, game, names, extra, message):
@@ -399,8 +419,15 @@ def test_csv_export_has_one_row_per_hand_with_points_and_running_totals(client, 
     response = client.get(url(sitting, "hands.csv"))
     assert response["Content-Type"].startswith("text/csv")
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
-    assert rows[0] == ["hand", "status", "dealer", "winner", "how", *(f"{n} points" for n in WORKED),
-                       *(f"{n} total" for n in WORKED)]
+    assert rows[0] == [
+        "hand",
+        "status",
+        "dealer",
+        "winner",
+        "how",
+        *(f"{n} points" for n in WORKED),
+        *(f"{n} total" for n in WORKED),
+    ]
     assert rows[1] == ["1", "won", "Aïcha", "Chaibou", "", "0", "0", "1", "0", "0", "0", "1", "0"]
     assert rows[3] == ["3", "won", "Aïcha", "Chaibou", "", "0", "0", "1", "0", "1", "0", "2", "0"]
     assert rows[4] == ["4", "abandoned", "Chaibou", "", "", "0", "0", "0", "0", "1", "0", "2", "0"]
@@ -416,10 +443,10 @@ def test_csv_export_defuses_formulas_in_names(client, db):
 def test_history_page_lists_every_hand(client, sitting):
     play(sitting, [0] * 12)
     page = client.get(url(sitting, "hands/")).content.decode()
-    assert page.count("<tr><td class=\"num\">") == 12
+    assert page.count('<tr><td class="num">') == 12
     assert page.count("Correct</a>") == 12
     table_page = client.get(url(sitting)).content.decode()
-    assert table_page.count("<tr><td class=\"num\">") == HANDS_ON_TABLE  # the match table keeps only the newest
+    assert table_page.count('<tr><td class="num">') == HANDS_ON_TABLE  # the match table keeps only the newest
 
 
 # --- constant cost -------------------------------------------------------------

@@ -2,106 +2,205 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import matches.models
 from django.db import migrations, models
+
+import matches.models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
-    dependencies = [
-    ]
+    dependencies = []
 
     operations = [
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=40)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("name", models.CharField(max_length=40)),
             ],
         ),
         migrations.CreateModel(
-            name='Sitting',
+            name="Sitting",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('token', models.CharField(default=matches.models.new_token, editable=False, max_length=32, unique=True)),
-                ('watch_token', models.CharField(default=matches.models.new_token, editable=False, max_length=32, unique=True)),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('game', models.CharField(choices=[('agram', 'Agram'), ('sink-sink', 'Sink-Sink'), ('fapfap', 'Fapfap'), ('agram-mali', 'Agram in Mali'), ('spar', 'Spar'), ('sipa', 'Sipa'), ('cat-te', 'Cat Tê'), ('eighty-three', 'Eighty Three'), ('letzter-stich', 'Letzter Stich')], max_length=20)),
-                ('end_kind', models.CharField(choices=[('open', 'open'), ('wins', 'wins'), ('hands', 'hands'), ('points', 'points'), ('thresholds', 'thresholds')], default='open', max_length=10)),
-                ('end_target', models.PositiveIntegerField(blank=True, null=True)),
-                ('starting_chips', models.PositiveIntegerField(blank=True, null=True)),
-                ('chips_reissued', models.PositiveIntegerField(default=0)),
-                ('stake_amount', models.PositiveIntegerField(blank=True, null=True)),
-                ('stake_label', models.CharField(blank=True, max_length=12)),
-                ('threshold', models.PositiveIntegerField(blank=True, null=True)),
-                ('tied_at', models.PositiveIntegerField(blank=True, null=True)),
-                ('started_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('ended_how', models.CharField(blank=True, choices=[('', 'in progress'), ('match-end', 'match end reached'), ('ended-early', 'ended by a member')], default='', max_length=12)),
-                ('next_sitting', models.ForeignKey(blank=True, editable=False, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='matches.sitting')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "token",
+                    models.CharField(default=matches.models.new_token, editable=False, max_length=32, unique=True),
+                ),
+                (
+                    "watch_token",
+                    models.CharField(default=matches.models.new_token, editable=False, max_length=32, unique=True),
+                ),
+                ("version", models.PositiveIntegerField(default=1)),
+                (
+                    "game",
+                    models.CharField(
+                        choices=[
+                            ("agram", "Agram"),
+                            ("sink-sink", "Sink-Sink"),
+                            ("fapfap", "Fapfap"),
+                            ("agram-mali", "Agram in Mali"),
+                            ("spar", "Spar"),
+                            ("sipa", "Sipa"),
+                            ("cat-te", "Cat Tê"),
+                            ("eighty-three", "Eighty Three"),
+                            ("letzter-stich", "Letzter Stich"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "end_kind",
+                    models.CharField(
+                        choices=[
+                            ("open", "open"),
+                            ("wins", "wins"),
+                            ("hands", "hands"),
+                            ("points", "points"),
+                            ("thresholds", "thresholds"),
+                        ],
+                        default="open",
+                        max_length=10,
+                    ),
+                ),
+                ("end_target", models.PositiveIntegerField(blank=True, null=True)),
+                ("starting_chips", models.PositiveIntegerField(blank=True, null=True)),
+                ("chips_reissued", models.PositiveIntegerField(default=0)),
+                ("stake_amount", models.PositiveIntegerField(blank=True, null=True)),
+                ("stake_label", models.CharField(blank=True, max_length=12)),
+                ("threshold", models.PositiveIntegerField(blank=True, null=True)),
+                ("tied_at", models.PositiveIntegerField(blank=True, null=True)),
+                ("started_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "ended_how",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("", "in progress"),
+                            ("match-end", "match end reached"),
+                            ("ended-early", "ended by a member"),
+                        ],
+                        default="",
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "next_sitting",
+                    models.ForeignKey(
+                        blank=True,
+                        editable=False,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="matches.sitting",
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField()),
-                ('total', models.IntegerField(default=0)),
-                ('hands_won', models.PositiveIntegerField(default=0)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='matches.player')),
-                ('sitting', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='matches.sitting')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("position", models.PositiveSmallIntegerField()),
+                ("total", models.IntegerField(default=0)),
+                ("hands_won", models.PositiveIntegerField(default=0)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="seats", to="matches.player"
+                    ),
+                ),
+                (
+                    "sitting",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="seats", to="matches.sitting"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['position'],
+                "ordering": ["position"],
             },
         ),
         migrations.CreateModel(
-            name='Hand',
+            name="Hand",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField()),
-                ('status', models.CharField(choices=[('won', 'won'), ('abandoned', 'abandoned')], default='won', max_length=10)),
-                ('dealer_position', models.PositiveSmallIntegerField()),
-                ('extras', models.JSONField(blank=True, default=dict)),
-                ('points', models.JSONField(default=list)),
-                ('recorded_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('recorded_by_phone', models.CharField(blank=True, max_length=12)),
-                ('recorded_by_seat', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('corrected_at', models.DateTimeField(blank=True, null=True)),
-                ('corrected_by_phone', models.CharField(blank=True, max_length=12)),
-                ('corrected_by_seat', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('stamp', models.CharField(default=matches.models.new_stamp, editable=False, max_length=12)),
-                ('winner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='matches.seat')),
-                ('sitting', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hands', to='matches.sitting')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("number", models.PositiveIntegerField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("won", "won"), ("abandoned", "abandoned")], default="won", max_length=10
+                    ),
+                ),
+                ("dealer_position", models.PositiveSmallIntegerField()),
+                ("extras", models.JSONField(blank=True, default=dict)),
+                ("points", models.JSONField(default=list)),
+                ("recorded_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("recorded_by_phone", models.CharField(blank=True, max_length=12)),
+                ("recorded_by_seat", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("corrected_at", models.DateTimeField(blank=True, null=True)),
+                ("corrected_by_phone", models.CharField(blank=True, max_length=12)),
+                ("corrected_by_seat", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("stamp", models.CharField(default=matches.models.new_stamp, editable=False, max_length=12)),
+                (
+                    "winner",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="matches.seat",
+                    ),
+                ),
+                (
+                    "sitting",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="hands", to="matches.sitting"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['number'],
+                "ordering": ["number"],
             },
         ),
         migrations.AddConstraint(
-            model_name='sitting',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('ended_how', ''), ('finished_at__isnull', True)), models.Q(('finished_at__isnull', False), models.Q(('ended_how', ''), _negated=True)), _connector='OR'), name='sitting_finished_has_a_reason'),
+            model_name="sitting",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("ended_how", ""), ("finished_at__isnull", True)),
+                    models.Q(("finished_at__isnull", False), models.Q(("ended_how", ""), _negated=True)),
+                    _connector="OR",
+                ),
+                name="sitting_finished_has_a_reason",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('sitting', 'position'), name='one_player_per_seat'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("sitting", "position"), name="one_player_per_seat"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(fields=('sitting', 'player'), name='one_seat_per_player'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(fields=("sitting", "player"), name="one_seat_per_player"),
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.UniqueConstraint(fields=('sitting', 'number'), name='one_row_per_hand'),
+            model_name="hand",
+            constraint=models.UniqueConstraint(fields=("sitting", "number"), name="one_row_per_hand"),
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.CheckConstraint(condition=models.Q(('number__gte', 1)), name='hand_numbers_start_at_1'),
+            model_name="hand",
+            constraint=models.CheckConstraint(condition=models.Q(("number__gte", 1)), name="hand_numbers_start_at_1"),
         ),
         migrations.AddConstraint(
-            model_name='hand',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('status', 'won'), ('winner__isnull', False)), models.Q(('status', 'abandoned'), ('winner__isnull', True)), _connector='OR'), name='won_hands_have_a_winner'),
+            model_name="hand",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("status", "won"), ("winner__isnull", False)),
+                    models.Q(("status", "abandoned"), ("winner__isnull", True)),
+                    _connector="OR",
+                ),
+                name="won_hands_have_a_winner",
+            ),
         ),
     ]

@@ -125,7 +125,9 @@ class Question:
                 allowed = ", ".join(choice.value for choice in self.choices)
                 raise RuleError(
                     gettext_noop("%(prompt)s Answer one of %(allowed)s, not %(value)s."),
-                    prompt=self.prompt, allowed=allowed, value=value,
+                    prompt=self.prompt,
+                    allowed=allowed,
+                    value=value,
                 )
             return value
         if self.kind == "flag":
@@ -144,17 +146,17 @@ class Question:
             except (TypeError, ValueError):
                 raise RuleError(
                     gettext_noop("%(prompt)s Pick players by their seat number, not %(seat)s."),
-                    prompt=self.prompt, seat=repr(seat),
+                    prompt=self.prompt,
+                    seat=repr(seat),
                 ) from None
             if not 0 <= position < n_seats:
                 raise RuleError(
                     gettext_noop("%(prompt)s There is no seat %(seat)d at this table."),
-                    prompt=self.prompt, seat=position + 1,
+                    prompt=self.prompt,
+                    seat=position + 1,
                 )
             if self.others_only and position == winner:
-                raise RuleError(
-                    gettext_noop("%(prompt)s The hand's winner cannot be one of them."), prompt=self.prompt
-                )
+                raise RuleError(gettext_noop("%(prompt)s The hand's winner cannot be one of them."), prompt=self.prompt)
             positions.add(position)
         return tuple(sorted(positions))
 
@@ -209,12 +211,16 @@ class Game:
         if count < self.min_players:
             raise RuleError(
                 gettext_noop("%(game)s needs at least %(min)d players: add a name."),
-                game=self.name, min=self.min_players,
+                game=self.name,
+                min=self.min_players,
             )
         if count > self.max_players:
             raise RuleError(
                 gettext_noop("%(game)s is for %(min)d to %(max)d players: %(why)s"),
-                game=self.name, min=self.min_players, max=self.max_players, why=self.too_many_players,
+                game=self.name,
+                min=self.min_players,
+                max=self.max_players,
+                why=self.too_many_players,
             )
 
     def cards_for(self, n_seats: int) -> int:
@@ -241,16 +247,21 @@ class Game:
             if not self.questions:
                 raise RuleError(
                     gettext_noop("%(game)s records only the winner, not %(fields)s."),
-                    game=self.name, fields=", ".join(unknown),
+                    game=self.name,
+                    fields=", ".join(unknown),
                 )
-            raise RuleError(gettext_noop("%(game)s does not record %(fields)s."), game=self.name, fields=", ".join(unknown))
+            raise RuleError(
+                gettext_noop("%(game)s does not record %(fields)s."), game=self.name, fields=", ".join(unknown)
+            )
         cleaned: dict[str, object] = {}
         for question in self.questions:
             if question.when is not None and str(cleaned.get(question.when[0])) != question.when[1]:
                 if raw.get(question.key) not in (None, "", [], ()):
                     raise RuleError(
                         gettext_noop("%(prompt)s Only asked when %(key)s is %(value)s."),
-                        prompt=question.prompt, key=question.when[0], value=question.when[1],
+                        prompt=question.prompt,
+                        key=question.when[0],
+                        value=question.when[1],
                     )
                 continue
             if question.key not in raw:

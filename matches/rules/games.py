@@ -9,7 +9,6 @@ from collections.abc import Mapping
 
 from .core import (
     Choice,
-    gettext_noop as _,
     Direction,
     Game,
     Leader,
@@ -20,6 +19,9 @@ from .core import (
     Scorer,
     to_winner,
     winner_takes_one,
+)
+from .core import (
+    gettext_noop as _,
 )
 
 PACK_35 = Pack(35, _("a 52-card pack without Kings, Queens, Jacks, Twos and the Ace of Spades"))
@@ -133,8 +135,10 @@ FAPFAP = Game(
     deciding_trick=_("Whoever wins the 5th and last trick wins the hand; how they won it sets the stake."),
     score=by_answer("multiplier", {"1": 1, "2": 2, "4": 4}),
     match_ends=POINTS_ENDS,
-    scoring=_("The winner takes 1 stake for a last trick won with a 4 or higher, 2 stakes for a last trick "
-    "won with a 3, 4 stakes for the last two tricks both won with 3s."),
+    scoring=_(
+        "The winner takes 1 stake for a last trick won with a 4 or higher, 2 stakes for a last trick "
+        "won with a 3, 4 stakes for the last two tricks both won with 3s."
+    ),
     too_many_players=_("eight hands of five need 40 cards, the pack has 35."),
     questions=(
         Question(
@@ -216,8 +220,10 @@ SIPA = Game(
     score=by_answer("sevens", {"none": 1, "last": 2, "two": 4, "three": 6}),
     match_ends=(MatchEndKind.POINTS,),
     default_target=10,
-    scoring=_("The winner scores 6 for the last three tricks all won with sevens, 4 for the last two, "
-    "2 for the last one only, 1 otherwise. First to the target (usually 10) wins the match."),
+    scoring=_(
+        "The winner scores 6 for the last three tricks all won with sevens, 4 for the last two, "
+        "2 for the last one only, 1 otherwise. First to the target (usually 10) wins the match."
+    ),
     too_many_players=_("the game is played by 2 to 5."),
     questions=(
         Question(
@@ -245,18 +251,22 @@ CAT_TE = Game(
     cards_each=6,
     deal_batches=(1,),
     ranking=_("A K Q J 10 9 8 7 6 5 4 3 2. You need not follow suit."),
-    deciding_trick=_("The winner of the 6th trick wins, unless someone was dealt a flush (four or six of one "
-    "suit) or swept the first four tricks: they win at once. Players who took none of the first four "
-    "tricks drop out of the hand but still pay."),
+    deciding_trick=_(
+        "The winner of the 6th trick wins, unless someone was dealt a flush (four or six of one "
+        "suit) or swept the first four tricks: they win at once. Players who took none of the first four "
+        "tricks drop out of the hand but still pay."
+    ),
     direction=Direction.COUNTER_CLOCKWISE,
     next_dealer=NextDealer.WINNER,
     leader=Leader.DEALER,
     score=score_cat_te,
     match_ends=(MatchEndKind.HANDS,),
     default_target=12,
-    scoring=_("Each opponent pays the winner 1 chip for the last trick, 2 chips for a dealt flush or a "
-    "first-four sweep. On a sweep, a player who held back an Ace of the suit led pays the winner 1 more "
-    "chip (the app gives that chip to the winner, so no chip is lost)."),
+    scoring=_(
+        "Each opponent pays the winner 1 chip for the last trick, 2 chips for a dealt flush or a "
+        "first-four sweep. On a sweep, a player who held back an Ace of the suit led pays the winner 1 more "
+        "chip (the app gives that chip to the winner, so no chip is lost)."
+    ),
     too_many_players=_("the game is played by 3 to 6."),
     questions=(
         Question(
@@ -270,7 +280,11 @@ CAT_TE = Game(
             ),
         ),
         Question(
-            "aces", _("Sweep: who held back an Ace?"), "seats", when=("how", "sweep"), others_only=True,
+            "aces",
+            _("Sweep: who held back an Ace?"),
+            "seats",
+            when=("how", "sweep"),
+            others_only=True,
             short=_("held back an Ace"),
         ),
     ),
@@ -294,14 +308,18 @@ EIGHTY_THREE = Game(
     leader=Leader.AFTER_DEALER,
     score=score_eighty_three,
     match_ends=(MatchEndKind.THRESHOLDS,),
-    scoring=_("The 5th-trick winner scores 2, 1 more if that trick was not won with an Ace, and 1 more if "
-    "they did not also win the last trick. Anyone dealt four of a kind or six of one suit scores 1. "
-    "Playing to 10: whoever is alone at the top at or above it wins; a tie at the top raises it by 5."),
+    scoring=_(
+        "The 5th-trick winner scores 2, 1 more if that trick was not won with an Ace, and 1 more if "
+        "they did not also win the last trick. Anyone dealt four of a kind or six of one suit scores 1. "
+        "Playing to 10: whoever is alone at the top at or above it wins; a tie at the top raises it by 5."
+    ),
     too_many_players=_("nine hands of six need 54 cards, the pack has 52."),
     questions=(
         Question("ace", _("Won the 5th trick with an Ace"), "flag", short=_("with an Ace")),
         Question("last", _("Also won the last trick"), "flag", short=_("also the last trick")),
-        Question("bonus", _("Held four of a kind or six of one suit"), "seats", short=_("four of a kind or six of a suit")),
+        Question(
+            "bonus", _("Held four of a kind or six of one suit"), "seats", short=_("four of a kind or six of a suit")
+        ),
     ),
     notes=(_("Best with 3 to 6 players."),),
 )
@@ -323,8 +341,10 @@ LETZTER_STICH = Game(
     score=score_letzter_stich,
     match_ends=(MatchEndKind.POINTS, MatchEndKind.HANDS),
     default_target=500,
-    scoring=_("The winner scores 50. Play a set number of hands (a multiple of the number of players, so "
-    "everyone deals as often) or to a target such as 500."),
+    scoring=_(
+        "The winner scores 50. Play a set number of hands (a multiple of the number of players, so "
+        "everyone deals as often) or to a target such as 500."
+    ),
     too_many_players=_("seven hands of five need 35 cards, the Skat pack has 32."),
     cards_by_players={3: 8, 4: 7, 5: 6, 6: 5},
     pack_by_players={3: PACK_SKAT_28},

@@ -54,8 +54,13 @@ def answer_forms(
         return [AnswerForm(button=button, primary=True, checks=checks_for(None))]
     question = choices[0]
     return [
-        AnswerForm(button=_(choice.label), primary=index == 0, fixed={question.key: choice.value},
-                   checks=checks_for(choice.value), current=current.get(question.key) == choice.value)
+        AnswerForm(
+            button=_(choice.label),
+            primary=index == 0,
+            fixed={question.key: choice.value},
+            checks=checks_for(choice.value),
+            current=current.get(question.key) == choice.value,
+        )
         for index, choice in enumerate(question.choices)
     ]
 

@@ -7,12 +7,11 @@ import secrets
 from collections.abc import Callable
 from functools import wraps
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django_htmx.middleware import HtmxDetails
-
-from django.conf import settings
 from django.utils.translation import gettext_lazy
+from django_htmx.middleware import HtmxDetails
 
 from ..models import Recorder, Sitting
 from .errors import message_response
@@ -34,7 +33,7 @@ NO_SUCH_SITTING = gettext_lazy("No match at this link. Check the link, or start 
 
 
 def with_sitting(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Resolve the URL's token to its sitting before calling `view(request, sitting, ...)`; 404 with a message otherwise."""
+    """Resolve the URL's token to its sitting, then call `view(request, sitting, ...)`; 404 with a message if none."""
 
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:

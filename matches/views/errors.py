@@ -26,7 +26,9 @@ def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return message_response(request, _("There is nothing at this address. Check the link, or go to the home page."), 404)
+    return message_response(
+        request, _("There is nothing at this address. Check the link, or go to the home page."), 404
+    )
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -7,10 +7,10 @@ import re
 from django.db.models import Prefetch
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
-from django.utils.translation import gettext as _
 
 from .. import rules
 from ..demo import create_demo_sitting

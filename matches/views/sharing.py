@@ -8,9 +8,9 @@ from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
-from django.utils.translation import gettext as _
 
 from ..models import Sitting, TableState
 from .common import NO_SUCH_SITTING, TOKEN, HtmxHttpRequest, action, claim_seat, claimed_seat, forget, remember
@@ -82,7 +82,7 @@ def rotate(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 
 @action
 def me(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    """"I am Djibo": this phone's taps are recorded as Djibo's. An empty seat forgets it."""
+    """ "I am Djibo": this phone's taps are recorded as Djibo's. An empty seat forgets it."""
     raw = request.POST.get("seat", "")
     seats = sitting.seats.count()
     if raw == "":

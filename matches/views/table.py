@@ -7,17 +7,17 @@ Refusals re-render the table with the reason and a 4xx status.
 
 from __future__ import annotations
 
+from defusedcsv import csv
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
-from django_ratelimit.decorators import ratelimit
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
-from django.utils.translation import gettext as _
-from defusedcsv import csv
+from django_ratelimit.decorators import ratelimit
 
 from ..errors import AlreadyRecorded, TableError
 from ..forms import HandNumberForm, TapForm
@@ -127,7 +127,9 @@ def poll_response(request: HtmxHttpRequest, sitting: Sitting, watching: bool) ->
 @ratelimit(key="ip", rate=tap_rate, block=False)
 def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     if getattr(request, "limited", False):
-        response = table_response(request, sitting, _("Too many taps from this phone: wait a minute, then tap again."), 429)
+        response = table_response(
+            request, sitting, _("Too many taps from this phone: wait a minute, then tap again."), 429
+        )
         response["Retry-After"] = "60"
         return response
     form = TapForm(request.POST)
@@ -182,8 +184,11 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
     """GET shows hand `number` with its winner and answers to change; POST stores the correction."""
     hand = sitting.hands.filter(number=number, status="won").first()
     if hand is None or sitting.is_final:
-        reason = _("This match was ended: it can no longer change.") if sitting.is_final else (
-            _("Hand %(number)d has not been recorded, so it cannot be corrected.") % {"number": number})
+        reason = (
+            _("This match was ended: it can no longer change.")
+            if sitting.is_final
+            else (_("Hand %(number)d has not been recorded, so it cannot be corrected.") % {"number": number})
+        )
         return table_response(request, sitting, reason, status=409 if hand or sitting.is_final else 404)
     if request.method == "POST":
         form = TapForm(request.POST)
@@ -196,7 +201,9 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
             )
         except TableError as refusal:
             return correction_page(request, sitting, hand, refusal.message, status=refusal.status)
-        return after_change(request, sitting, _("Hand %(number)d corrected: %(name)s.") % {"number": number, "name": hand.winner.name})
+        return after_change(
+            request, sitting, _("Hand %(number)d corrected: %(name)s.") % {"number": number, "name": hand.winner.name}
+        )
     return correction_page(request, sitting, hand)
 
 
@@ -207,8 +214,14 @@ def correction_page(request, sitting: Sitting, hand, notice: str = "", status: i
         (seat, answer_forms(sitting.rules, state.seats, seat.position, hand.extras if seat.position == winner else {}))
         for seat in state.seats
     ]
-    context = {"sitting": sitting, "hand": hand, "winner": winner, "choices": choices, "notice": notice,
-               "describe": state.describe(hand)}
+    context = {
+        "sitting": sitting,
+        "hand": hand,
+        "winner": winner,
+        "choices": choices,
+        "notice": notice,
+        "describe": state.describe(hand),
+    }
     response = render(request, "matches/correct.html", context, status=status)
     add_never_cache_headers(response)
     return response
@@ -226,7 +239,9 @@ def reissue(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         sitting.reissue_chips(seen)
     except TableError as refusal:
         return refused(request, sitting, refusal)
-    return after_change(request, sitting, _("Everyone received %(chips)d more chips.") % {"chips": sitting.starting_chips})
+    return after_change(
+        request, sitting, _("Everyone received %(chips)d more chips.") % {"chips": sitting.starting_chips}
+    )
 
 
 @action
@@ -265,6 +280,14 @@ def export(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         running = [total + gained for total, gained in zip(running, hand.points)]
         winner = state.name_of(hand.winner_id) if hand.winner_id else ""
         writer.writerow(
-            [hand.number, hand.status, names[hand.dealer_position], winner, state.describe(hand), *hand.points, *running]
+            [
+                hand.number,
+                hand.status,
+                names[hand.dealer_position],
+                winner,
+                state.describe(hand),
+                *hand.points,
+                *running,
+            ]
         )
     return response
