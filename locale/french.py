@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - a table of sentences: one translation per line reads best
 """The French catalogue's translations, kept as a table so they survive `makemessages` runs.
 
 Run `python locale/french.py` after `makemessages -l fr` to fill locale/fr/LC_MESSAGES/django.po
@@ -157,7 +158,7 @@ FR = {
     "with an Ace": "avec un as",
     "also the last trick": "aussi la dernière levée",
     "four of a kind or six of a suit": "carré ou six d’une couleur",
-    "Eighty Three": "Eighty Three",
+    "Eighty Three": "Quatre-vingt-trois",
     "A K Q J 10 9 8 7 6 5 4 3 2. Follow suit if you can.": "A R D V 10 9 8 7 6 5 4 3 2. Fournissez si vous pouvez.",
     "Whoever wins the 5th trick (not the last) wins the hand.": "Qui remporte la 5e levée (pas la dernière) gagne la main.",
     "The 5th-trick winner scores 2, 1 more if that trick was not won with an Ace, and 1 more if they did not also win the last trick. Anyone dealt four of a kind or six of one suit scores 1. Playing to 10: whoever is alone at the top at or above it wins; a tie at the top raises it by 5.": f"Le gagnant de la 5e levée marque 2, 1 de plus si cette levée n’a pas été gagnée avec un as, et 1 de plus s’il n’a pas aussi gagné la dernière levée. Qui a reçu un carré ou six cartes d’une couleur marque 1. On joue en 10{N}: qui est seul en tête à 10 ou plus gagne{N}; une égalité en tête relève le seuil de 5.",
@@ -299,7 +300,26 @@ FR = {
     "Player": "Joueur",
     "Money": "Argent",
     "Hands won": "Mains gagnées",
-    "1st": "1er",
+    "; ": f"{N}; ",
+    "dealer: %(dealer)s · recorded %(time)s": f"donneur{N}: %(dealer)s · notée à %(time)s",
+    "The match ends after %(n)s hands.": "La partie se termine après %(n)s mains.",
+    "First to %(n)s hands won.": "Le premier à %(n)s mains gagnées l’emporte.",
+    "First to %(n)s %(unit)s.": "Le premier à %(n)s %(unit)s l’emporte.",
+    "N: the number of hands, wins or points that ends the match": f"N{N}: le nombre de mains, de victoires ou de points qui termine la partie",
+    "This phone belongs to nobody in particular now.": "Ce téléphone n’est plus celui de personne en particulier.",
+    "This phone is %(name)s's now: its taps say so.": f"Ce téléphone est maintenant celui de %(name)s{N}: ses touches le diront.",
+    "<strong>%(name)s</strong> wins the match with %(total)s (%(unit)s).": "<strong>%(name)s</strong> gagne la partie avec %(total)s (%(unit)s).",
+    "with %(total)s each (%(unit)s).": "avec %(total)s chacun (%(unit)s).",
+    "Keep names to %(max)d characters (this one has %(length)d).": "Les noms tiennent en %(max)d caractères au plus (celui-ci en a %(length)d).",
+    "%(name)s is already at the table (player %(row)d).": "%(name)s est déjà à la table (joueur %(row)d).",
+    "hand": "main",
+    "status": "statut",
+    "dealer": "donneur",
+    "winner": "gagnant",
+    "how": "comment",
+    "%(name)s points": "%(name)s points",
+    "%(name)s total": "%(name)s total",
+    "won": "gagnée",
     "Someone ran out: give everyone %(chips)s chips": f"Quelqu’un est à sec{N}: donner %(chips)s jetons à chacun",
     "Hands, newest first": "Mains, la plus récente d’abord",
     "Undo hand %(number)s": "Annuler la main %(number)s",
@@ -309,12 +329,25 @@ FR = {
 }
 
 
+# (context, msgid): for words whose French depends on where they stand.
+FR_CONTEXT = {
+    ("first place in the score", "leads"): "en tête",
+}
+
+
 def fill(po_path: Path) -> list[str]:
     """Fill every entry of the catalogue from FR; return the msgids left without a translation."""
     catalogue = polib.pofile(str(po_path))
+    for entry in catalogue.obsolete_entries():  # texts the code no longer has
+        catalogue.remove(entry)
     missing = []
     for entry in catalogue:
-        if entry.msgid_plural:
+        if entry.msgctxt:
+            if (entry.msgctxt, entry.msgid) in FR_CONTEXT:
+                entry.msgstr = FR_CONTEXT[(entry.msgctxt, entry.msgid)]
+            else:
+                missing.append(entry.msgid)
+        elif entry.msgid_plural:
             plural = FR.get((entry.msgid, entry.msgid_plural))
             if plural:
                 entry.msgstr_plural = {0: plural[0], 1: plural[1]}

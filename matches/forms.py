@@ -7,7 +7,7 @@ import unicodedata
 from django import forms
 from django.http import QueryDict
 from django.utils.text import capfirst, format_lazy
-from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import rules
@@ -128,13 +128,13 @@ class StartForm(forms.Form):
             elif len(name) > NAME_MAX_LENGTH:
                 self.add_error(
                     field,
-                    gettext_now("Keep names to %(max)d characters (this one has %(length)d).")
+                    gettext("Keep names to %(max)d characters (this one has %(length)d).")
                     % {"max": NAME_MAX_LENGTH, "length": len(name)},
                 )
             elif name.casefold() in seen:
                 self.add_error(
                     field,
-                    gettext_now("%(name)s is already at the table (player %(row)d).")
+                    gettext("%(name)s is already at the table (player %(row)d).")
                     % {"name": name, "row": seen[name.casefold()]},
                 )
             else:

@@ -121,6 +121,14 @@ class Sitting(models.Model):
     def is_finished(self) -> bool:
         return self.finished_at is not None
 
+    def scores(self) -> list[tuple[str, int]]:
+        """(name, score) per seat as the tally shows it (chips in front of each for Cat Tê).
+
+        Reads `self.seats`, so prefetch them when listing many sittings.
+        """
+        base = (self.starting_chips or 0) * (1 + self.chips_reissued) if self.rules.uses_chips else 0
+        return [(seat.name, base + seat.total) for seat in self.seats.all()]
+
     @property
     def is_final(self) -> bool:
         """Ended by a member: read-only for good."""
@@ -606,8 +614,8 @@ class Hand(models.Model):
     """
 
     class Status(models.TextChoices):
-        WON = "won", "won"
-        ABANDONED = "abandoned", "abandoned"
+        WON = "won", gettext_lazy("won")
+        ABANDONED = "abandoned", gettext_lazy("abandoned")
 
     sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField()

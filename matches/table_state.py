@@ -86,6 +86,12 @@ class TableState:
             over=self.sitting.is_finished,
         )
 
+    @cached_property
+    def leader_score(self) -> int:
+        """The first place's score as the tally shows it: chips in front of them, or their total."""
+        first = self.leaders[0]
+        return self.balances()[first.position] if self.sitting.rules.uses_chips else first.total
+
     def balances(self) -> list[int]:
         """Chips in front of each seat (Cat Tê): the stacks handed out plus what the hands moved."""
         issued = (self.sitting.starting_chips or 0) * (1 + self.sitting.chips_reissued)
@@ -156,7 +162,7 @@ class TableState:
                 words.append(
                     _("%(question)s: %(names)s") % {"question": _(question.short or question.prompt), "names": names}
                 )
-        return "; ".join(words)
+        return _("; ").join(words)
 
 
 @dataclass

@@ -51,11 +51,14 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     var button = tapped(event);
     if (button && event.detail.successful) {
-      var notice = document.getElementById("notice");
-      if (notice) notice.replaceChildren();
       button.classList.remove("pending");
       button.removeAttribute("aria-busy");
     }
+  });
+  // Fresh table (an answer or a poll): whatever the connection warning said is out of date.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var notice = document.getElementById("notice");
+    if (notice && event.detail.target && event.detail.target.id === "table") notice.replaceChildren();
   });
 
   // --- keep the screen awake while a sitting is open (Screen Wake Lock API), with a toggle ---

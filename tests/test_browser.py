@@ -184,6 +184,7 @@ def test_a_tap_lost_offline_says_so_and_a_retry_records_once(browser, live_serve
     page.context.set_offline(False)
     button.click()
     page.get_by_text("Hand 1 recorded: Boubacar.").wait_for()
+    assert not page.get_by_text("Not saved: check the connection").is_visible()  # the warning went with it
     button = page.get_by_role("button", name="Boubacar")
     button.click()  # a nervous second tap on the next hand's button records hand 2, once
     page.get_by_text("Hand 2 recorded: Boubacar.").wait_for()

@@ -20,63 +20,63 @@ GAMES_TO_THE_END = [
         {"end_kind": "wins", "end_target": "2"},
         ["Aïcha", "Boubacar"],
         [(1, {}), (2, {}), (1, {})],
-        "<strong>Aïcha</strong> wins with 2.",
+        "<strong>Aïcha</strong> wins the match with 2 (wins).",
     ),
     (
         "sink-sink",
         {"end_kind": "hands", "end_target": "2"},
         ["A", "B", "C"],
         [(3, {}), (3, {})],
-        "<strong>C</strong> wins with 2.",
+        "<strong>C</strong> wins the match with 2 (wins).",
     ),
     (
         "agram-mali",
         {"end_kind": "hands", "end_target": "2"},
         ["A", "B"],
         [(1, {}), (2, {})],
-        "Shared first place: <strong>A</strong>, <strong>B</strong>, with 1 each.",
+        "Shared first place: <strong>A</strong>, <strong>B</strong>, with 1 each (wins).",
     ),
     (
         "fapfap",
         {"end_kind": "points", "end_target": "5", "stake_amount": "100", "stake_label": "FCFA"},
         ["Aïcha", "Boubacar", "Chaibou"],
         [(2, {"multiplier": "4"}), (1, {"multiplier": "2"}), (2, {"multiplier": "1"})],
-        "<strong>Boubacar</strong> wins with 5.",
+        "<strong>Boubacar</strong> wins the match with 5 (stakes).",
     ),
     (
         "spar",
         {"end_kind": "points", "end_target": "5"},
         ["A", "B"],
         [(1, {"card": "six"}), (2, {"card": "other"}), (1, {"card": "seven"})],
-        "<strong>A</strong> wins with 5.",
+        "<strong>A</strong> wins the match with 5 (points).",
     ),
     (
         "sipa",
         {"end_kind": "points", "end_target": "10"},
         ["A", "B"],
         [(1, {"sevens": "three"}), (2, {"sevens": "none"}), (1, {"sevens": "two"})],
-        "<strong>A</strong> wins with 10.",
+        "<strong>A</strong> wins the match with 10 (points).",
     ),
     (
         "cat-te",
         {"end_kind": "hands", "end_target": "3", "starting_chips": "20"},
         ["A", "B", "C"],
         [(1, {"how": "last"}), (2, {"how": "sweep", "aces": ["3"]}), (1, {"how": "flush"})],
-        "<strong>A</strong> wins with",
+        "<strong>A</strong> wins the match with 24 (chips).",  # 20 chips each, then +2, -2, +4
     ),
     (
         "eighty-three",
         {"end_kind": "thresholds"},
         ["A", "B", "C"],
         [(1, {}), (1, {}), (1, {"ace": "1"})],
-        "<strong>A</strong> wins with 11.",
+        "<strong>A</strong> wins the match with 11 (points).",
     ),
     (
         "letzter-stich",
         {"end_kind": "hands", "end_target": "3"},
         ["A", "B", "C"],
         [(1, {}), (2, {}), (2, {})],
-        "<strong>B</strong> wins with 100.",
+        "<strong>B</strong> wins the match with 100 (points).",
     ),
 ]
 
@@ -233,3 +233,25 @@ def test_a_match_ended_early_shows_its_abandoned_hand(client, slug, answers):
     sitting.end_match()
     for path in ("", "hands/", "hands.csv"):
         assert client.get(url(sitting, path)).status_code == 200
+
+
+def test_the_correction_page_highlights_the_recorded_answer(client):
+    sitting = Sitting.start("fapfap", ["A", "B"])
+    sitting.record_hand(1, 1, {"multiplier": "2"})
+    page = client.get(url(sitting, "hands/1/")).content.decode()
+    assert re.search(r'class="answer primary"[^>]*>With a 3, last trick only: x2 \(recorded\)', page)
+    assert not re.search(r'class="answer primary"[^>]*>With a 4 or higher', page.split("(recorded)")[-1])
+
+
+@pytest.mark.parametrize(
+    "slug, end, line",
+    [
+        ("agram", {"end_kind": "hands", "end_target": "12"}, "The match ends after 12 hands."),
+        ("agram", {"end_kind": "wins", "end_target": "3"}, "First to 3 hands won."),
+        ("letzter-stich", {"end_kind": "points", "end_target": "500"}, "First to 500 points."),
+        ("fapfap", {"end_kind": "points", "end_target": "9"}, "First to 9 stakes."),
+    ],
+)
+def test_the_table_says_how_the_match_ends(client, slug, end, line):
+    sitting = start(client, slug, end, ["A", "B", "C"])
+    assert line in client.get(url(sitting)).content.decode()

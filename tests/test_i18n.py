@@ -141,3 +141,20 @@ def test_numbers_and_dates_follow_the_language(client, language, money, date):
     assert f'<td class="num">{money}</td>' in page
     home = client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
     assert timezone.localtime(sitting.started_at).strftime(date) in home
+
+
+@pytest.mark.django_db
+def test_name_refusals_come_in_french(client):
+    data = {"action": "start", "end_kind": "open", "player_1": "Aïcha", "player_2": "aïcha ", "player_3": "x" * 41}
+    page = client.post("/start/agram/", data, **FR).content.decode()
+    assert "aïcha est déjà à la table (joueur 1)." in page
+    assert "Les noms tiennent en 40 caractères au plus (celui-ci en a 41)." in page
+
+
+@pytest.mark.django_db
+def test_the_csv_speaks_the_readers_language(client, sitting):
+    play(sitting, [2])
+    english = client.get(f"/s/{sitting.token}/hands.csv", HTTP_ACCEPT_LANGUAGE="en").content.decode("utf-8-sig")
+    french = client.get(f"/s/{sitting.token}/hands.csv", **FR).content.decode("utf-8-sig")
+    assert english.startswith("hand,status,dealer,winner,how,") and "\n1,won,Aïcha,Chaibou," in english
+    assert french.startswith("main;statut;donneur;gagnant;comment;") and "\n1;gagnée;Aïcha;Chaibou;" in french

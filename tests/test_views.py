@@ -209,7 +209,7 @@ def test_end_early_abandons_the_open_hand_and_refuses_later_taps(client, sitting
     assert sitting.is_finished
     assert sitting.hands.get(number=4).status == "abandoned"
     page = client.get(url(sitting)).content.decode()
-    assert "<strong>Chaibou</strong> wins with 2." in page
+    assert "<strong>Chaibou</strong> wins the match with 2 (wins)." in page
     assert 'name="winner"' not in page and "Undo hand" not in page
     before = snapshot(sitting)
     refused = client.post(url(sitting, "tap/"), {"number": 4, "winner": 1}, **HX)
@@ -247,7 +247,7 @@ def test_final_standings_name_a_shared_first_place(client, sitting):
     play(sitting, [0, 3])
     sitting.end_match()
     page = client.get(url(sitting)).content.decode()
-    assert "Shared first place: <strong>Aïcha</strong>, <strong>Djibo</strong>, with 1 each." in page
+    assert "Shared first place: <strong>Aïcha</strong>, <strong>Djibo</strong>, with 1 each (wins)." in page
 
 
 # --- start -------------------------------------------------------------------

@@ -56,7 +56,7 @@ def answer_forms(
     return [
         AnswerForm(
             button=_(choice.label),
-            primary=index == 0,
+            primary=choice.value == current[question.key] if question.key in current else index == 0,
             fixed={question.key: choice.value},
             checks=checks_for(choice.value),
             current=current.get(question.key) == choice.value,

@@ -4,6 +4,7 @@ watch link, rotating both, and a phone saying which seat it holds."""
 from __future__ import annotations
 
 import segno
+from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -91,4 +92,10 @@ def me(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         claim_seat(request, sitting, int(raw) - 1)
     else:
         return message_response(request, _("Pick your name from the list."), 400)
+    seat = claimed_seat(request, sitting)
+    if seat is None:
+        messages.success(request, _("This phone belongs to nobody in particular now."))
+    else:
+        name = sitting.seats.get(position=seat).name
+        messages.success(request, _("This phone is %(name)s's now: its taps say so.") % {"name": name})
     return redirect(sitting)

@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -271,9 +272,18 @@ def export(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response.write("\ufeff")  # so spreadsheet programs read the names' accents as UTF-8
-    writer = csv.writer(response)
+    # French spreadsheets split columns on ";" (the comma is their decimal mark).
+    writer = csv.writer(response, delimiter=";" if get_language() == "fr" else ",")
     writer.writerow(
-        ["hand", "status", "dealer", "winner", "how", *(f"{n} points" for n in names), *(f"{n} total" for n in names)]
+        [
+            _("hand"),
+            _("status"),
+            _("dealer"),
+            _("winner"),
+            _("how"),
+            *(_("%(name)s points") % {"name": n} for n in names),
+            *(_("%(name)s total") % {"name": n} for n in names),
+        ]
     )
     running = [0] * len(names)
     for hand in reversed(state.recent_hands):
@@ -282,7 +292,7 @@ def export(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         writer.writerow(
             [
                 hand.number,
-                hand.status,
+                hand.get_status_display(),
                 names[hand.dealer_position],
                 winner,
                 state.describe(hand),
