@@ -157,15 +157,20 @@ def test_the_table_page_offers_a_qr_code_and_the_links(client, sitting):
 # --- headers, limits, deploy check ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", ["/", "/start/", "/start/agram/", "table", "watch", "history", "end", "/nowhere/"])
-def test_security_headers_on_every_page(client, sitting, path):
-    path = {
+def page_of(sitting, name: str) -> str:
+    """The address of one of `sitting`'s pages by a short name; other names are addresses already."""
+    return {
         "table": url(sitting),
         "watch": watch_url(sitting),
         "history": url(sitting, "hands/"),
         "end": url(sitting, "end/"),
-    }.get(path, path)
-    response = client.get(path)
+        "poll": url(sitting, "poll/?v=0"),
+    }.get(name, name)
+
+
+@pytest.mark.parametrize("path", ["/", "/start/", "/start/agram/", "table", "watch", "history", "end", "/nowhere/"])
+def test_security_headers_on_every_page(client, sitting, path):
+    response = client.get(page_of(sitting, path))
     csp = response["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "style-src 'self'" in csp and "default-src 'self'" in csp
     assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
@@ -175,13 +180,7 @@ def test_security_headers_on_every_page(client, sitting, path):
 
 @pytest.mark.parametrize("path", ["table", "watch", "poll", "history"])
 def test_sitting_pages_are_never_stored(client, sitting, path):
-    path = {
-        "table": url(sitting),
-        "watch": watch_url(sitting),
-        "poll": url(sitting, "poll/?v=0"),
-        "history": url(sitting, "hands/"),
-    }[path]
-    assert "no-store" in client.get(path, **HX)["Cache-Control"]
+    assert "no-store" in client.get(page_of(sitting, path), **HX)["Cache-Control"]
 
 
 def test_pages_load_no_third_party_resource(client, sitting):
