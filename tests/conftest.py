@@ -1,10 +1,18 @@
 import pytest
+from django.utils import translation
 
 from matches.models import Hand, Seat, Sitting
 
 from .browsers import browser  # noqa: F401 - the module-wide chromium, for every browser test
 
 WORKED = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Each test starts in English: a French request earlier in the thread leaves French active."""
+    with translation.override("en"):
+        yield
 
 
 @pytest.fixture
