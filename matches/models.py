@@ -175,7 +175,7 @@ class Sitting(models.Model):
                 stake_label=sitting.stake_label,
             )
             new = sitting._seat(sitting.game, players, sitting.match_end, options)
-            Sitting.objects.filter(pk=sitting.pk).update(next_sitting=new, version=models.F("version") + 1)
+            sitting._update(next_sitting=new)
         self.next_sitting_id = new.pk
         return new
 
@@ -285,7 +285,7 @@ class Sitting(models.Model):
                 ]
             )
             sitting._recompute(seats)
-        self._refresh()
+        self._adopt(sitting)
         return hand
 
     def undo_hand(self, number: int, stamp: str | None = None) -> Hand:
@@ -317,7 +317,7 @@ class Sitting(models.Model):
                 )
             last.delete()
             sitting._recompute(table.seats)
-        self._refresh()
+        self._adopt(sitting)
         return last
 
     def end_match(self, open_number: int | None = None) -> None:
@@ -345,8 +345,8 @@ class Sitting(models.Model):
                 dealer_position=table.dealer,
                 points=[0] * len(table.seats),
             )
-            sitting._finish(Sitting.EndedHow.ENDED_EARLY)
-        self._refresh()
+            sitting._update(finished_at=timezone.now(), ended_how=Sitting.EndedHow.ENDED_EARLY)
+        self._adopt(sitting)
 
     def reissue_chips(self, seen: int) -> None:
         """Hand every player another batch of the starting stack (Cat Tê), when one has run out.
@@ -366,21 +366,17 @@ class Sitting(models.Model):
             table = sitting.table(recent=0)
             if min(table.balances()) > 0:
                 raise Conflict(_("Nobody has run out of chips yet."))
-            Sitting.objects.filter(pk=sitting.pk).update(
-                chips_reissued=models.F("chips_reissued") + 1, version=models.F("version") + 1
-            )
-        self._refresh()
+            sitting._update(chips_reissued=sitting.chips_reissued + 1)
+        self._adopt(sitting)
 
     def rotate_links(self) -> None:
         """New member and watch links; the old ones stop working at once (a link leaked)."""
         with transaction.atomic():
             sitting, seats = self._lock()
-            Sitting.objects.filter(pk=sitting.pk).update(
-                token=new_token(), watch_token=new_token(), version=models.F("version") + 1
-            )
+            sitting._update(token=new_token(), watch_token=new_token())
             # The match this one is a rematch of must not lead to the new link either.
             Sitting.objects.filter(next_sitting=sitting).update(next_sitting=None, version=models.F("version") + 1)
-        self.refresh_from_db(fields=["token", "watch_token", "version"])
+        self._adopt(sitting)
 
     def _lock(self) -> tuple[Sitting, list[Seat]]:
         """Lock the sitting row (and its seats) for a change and read them fresh, in one query.
@@ -399,6 +395,8 @@ class Sitting(models.Model):
     def _adopt(self, fresh: Sitting) -> None:
         """Take the state a verb left in the locked copy `fresh`, without reading it again."""
         for name in (
+            "token",
+            "watch_token",
             "finished_at",
             "ended_how",
             "threshold",
@@ -409,8 +407,13 @@ class Sitting(models.Model):
         ):
             setattr(self, name, getattr(fresh, name))
 
-    def _refresh(self) -> None:
-        self.refresh_from_db(fields=["finished_at", "ended_how", "threshold", "tied_at", "chips_reissued", "version"])
+    def _update(self, **changes: object) -> None:
+        """Write `changes` and the next version to this sitting's row (locked by the caller),
+        and keep them on this copy."""
+        changes["version"] = self.version + 1
+        Sitting.objects.filter(pk=self.pk).update(**changes)
+        for name, value in changes.items():
+            setattr(self, name, value)
 
     def _score(self, n_seats: int, winner: int, extras: Mapping | None) -> tuple[dict, tuple[int, ...]]:
         if not 0 <= winner < n_seats:
@@ -459,23 +462,14 @@ class Sitting(models.Model):
 
     def _save_progress(self, progress: rules.Progress) -> None:
         """Store the threshold and the match end that `progress` says hold now, and a new version."""
-        changes: dict[str, object] = {"version": self.version + 1}  # the rows are locked
+        changes: dict[str, object] = {}
         if (progress.threshold, progress.tied_at) != (self.threshold, self.tied_at):
             changes.update(threshold=progress.threshold, tied_at=progress.tied_at)
         if progress.over and not self.is_finished:
             changes.update(finished_at=timezone.now(), ended_how=Sitting.EndedHow.MATCH_END)
         elif not progress.over and self.is_finished:
             changes.update(finished_at=None, ended_how=Sitting.EndedHow.PLAYING)
-        Sitting.objects.filter(pk=self.pk).update(**changes)
-        for field_name, value in changes.items():
-            setattr(self, field_name, value)
-
-    def _finish(self, how: Sitting.EndedHow) -> None:
-        self.finished_at = timezone.now()
-        self.ended_how = how
-        Sitting.objects.filter(pk=self.pk).update(
-            finished_at=self.finished_at, ended_how=how, version=models.F("version") + 1
-        )
+        self._update(**changes)
 
     # --- reading ---------------------------------------------------------
 
