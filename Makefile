@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine (Python 3.11):
-#   make run    start the app on 0.0.0.0:8000 (SQLite) for phones on the same Wi-Fi
+#   make run    start the app on 0.0.0.0:8000 (SQLite, gunicorn, DEBUG off) for phones on the same Wi-Fi
 #   make test   run the whole test suite on SQLite, then on PostgreSQL when a server answers
 #               (installs Debian's chromium and gettext for the tests)
 PYTHON ?= python3
@@ -7,21 +7,20 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run test bench
+.PHONY: run dev test bench
 
 $(VENV)/installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
 	touch $@
 
-# Local development settings; production sets real environment variables instead.
-.env:
-	printf 'DEBUG=1\n' > .env
+run: $(VENV)/installed
+	PORT=$(PORT) bin/run $(PY)
 
-run: $(VENV)/installed .env
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py lan_address --port $(PORT)
-	$(PY) manage.py runserver 0.0.0.0:$(PORT)
+# Development only: runserver with DEBUG (debug pages, reloading), reachable from this computer alone.
+dev: $(VENV)/installed
+	DEBUG=1 PLAIN_HTTP=1 $(PY) manage.py migrate --noinput
+	DEBUG=1 PLAIN_HTTP=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: $(VENV)/installed
 	bin/ensure-debian-packages

@@ -50,6 +50,8 @@ def setup_django(database_url: str, static_root: str) -> None:
         ALLOWED_HOSTS="testserver",
         SECURE_SSL_REDIRECT="0",
         TAP_RATE_LIMIT="1000000/m",
+        TAP_ADDRESS_RATE_LIMIT="1000000/m",
+        RATELIMIT_DIR=os.path.join(static_root, "ratelimit"),
         DATABASE_URL=database_url,
         CONN_MAX_AGE="600",
     )
@@ -289,8 +291,17 @@ def main() -> int:
                 results.setdefault(key, measured[key])
     missed = check(results)
     results["budget"], results["missed"] = BUDGET, missed
-    columns = (("database", 10), ("hands", 7), ("tap med ms", 12), ("tap p99 ms", 12), ("poll ms", 9),
-               ("q/tap", 7), ("q/poll", 8), ("tap B", 7), ("tap gz B", 10))
+    columns = (
+        ("database", 10),
+        ("hands", 7),
+        ("tap med ms", 12),
+        ("tap p99 ms", 12),
+        ("poll ms", 9),
+        ("q/tap", 7),
+        ("q/poll", 8),
+        ("tap B", 7),
+        ("tap gz B", 10),
+    )
     header = "".join(name.ljust(width) if name == "database" else name.rjust(width) for name, width in columns)
     print(header)
     for run in results["runs"]:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 
 from . import rules
 from .errors import AlreadyRecorded, BadInput, Conflict
+from .snapshot import read_snapshot
 from .table_state import TableState
 from .texts import rule_message
 
@@ -91,6 +92,7 @@ class Sitting(models.Model):
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", editable=False
     )  # the rematch, once a phone started it
     started_at = models.DateTimeField(default=timezone.now)
+    changed_at = models.DateTimeField(default=timezone.now, db_index=True)  # with every version, for retention
     finished_at = models.DateTimeField(null=True, blank=True)
     ended_how = models.CharField(max_length=12, choices=EndedHow.choices, default="", blank=True)
 
@@ -390,6 +392,8 @@ class Sitting(models.Model):
             .filter(sitting_id=self.pk)
             .order_by("position")
         )
+        if not seats:  # deleted by the operator (admin, retention) while a phone looked at it
+            raise Conflict(_("This match no longer exists: start a new one."))
         return seats[0].sitting, seats
 
     def _adopt(self, fresh: Sitting) -> None:
@@ -403,6 +407,7 @@ class Sitting(models.Model):
             "tied_at",
             "chips_reissued",
             "version",
+            "changed_at",
             "next_sitting_id",
         ):
             setattr(self, name, getattr(fresh, name))
@@ -411,6 +416,7 @@ class Sitting(models.Model):
         """Write `changes` and the next version to this sitting's row (locked by the caller),
         and keep them on this copy."""
         changes["version"] = self.version + 1
+        changes["changed_at"] = timezone.now()
         Sitting.objects.filter(pk=self.pk).update(**changes)
         for name, value in changes.items():
             setattr(self, name, value)
@@ -504,6 +510,16 @@ class Sitting(models.Model):
         seats = list(self.seats.select_related("player").order_by("position"))
         hands = list(self.hands.order_by("-number")[:recent]) if recent != 0 else []
         return TableState(sitting=self, seats=seats, recent_hands=hands)
+
+    def fresh_table(self, recent: int | None = HANDS_ON_TABLE) -> TableState:
+        """table(), with this sitting's row read again in the same snapshot as its seats and hands,
+        so that version, totals and hands agree even while other phones tap. Inside a transaction
+        (a GET view's snapshot, a verb) the reads agree already: no row is read again."""
+        if connection.in_atomic_block:
+            return self.table(recent)
+        with read_snapshot():
+            self._adopt(Sitting.objects.get(pk=self.pk))
+            return self.table(recent)
 
 
 def default_match_end(game: rules.Game) -> rules.MatchEnd:

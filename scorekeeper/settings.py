@@ -1,7 +1,8 @@
 """Settings for Last Trick, read from the environment.
 
-DEBUG is off unless DEBUG=1 (the developers' `.env` sets it). DATABASE_URL picks the database (a SQLite file
-beside manage.py by default; postgres://... in production).
+DEBUG is off unless DEBUG=1 (`make dev` sets it, bound to 127.0.0.1). DATABASE_URL picks the database (a
+SQLite file beside manage.py by default; postgres://... in production). `make run` keeps a generated
+SECRET_KEY in `.env` and sets PLAIN_HTTP=1: served to phones on a local network without HTTPS.
 """
 
 import os
@@ -11,9 +12,9 @@ import dj_database_url
 from dotenv import load_dotenv
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-# A developer's `.env` (written by `make`, git-ignored) sets DEBUG=1; real
+# `.env` (written once by `make run`, git-ignored) keeps this install's secret key; real
 # environment variables win over it, and production has no such file.
-load_dotenv(BASE_DIR / ".env", override=False)
+load_dotenv(os.environ.get("ENV_FILE") or BASE_DIR / ".env", override=False)
 
 
 def env_flag(name: str, default: bool = False) -> bool:
@@ -22,6 +23,10 @@ def env_flag(name: str, default: bool = False) -> bool:
 
 def env_list(name: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+def env_int(name: str, default: int) -> int:
+    return int(os.environ.get(name, str(default)))
 
 
 DEBUG = env_flag("DEBUG")
@@ -34,11 +39,14 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("Set SECRET_KEY in the environment (or DEBUG=1 for development).")
     SECRET_KEY = "dev-only-insecure-key-for-local-play"
 
-# In development phones on the same Wi-Fi open the laptop's LAN address.
-ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or (["*"] if DEBUG else [])
+# `make run` lists the laptop's own names and LAN address; `make dev` answers only on 127.0.0.1.
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or (["127.0.0.1", "localhost"] if DEBUG else [])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    "django.contrib.admin",  # for the operator, behind a superuser login
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
@@ -57,6 +65,7 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "matches.csrf.NoReferrerCsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -76,6 +85,7 @@ TEMPLATES = [
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.template.context_processors.csrf",
+                "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
         },
@@ -120,7 +130,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -151,8 +161,10 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-# Production runs behind a proxy that terminates HTTPS and sets X-Forwarded-Proto.
-if not DEBUG:
+# Production runs behind a proxy that terminates HTTPS and sets X-Forwarded-Proto. A table's
+# laptop (`make run`) serves plain HTTP to phones on its Wi-Fi: PLAIN_HTTP=1.
+PLAIN_HTTP = env_flag("PLAIN_HTTP")
+if not DEBUG and not PLAIN_HTTP:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True
@@ -161,15 +173,27 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", default=True)
 
-# Rate limit of taps per client. Counters live in the cache: set CACHE_URL (redis://...)
-# so that several app servers share them; without it each process counts on its own.
+# Rate limits (django-ratelimit), counted in the "ratelimit" cache: files that every worker on this
+# machine shares (counted under a lock), or Redis at CACHE_URL, which several app servers share.
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "ratelimit": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
     if os.environ.get("CACHE_URL")
-    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    else {
+        "BACKEND": "matches.counting_cache.CountingFileCache",
+        "LOCATION": os.environ.get("RATELIMIT_DIR") or BASE_DIR / ".ratelimit",
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
+    },
 }
-TAP_RATE_LIMIT = os.environ.get("TAP_RATE_LIMIT", "60/m")
+RATELIMIT_USE_CACHE = "ratelimit"
+TAP_RATE_LIMIT = os.environ.get("TAP_RATE_LIMIT", "60/m")  # changes to a sitting, per phone
+TAP_ADDRESS_RATE_LIMIT = os.environ.get("TAP_ADDRESS_RATE_LIMIT", "600/m")  # per client address
+START_RATE_LIMIT = os.environ.get("START_RATE_LIMIT", "20/h")  # new matches and demos, per phone
+START_ADDRESS_RATE_LIMIT = os.environ.get("START_ADDRESS_RATE_LIMIT", "100/h")  # per client address
 RATELIMIT_IP_META_KEY = os.environ.get("RATELIMIT_IP_META_KEY") or None  # e.g. HTTP_X_REAL_IP behind a proxy
+
+# `manage.py forget_old_sittings` deletes sittings untouched for this many days (0: keep all).
+RETENTION_DAYS = env_int("RETENTION_DAYS", 365)
 
 LOGGING = {
     "version": 1,

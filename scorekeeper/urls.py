@@ -1,6 +1,8 @@
+from django.contrib import admin
 from django.urls import include, path
 
 urlpatterns = [
+    path("admin/", admin.site.urls),  # the operator's, behind a superuser login
     path("", include("matches.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switcher
 ]

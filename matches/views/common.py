@@ -14,7 +14,9 @@ from django.utils.translation import gettext_lazy
 from django_htmx.middleware import HtmxDetails
 
 from ..models import Recorder, Sitting
+from ..snapshot import read_snapshot
 from .errors import message_response
+from .limits import CHANGES, over_limit
 
 REMEMBERED = 30  # sittings a phone keeps on its home screen
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,32}")  # what new_token() makes; anything else is not looked up
@@ -32,16 +34,27 @@ def wants_partial(request: HtmxHttpRequest) -> bool:
 NO_SUCH_SITTING = gettext_lazy("No match at this link. Check the link, or start a new match.")
 
 
-def with_sitting(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Resolve the URL's token to its sitting, then call `view(request, sitting, ...)`; 404 with a message if none."""
+def with_sitting(view: Callable[..., HttpResponse], link: str = "token") -> Callable[..., HttpResponse]:
+    """Resolve the URL's token (the sitting's `link` field) to its sitting, then call
+    `view(request, sitting, ...)`; 404 with a message if none.
+
+    A GET or HEAD runs whole in one read snapshot, so the sitting's version, seats and hands it
+    shows agree; a POST's verb locks and reads the sitting afresh. POSTs count against the tap
+    limits (per phone, per address) and get a 429 past them.
+    """
 
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-        found = list(Sitting.objects.filter(token=token)[:1]) if TOKEN.fullmatch(token) else []
-        sitting = found[0] if found else None
-        if sitting is None:
+        if request.method not in ("GET", "HEAD"):
+            return over_limit(request, CHANGES, known_phone(request)) or resolved(request, token, *args, **kwargs)
+        with read_snapshot():
+            return resolved(request, token, *args, **kwargs)
+
+    def resolved(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+        found = list(Sitting.objects.filter(**{link: token})[:1]) if TOKEN.fullmatch(token) else []
+        if not found:
             return message_response(request, NO_SUCH_SITTING, 404)
-        return view(request, sitting, *args, **kwargs)
+        return view(request, found[0], *args, **kwargs)
 
     return wrapper
 
@@ -69,6 +82,11 @@ def forget(request: HttpRequest, token: str) -> None:
     request.session["sittings"] = [t for t in request.session.get("sittings", []) if t != token]
 
 
+def known_phone(request: HttpRequest) -> str | None:
+    """This phone's id when it came with a session cookie; None for a client without one."""
+    return phone_id(request) if settings.SESSION_COOKIE_NAME in request.COOKIES else None
+
+
 def phone_id(request: HttpRequest) -> str:
     """A short random id for this phone, kept in its session, to trace who tapped."""
     if "phone" not in request.session:
@@ -92,11 +110,6 @@ def claim_seat(request: HttpRequest, sitting: Sitting, seat: int | None) -> None
 
 def recorder(request: HttpRequest, sitting: Sitting) -> Recorder:
     return Recorder(phone=phone_id(request), seat=claimed_seat(request, sitting))
-
-
-def tap_rate(group: str, request: HttpRequest) -> str:
-    """Taps allowed per client (django-ratelimit rate, e.g. "60/m"), from settings.TAP_RATE_LIMIT."""
-    return settings.TAP_RATE_LIMIT
 
 
 def remembered_tokens(request: HttpRequest) -> list[str]:

@@ -17,8 +17,10 @@ from ..demo import create_demo_sitting
 from ..errors import TableError
 from ..forms import MAX_FORM_ROWS, MAX_ROWS, StartForm
 from ..models import Seat, Sitting
-from .common import HtmxHttpRequest, page_or_partial, remember, remembered_tokens
+from ..snapshot import read_snapshot
+from .common import HtmxHttpRequest, known_phone, page_or_partial, remember, remembered_tokens
 from .errors import message_response
+from .limits import STARTS, over_limit
 
 REMOVE_ROW = re.compile(r"remove-([0-9]{1,2})")
 
@@ -27,7 +29,8 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     """This phone's sittings, in progress first, each with Rematch; a demo for newcomers."""
     tokens = remembered_tokens(request)
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-    found = {s.token: s for s in Sitting.objects.filter(token__in=tokens).prefetch_related(seats)}
+    with read_snapshot():  # each sitting's state and its seats' totals agree
+        found = {s.token: s for s in Sitting.objects.filter(token__in=tokens).prefetch_related(seats)}
     sittings = [found[t] for t in tokens if t in found]
     sittings.sort(key=lambda s: s.is_finished)  # stable: most recently opened first within each group
     return render(request, "matches/home.html", {"sittings": sittings})
@@ -57,6 +60,8 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
         return show_start(request, form, status=400)
     if not form.is_valid():
         return show_start(request, form, status=400)
+    if limited := over_limit(request, STARTS, known_phone(request)):
+        return limited
     try:
         sitting = Sitting.start(game, form.cleaned_data["names"], form.match_end(), **form.options())
     except TableError as refusal:
@@ -90,6 +95,8 @@ def show_start(request: HtmxHttpRequest, form: StartForm, status: int = 200) -> 
 @require_POST
 def demo(request: HtmxHttpRequest) -> HttpResponse:
     """The worked sitting of RULES.md, live: Aïcha, Boubacar, Chaibou, Djibo; Chaibou won hand 1."""
+    if limited := over_limit(request, STARTS, known_phone(request)):
+        return limited
     sitting = create_demo_sitting()
     remember(request, sitting)
     return redirect(sitting.get_absolute_url())

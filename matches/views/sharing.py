@@ -14,7 +14,7 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from ..models import Sitting, TableState
-from .common import NO_SUCH_SITTING, TOKEN, HtmxHttpRequest, action, claim_seat, claimed_seat, forget, remember
+from .common import HtmxHttpRequest, action, claim_seat, claimed_seat, forget, remember, with_sitting
 from .errors import message_response
 
 
@@ -35,17 +35,8 @@ def sharing_context(request: HtmxHttpRequest, sitting: Sitting, state: TableStat
 
 
 def watched(view):
-    """Resolve a watch link's token to its sitting; 404 with a message otherwise."""
-
-    def wrapper(request: HtmxHttpRequest, token: str) -> HttpResponse:
-        sitting = Sitting.objects.filter(watch_token=token).first() if TOKEN.fullmatch(token) else None
-        if sitting is None:
-            return message_response(request, NO_SUCH_SITTING, 404)
-        return view(request, sitting)
-
-    wrapper.__name__ = view.__name__
-    wrapper.__doc__ = view.__doc__
-    return wrapper
+    """Resolve a watch link's token to its sitting (in one read snapshot); 404 with a message otherwise."""
+    return with_sitting(view, link="watch_token")
 
 
 @require_safe

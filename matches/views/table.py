@@ -18,7 +18,6 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
-from django_ratelimit.decorators import ratelimit
 
 from ..errors import AlreadyRecorded, TableError
 from ..forms import HandNumberForm, TapForm
@@ -30,7 +29,6 @@ from .common import (
     page_or_partial,
     recorder,
     remember,
-    tap_rate,
     wants_partial,
     with_sitting,
 )
@@ -51,7 +49,7 @@ def table_response(
     `watching` renders the read-only view of the watch link, with no control and no member link.
     """
     # A tap already read and updated everything the table shows, inside its transaction.
-    state = getattr(sitting, "table_after_change", None) or sitting.table()
+    state = getattr(sitting, "table_after_change", None) or sitting.fresh_table()
     if not notice and not request.htmx:
         notice = " ".join(str(message) for message in messages.get_messages(request))
     token = sitting.watch_token if watching else sitting.token
@@ -125,14 +123,7 @@ def poll_response(request: HtmxHttpRequest, sitting: Sitting, watching: bool) ->
 
 @vary_on_headers("HX-Request")
 @action
-@ratelimit(key="ip", rate=tap_rate, block=False)
 def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    if getattr(request, "limited", False):
-        response = table_response(
-            request, sitting, _("Too many taps from this phone: wait a minute, then tap again."), 429
-        )
-        response["Retry-After"] = "60"
-        return response
     form = TapForm(request.POST)
     if not form.is_valid():
         return table_response(request, sitting, first_error(form), status=400)

@@ -13,13 +13,25 @@ def lan_ip() -> str | None:
             return None
 
 
+def own_hosts() -> list[str]:
+    """The names phones and this computer may use for it: loopback, its LAN address, its host name."""
+    hosts = ["127.0.0.1", "localhost", "[::1]", socket.gethostname()]
+    if (ip := lan_ip()) and ip not in hosts:
+        hosts.append(ip)
+    return hosts
+
+
 class Command(BaseCommand):
-    help = "Print the addresses phones on the same Wi-Fi can open."
+    help = "Print the addresses phones on the same Wi-Fi can open (--hosts: this computer's names, for ALLOWED_HOSTS)."
 
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--hosts", action="store_true", help="print the host names, comma-separated")
 
-    def handle(self, *args, port: int, **options):
+    def handle(self, *args, port: int, hosts: bool, **options):
+        if hosts:
+            self.stdout.write(",".join(own_hosts()))
+            return
         ip = lan_ip()
         self.stdout.write(f"Last Trick on this computer: http://127.0.0.1:{port}/")
         if ip and not ip.startswith("127."):

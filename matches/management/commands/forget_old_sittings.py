@@ -1,0 +1,65 @@
+"""`manage.py forget_old_sittings [--days N] [--dry-run]`: delete the sittings nobody touched for N days.
+
+N is in days, counted back from now to each sitting's `changed_at` (bumped by every change);
+it defaults to `settings.RETENTION_DAYS` (env RETENTION_DAYS, 365), and 0 deletes nothing.
+Seats, hands and the players left with no seat go with their sittings (matches.retention).
+"""
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.models import Count, QuerySet
+
+from matches.models import Sitting
+from matches.retention import forget_sittings, untouched_for
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+class Command(BaseCommand):
+    help = (
+        "Delete the sittings whose last change (Sitting.changed_at) is more than N days old, with their "
+        "seats and hands and the players left with no seat. N is --days, else settings.RETENTION_DAYS "
+        "(RETENTION_DAYS in the environment, default 365); 0 keeps every sitting."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--days",
+            type=int,
+            default=None,
+            help="Age in days of the last change beyond which a sitting goes (default: RETENTION_DAYS; 0: none).",
+        )
+        parser.add_argument("--dry-run", action="store_true", help="List what would go; delete nothing.")
+
+    def handle(self, *args, days: int | None, dry_run: bool, **options) -> None:
+        days = settings.RETENTION_DAYS if days is None else days
+        if days < 0:
+            raise CommandError(f"--days must be 0 (keep everything) or more, not {days}.")
+        if days == 0:
+            self.stdout.write("Retention is off (0 days): no sitting was forgotten.")
+            return
+        stale = untouched_for(days)
+        if dry_run:
+            self.list_stale(stale, days)
+            return
+        sittings, hands = forget_sittings(stale)
+        self.stdout.write(
+            f"Forgot {plural(sittings, 'sitting')} untouched for {plural(days, 'day')} ({plural(hands, 'hand')})."
+        )
+
+    def list_stale(self, stale: QuerySet[Sitting], days: int) -> None:
+        """One line per sitting that would go (never its links: they open the table), then the total."""
+        hands = 0
+        rows = stale.annotate(hand_count=Count("hands")).order_by("changed_at")
+        for sitting in rows:
+            hands += sitting.hand_count
+            self.stdout.write(
+                f"  #{sitting.pk} {sitting.game}, started {sitting.started_at:%Y-%m-%d}, "
+                f"last changed {sitting.changed_at:%Y-%m-%d}, {plural(sitting.hand_count, 'hand')}"
+            )
+        self.stdout.write(
+            f"Dry run: would forget {plural(len(rows), 'sitting')} untouched for {plural(days, 'day')} "
+            f"({plural(hands, 'hand')}); nothing was deleted."
+        )

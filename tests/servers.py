@@ -1,0 +1,150 @@
+"""Real servers for the tests that cross process boundaries: gunicorn (or `make run`) started on a
+free loopback port, and phones that talk to them over HTTP with their own cookies."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parent.parent
+CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def database_url() -> str:
+    """The test database as a DATABASE_URL, for a server to share it with the test."""
+    settings = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{settings['NAME']}"
+    auth = settings["USER"] + (f":{settings['PASSWORD']}" if settings["PASSWORD"] else "")
+    return f"postgres://{auth}@{settings['HOST'] or '127.0.0.1'}:{settings['PORT'] or 5432}/{settings['NAME']}"
+
+
+def clean_environment(**changes: str) -> dict[str, str]:
+    """This process's environment without what the test settings put there, plus `changes`."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DJANGO_SETTINGS_MODULE", "SECRET_KEY", "DEBUG", "DJANGO_ALLOW_ASYNC_UNSAFE", "CACHE_URL"}
+    }
+    env.update(changes)
+    return env
+
+
+@contextmanager
+def serving(command: list[str], env: Mapping[str, str], port: int, log: Path) -> Iterator[str]:
+    """Run `command` (a server listening on `port`) until the block ends; yields its base URL."""
+    with open(log, "wb") as out:
+        server = subprocess.Popen(
+            command, cwd=ROOT, env=dict(env), stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the server did not start: {log.read_text()[-2000:]}") from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+@contextmanager
+def gunicorn(tmp_path: Path, workers: int = 1, **settings: str) -> Iterator[str]:
+    """gunicorn with production settings on plain HTTP, sharing the test database; `settings` are
+    environment variables (rates, CACHE_URL, ...). Static files are collected once per run."""
+    static = tmp_path.parent / "collected-static"
+    env = clean_environment(
+        DJANGO_SETTINGS_MODULE="scorekeeper.settings",
+        DEBUG="0",
+        PLAIN_HTTP="1",
+        SECRET_KEY="shared-by-every-server-of-one-deployment-" + "x" * 20,
+        ALLOWED_HOSTS="127.0.0.1",
+        DATABASE_URL=database_url(),
+        STATIC_ROOT=str(static),
+        RATELIMIT_DIR=str(tmp_path / "ratelimit"),
+        ENV_FILE=str(tmp_path / "no.env"),
+        **settings,
+    )
+    if not (static / "staticfiles.json").exists():
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+        )
+    port = free_port()
+    command = [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--bind", f"127.0.0.1:{port}"]
+    with serving([*command, "--workers", str(workers)], env, port, tmp_path / f"gunicorn-{port}.log") as url:
+        yield url
+
+
+@dataclass
+class Answer:
+    status: int
+    body: str
+    headers: Mapping[str, str]
+
+
+class Phone:
+    """A browser on one phone: its own cookies (session, CSRF), requests as htmx sends them."""
+
+    def __init__(self) -> None:
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies), NoRedirect())
+        self.csrf = ""
+
+    def request(
+        self, url: str, data: Mapping[str, object] | None = None, htmx: bool = True, headers: Mapping = {}
+    ) -> Answer:
+        body = urllib.parse.urlencode({"csrfmiddlewaretoken": self.csrf, **data}).encode() if data is not None else None
+        request = urllib.request.Request(url, data=body, headers=dict(headers))
+        if htmx:
+            request.add_header("HX-Request", "true")
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                answer = Answer(response.status, response.read().decode(), dict(response.headers))
+        except urllib.error.HTTPError as error:
+            answer = Answer(error.code, error.read().decode(), dict(error.headers))
+        if match := CSRF_FIELD.search(answer.body):
+            self.csrf = match[1]
+        return answer
+
+    def get(self, url: str, htmx: bool = False, headers: Mapping = {}) -> Answer:
+        return self.request(url, htmx=htmx, headers=headers)
+
+    def post(self, url: str, data: Mapping[str, object], htmx: bool = True) -> Answer:
+        return self.request(url, data, htmx=htmx)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Answers are checked as sent: a redirect is an answer, not followed."""
+
+    def redirect_request(self, *args, **kwargs):
+        return None

@@ -1,0 +1,75 @@
+"""`make run` is how a table plays on a laptop: safe for strangers on the same Wi-Fi to reach."""
+
+import re
+from contextlib import contextmanager
+
+from .servers import Phone, clean_environment, free_port, serving
+
+MARKER = "sentry-like-secret-8f3e1c"  # an environment variable of the shell that started the server
+DEBUG_SIGNS = ["URLconf", "urlpatterns", "Traceback", "DATABASES", "SECRET_KEY", "settings.py", "Request Method"]
+
+
+def secret_key(env_file) -> str:
+    return re.search(r"^SECRET_KEY=(.+)$", env_file.read_text(), re.M)[1]
+
+
+@contextmanager
+def make_run(tmp_path):
+    """`make run` on a free port, with its own .env and database, as a table's laptop runs it
+    (a developer's old `.env` asking for DEBUG=1 included)."""
+    port = free_port()
+    env = clean_environment(
+        PORT=str(port),
+        WORKERS="1",
+        ENV_FILE=str(tmp_path / ".env"),
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        STATIC_ROOT=str(tmp_path / "static"),
+        RATELIMIT_DIR=str(tmp_path / "ratelimit"),
+        SENTRY_DSN=f"https://{MARKER}@errors.example.org/1",
+    )
+    with serving(["make", "-s", "run"], env, port, tmp_path / "make-run.log") as url:
+        yield url
+
+
+def shows_nothing_private(body: str) -> None:
+    for sign in [*DEBUG_SIGNS, MARKER]:
+        assert sign not in body, sign
+
+
+def test_make_run_shows_strangers_no_settings_urls_or_environment(tmp_path):
+    (tmp_path / ".env").write_text("DEBUG=1\n")  # written by an older `make`: must not turn DEBUG on
+    with make_run(tmp_path) as url:
+        stranger = Phone()
+        missing = stranger.get(f"{url}/no/such/page/")
+        assert missing.status == 404 and "There is nothing at this address" in missing.body
+        shows_nothing_private(missing.body)
+
+        form = stranger.get(f"{url}/start/agram/")
+        assert form.status == 200 and stranger.csrf
+        fields = {f"field{i}": "x" for i in range(1500)}  # over Django's limit of 1,000 fields
+        oversized = stranger.post(f"{url}/start/agram/", fields, htmx=False)
+        assert oversized.status == 400 and "That request was not understood" in oversized.body
+        shows_nothing_private(oversized.body)
+
+        stylesheet = re.search(r'href="(/static/app\.[0-9a-f]+\.css)"', form.body)[1]
+        assert stranger.get(url + stylesheet).status == 200  # whitenoise, hashed names: DEBUG is off
+        assert "gunicorn" in stranger.get(url + "/").headers.get("Server", "")
+    printed = (tmp_path / "make-run.log").read_text()
+    assert "Phones on the same Wi-Fi open" in printed or "No local network found" in printed
+
+
+def test_make_run_makes_a_secret_key_once_and_keeps_it(tmp_path):
+    with make_run(tmp_path):
+        first = secret_key(tmp_path / ".env")
+    with make_run(tmp_path):
+        assert secret_key(tmp_path / ".env") == first
+    assert len(first) >= 50 and first != "dev-only-insecure-key-for-local-play"
+    assert (tmp_path / ".env").stat().st_mode & 0o077 == 0  # readable by its owner alone
+
+
+def test_make_run_answers_the_laptops_own_names_only(tmp_path):
+    with make_run(tmp_path) as url:
+        phone = Phone()
+        assert phone.get(url + "/").status == 200
+        assert phone.get(url + "/", headers={"Host": "localhost"}).status == 200
+        assert phone.get(url + "/", headers={"Host": "evil.example.org"}).status == 400

@@ -1,0 +1,86 @@
+"""Every answer that renders a sitting comes from one snapshot: its version, seats' totals and hand
+rows agree, even while another phone taps (real threads, file SQLite or PostgreSQL)."""
+
+import re
+import threading
+import time
+
+import pytest
+from django.db import connections
+from django.test import Client
+
+from matches.models import Sitting
+
+pytestmark = pytest.mark.django_db(transaction=True)
+HX = {"HTTP_HX_REQUEST": "true"}
+ANSWERS = 5000  # poll and table answers checked per database
+
+VERSION = re.compile(r'hx-get="[^"]*\?v=(\d+)"')
+TALLY = re.compile(r'<table class="tally">.*?</table>', re.S)
+TALLY_ROW = re.compile(r'<td class="num">(-?\d+)</td>\s*<td class="num">(\d+)</td>')
+NEWEST_HAND = re.compile(r'<table class="hands">.*?<tbody>\s*<tr><td class="num">(\d+)</td>', re.S)
+
+
+def torn(body: str) -> str | None:
+    """Why this Agram table answer disagrees with itself, or None when it agrees.
+
+    In Agram each hand gives its winner one win, and each recorded hand bumps the version once
+    (version 1 at the start): with N hands the totals and the wins add up to N, the newest hand row
+    is hand N, and the version is N + 1.
+    """
+    version = int(VERSION.search(body)[1])
+    rows = [(int(total), int(won)) for total, won in TALLY_ROW.findall(TALLY.search(body)[0])]
+    newest = NEWEST_HAND.search(body)
+    last = int(newest[1]) if newest else 0
+    totals, wins = sum(t for t, _ in rows), sum(w for _, w in rows)
+    if (totals, wins, version) != (last, last, last + 1):
+        return f"newest hand {last}, totals add up to {totals}, wins to {wins}, version {version}"
+    return None
+
+
+def test_no_answer_is_torn_while_another_phone_taps():
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
+    pages = [f"/s/{sitting.token}/poll/", f"/w/{sitting.watch_token}/poll/", f"/s/{sitting.token}/"]
+    done = threading.Event()
+    failures: list[str] = []
+    counts = {"answers": 0, "hands": 0}
+
+    def tapping_phone() -> None:
+        try:
+            number = 1
+            while not done.is_set():
+                sitting.record_hand(number, number % 4)
+                counts["hands"] = number
+                number += 1
+                time.sleep(0.0005)
+        except Exception as error:  # noqa: BLE001 - reported below
+            failures.append(f"writer: {error!r}")
+            done.set()
+        finally:
+            connections.close_all()
+
+    def reading_phone(offset: int) -> None:
+        client = Client()
+        try:
+            while not done.is_set() and counts["answers"] < ANSWERS:
+                page = pages[(counts["answers"] + offset) % len(pages)]
+                body = client.get(page, **HX).content.decode()
+                counts["answers"] += 1
+                if reason := torn(body):
+                    failures.append(f"{page}: {reason}")
+        except Exception as error:  # noqa: BLE001 - reported below
+            failures.append(f"reader: {error!r}")
+        finally:
+            done.set()
+            connections.close_all()
+
+    threads = [threading.Thread(target=tapping_phone)] + [
+        threading.Thread(target=reading_phone, args=(i,)) for i in range(2)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(300)
+    assert counts["answers"] >= ANSWERS and counts["hands"] > 50, counts
+    assert failures == [], f"{len(failures)} of {counts['answers']} answers torn, e.g. {failures[:3]}"
+    assert Sitting.objects.get(pk=sitting.pk).check_totals() == []
