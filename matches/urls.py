@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import pages, sharing, table
+from .views import export, pages, sharing, table
 
 # Sittings are reached only by their token (128 random bits); database ids never appear.
 urlpatterns = [
@@ -21,5 +21,5 @@ urlpatterns = [
     path("s/<str:token>/hands/", table.history, name="history"),
     path("s/<str:token>/hands/<int:number>/", table.correct, name="correct"),
     path("s/<str:token>/chips/", table.reissue, name="reissue"),
-    path("s/<str:token>/hands.csv", table.export, name="export"),
+    path("s/<str:token>/hands.csv", export.export, name="export"),
 ]

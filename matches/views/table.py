@@ -1,4 +1,4 @@
-"""The match table: show it, tap a hand's winner, undo, end the match, export, rematch.
+"""The match table: show it, tap a hand's winner, undo, end the match, correct a hand, rematch.
 
 Each POST calls one verb on the sitting, then renders the table again from
 fresh data: the `table` partial for htmx, a redirect to the page otherwise.
@@ -7,14 +7,11 @@ Refusals re-render the table with the reason and a 4xx status.
 
 from __future__ import annotations
 
-from defusedcsv import csv
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -250,45 +247,4 @@ def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """Every hand of the sitting, newest first, with who recorded or corrected it."""
     response = render(request, "matches/history.html", {"sitting": sitting, "table": sitting.table(recent=None)})
     add_never_cache_headers(response)
-    return response
-
-
-@require_safe
-@with_sitting
-def export(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    """CSV, one row per hand: number, status, dealer, winner, how, each seat's points, running totals."""
-    state = sitting.table(recent=None)
-    names = [seat.name for seat in state.seats]
-    filename = f"last-trick-{sitting.game}-{timezone.localtime(sitting.started_at):%Y-%m-%d}.csv"
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.write("\ufeff")  # so spreadsheet programs read the names' accents as UTF-8
-    # French spreadsheets split columns on ";" (the comma is their decimal mark).
-    writer = csv.writer(response, delimiter=";" if get_language() == "fr" else ",")
-    writer.writerow(
-        [
-            _("hand"),
-            _("status"),
-            _("dealer"),
-            _("winner"),
-            _("how"),
-            *(_("%(name)s points") % {"name": n} for n in names),
-            *(_("%(name)s total") % {"name": n} for n in names),
-        ]
-    )
-    running = [0] * len(names)
-    for hand in reversed(state.recent_hands):
-        running = [total + gained for total, gained in zip(running, hand.points)]
-        winner = state.name_of(hand.winner_id) if hand.winner_id else ""
-        writer.writerow(
-            [
-                hand.number,
-                hand.get_status_display(),
-                names[hand.dealer_position],
-                winner,
-                state.describe(hand),
-                *hand.points,
-                *running,
-            ]
-        )
     return response
