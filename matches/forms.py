@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import rules
 from .models import (
+    DEFAULT_STARTING_CHIPS,
     MATCH_END_WORDS,
     MAX_STAKE,
     MAX_STARTING_CHIPS,
@@ -22,7 +23,14 @@ from .models import (
 from .texts import rule_message
 
 MAX_ROWS = max(game.max_players for game in rules.GAMES.values())
-MAX_FORM_ROWS = 30  # rows a posted form may carry; more is refused as too many players
+MAX_FORM_ROWS = 30  # rows a posted form shows again; names beyond are still counted (too many players)
+DEFAULT_ROWS = 4  # name rows a new form shows; blank ones are ignored
+END_TARGET_FIELDS = {
+    rules.MatchEndKind.WINS: "end_target_wins",
+    rules.MatchEndKind.HANDS: "end_target_hands",
+    rules.MatchEndKind.POINTS: "end_target_points",
+}
+OLD_END_TARGET = "end_target"  # the single N field of earlier pages: still read for the chosen match end
 INVISIBLE = {"\u200b", "\u2060", "\ufeff", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
 TAP_FIELDS = {"number", "winner", "csrfmiddlewaretoken"}
 
@@ -43,14 +51,15 @@ def is_visible(name: str) -> bool:
     return any(unicodedata.category(char)[0] in "LNS" for char in name)
 
 
-def whole_number(label: str, low: int, high: int, **kwargs) -> forms.IntegerField:
-    """An IntegerField whose messages name the field and its bounds."""
+def whole_number(label: str, low: int, high: int, invalid: str, **kwargs) -> forms.IntegerField:
+    """An IntegerField whose messages name the field and its bounds; `invalid` says what to type
+    when the text is not a whole number (0.5, 1,000, ten)."""
     return forms.IntegerField(
         label=label,
         min_value=low,
         max_value=high,
         error_messages={
-            "invalid": _("Type a whole number, like 5."),
+            "invalid": invalid,
             "min_value": format_lazy(_("{label} must be at least {low}."), label=label, low=low),
             "max_value": format_lazy(_("{label} must be at most {high}."), label=label, high=high),
         },
@@ -58,43 +67,82 @@ def whole_number(label: str, low: int, high: int, **kwargs) -> forms.IntegerFiel
     )
 
 
-class StartForm(forms.Form):
-    """Start a sitting of `game`. Player rows are fields `player_1` ... `player_N`, in seating order.
+def posted_rows(data) -> dict[int, str]:
+    """The player rows a posted form carries: {row number: text as typed}."""
+    return {int(key[7:]): data.get(key) or "" for key in data if key.startswith("player_") and key[7:].isdigit()}
 
-    `rows` is how many name rows to show; the Add and Remove buttons of the
-    start screen post the form back with one more or one fewer.
+
+def rows_to_show(game: rules.Game, typed: dict[int, str]) -> int:
+    """How many name rows a posted form shows again: the rows posted, less trailing blank rows
+    beyond the game's maximum (a refusal keeps every typed name), at most MAX_FORM_ROWS."""
+    if not typed:
+        return min(DEFAULT_ROWS, game.max_players)
+    filled = [row for row, text in typed.items() if text.strip()]
+    return min(max(typed), max(game.max_players, *filled, 1), MAX_FORM_ROWS)
+
+
+def with_old_end_target(data):
+    """`data` with the old single `end_target` field copied to the chosen match end's own field
+    when that one was not posted, so older pages and scripts keep working."""
+    field = END_TARGET_FIELDS.get(data.get("end_kind"))
+    if field is None or OLD_END_TARGET not in data or field in data:
+        return data
+    data = data.copy()
+    data[field] = data[OLD_END_TARGET]
+    return data
+
+
+class StartForm(forms.Form):
+    """Start a sitting of `game`.
+
+    Player rows are fields `player_1` ... `player_N`, in seating order; blank rows are ignored and
+    the names are the other rows, in order. Each match end that takes a number has its own field
+    (`end_target_wins`, `end_target_hands`, `end_target_points`) with its own default; only the
+    chosen one's number is used, as cleaned_data["end_target"]. An unbound form shows `rows` name
+    rows (a bound one the rows posted, see rows_to_show); the Add and Remove buttons of the start
+    screen post the form back and get `rearranged`, never past the game's maximum.
     """
 
-    def __init__(self, *args, game: rules.Game, rows: int = 4, **kwargs):
-        super().__init__(*args, **kwargs)
+    def __init__(self, data=None, *, game: rules.Game, rows: int = DEFAULT_ROWS, **kwargs):
+        typed = posted_rows(data) if data is not None else {}
+        if data is not None:
+            data, rows = with_old_end_target(data), rows_to_show(game, typed)
+        super().__init__(data, **kwargs)
         self.game = game
         self.rows = max(1, min(rows, MAX_FORM_ROWS))
+        self.names_beyond = sum(1 for row, text in typed.items() if row > self.rows and text.strip())
         for row in range(1, self.rows + 1):
             self.fields[f"player_{row}"] = forms.CharField(
                 label=format_lazy(_("Player {row}"), row=row),
                 required=False,
                 strip=True,
             )
-        default = default_match_end(game)
         self.fields["end_kind"] = forms.ChoiceField(
             label=_("Match end"),
-            choices=[(kind.value, capfirst(MATCH_END_WORDS[kind])) for kind in game.match_ends],
-            initial=default.kind.value,
+            choices=[(kind.value, capfirst(match_end_words(game, kind))) for kind in game.match_ends],
+            initial=default_match_end(game).kind.value,
             widget=forms.RadioSelect,
             error_messages={
                 "required": _("Choose how the match ends."),
                 "invalid_choice": _("Choose how the match ends."),
             },
         )
-        self.fields["end_target"] = whole_number(
-            _("N"), 1, rules.core.MAX_TARGET, required=False, initial=default.target
-        )
+        for kind in game.match_ends:
+            if kind.takes_target:
+                self.fields[END_TARGET_FIELDS[kind]] = end_target_field(game.target_for(kind, self.rows))
         if game.uses_chips:
             self.fields["starting_chips"] = whole_number(
-                _("Chips each"), 1, MAX_STARTING_CHIPS, initial=20, required=False
+                _("Chips each"),
+                1,
+                MAX_STARTING_CHIPS,
+                _("Type the chips each as a whole number, like 20."),
+                initial=DEFAULT_STARTING_CHIPS,
+                required=False,
             )
         if game.uses_stake:
-            self.fields["stake_amount"] = whole_number(_("Stake"), 1, MAX_STAKE, required=False)
+            self.fields["stake_amount"] = whole_number(
+                _("Stake"), 1, MAX_STAKE, _("Type the stake as a whole number, like 100."), required=False
+            )
             self.fields["stake_label"] = forms.CharField(
                 label=_("Currency"),
                 required=False,
@@ -107,22 +155,69 @@ class StartForm(forms.Form):
                 },
             )
 
-    @staticmethod
-    def rows_in(data) -> int:
-        """How many player rows a posted form carries."""
-        return sum(1 for key in data if key.startswith("player_") and key[7:].isdigit()) or 4
+    @classmethod
+    def rearranged(cls, game: rules.Game, data, add: bool = False, remove: int | None = None) -> StartForm:
+        """An unbound form holding what `data` (a posted form) typed, with one name row added (up to the
+        game's maximum) or row `remove` removed. A number still at the default shown for the old rows
+        takes the default for the new rows (Letzter Stich's hands); a typed one stays."""
+        data = with_old_end_target(data)
+        typed = posted_rows(data)
+        names = [typed.get(row, "") for row in range(1, rows_to_show(game, typed) + 1)]
+        shown = len(names)
+        if add and len(names) < game.max_players:
+            names.append("")
+        elif remove is not None and len(names) > 1 and 1 <= remove <= len(names):
+            del names[remove - 1]
+        while len(names) > game.max_players and not names[-1].strip():
+            names.pop()
+        initial = {
+            key: data.get(key) for key in ("end_kind", "starting_chips", "stake_amount", "stake_label") if key in data
+        }
+        for kind in game.match_ends:
+            field = END_TARGET_FIELDS.get(kind)
+            if field in data:
+                kept = data.get(field)
+                initial[field] = (
+                    game.target_for(kind, len(names)) if kept == str(game.target_for(kind, shown)) else kept
+                )
+        initial.update({f"player_{row}": name for row, name in enumerate(names, start=1)})
+        return cls(game=game, initial=initial, rows=len(names))
 
     def player_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{row}"] for row in range(1, self.rows + 1)]
 
+    def end_choices(self) -> list[tuple[forms.BoundField, forms.BoundField | None]]:
+        """Each match-end radio button with its own number field (None when it takes no number)."""
+        return [
+            (radio, self[END_TARGET_FIELDS[radio.data["value"]]] if radio.data["value"] in END_TARGET_FIELDS else None)
+            for radio in self["end_kind"]
+        ]
+
     def clean(self):
         data = super().clean()
+        data["names"] = self._names()
+        try:
+            self.game.check_player_count(len(data["names"]) + self.names_beyond)
+        except rules.RuleError as refusal:
+            self.add_error(None, rule_message(refusal))
+        data["end_target"] = self._end_target(data.get("end_kind"))
+        if self.game.uses_stake and data.get("stake_label") and self._stake_left_empty():
+            self.add_error("stake_amount", _("Type the stake for one hand, or leave the currency empty."))
+        return data
+
+    def _stake_left_empty(self) -> bool:
+        """No stake typed (one typed wrong has its own message)."""
+        return "stake_amount" not in self.errors and not self.cleaned_data.get("stake_amount")
+
+    def _names(self) -> list[str]:
+        """The names of the non-blank rows, in order; a row that is no usable name gets its error."""
         names, seen = [], {}
         for row in range(1, self.rows + 1):
             field = f"player_{row}"
-            name = clean_name(data.get(field) or "")
-            if field in self.errors:
+            if not self.cleaned_data.get(field):
                 continue
+            name = clean_name(self.cleaned_data[field])
+            names.append(name)
             if not is_visible(name):
                 self.add_error(field, _("Type a name, or remove this row."))
             elif len(name) > NAME_MAX_LENGTH:
@@ -139,22 +234,21 @@ class StartForm(forms.Form):
                 )
             else:
                 seen[name.casefold()] = row
-            names.append(name)
-        data["names"] = names
-        try:
-            self.game.check_player_count(self.rows)
-        except rules.RuleError as refusal:
-            self.add_error(None, rule_message(refusal))
+        return names
 
-        kind = data.get("end_kind")
-        if kind in (rules.MatchEndKind.OPEN, rules.MatchEndKind.THRESHOLDS):
-            data["end_target"] = None  # a number left in the box does not matter
-            self.errors.pop("end_target", None)
-        elif kind and data.get("end_target") is None and "end_target" not in self.errors:
-            self.add_error("end_target", _("Type N, the number this match ends at."))
-        if self.game.uses_stake and data.get("stake_label") and not data.get("stake_amount"):
-            self.add_error("stake_amount", _("Type the stake for one hand, or leave the currency empty."))
-        return data
+    def _end_target(self, kind: str | None) -> int | None:
+        """The chosen match end's number (None for one that takes none). Another match end's field,
+        typed or defaulted, is never used, and what is wrong with it does not matter."""
+        chosen = END_TARGET_FIELDS.get(kind)
+        for field in END_TARGET_FIELDS.values():
+            if field != chosen:
+                self.errors.pop(field, None)
+        if chosen is None or chosen in self.errors:
+            return None
+        target = self.cleaned_data.get(chosen)
+        if target is None:
+            self.add_error(chosen, _("Type N, the number this match ends at."))
+        return target
 
     def match_end(self) -> rules.MatchEnd:
         return rules.MatchEnd(rules.MatchEndKind(self.cleaned_data["end_kind"]), self.cleaned_data["end_target"])
@@ -166,13 +260,32 @@ class StartForm(forms.Form):
         return {key: data[key] for key in keys if data.get(key) not in (None, "")}
 
 
+def end_target_field(default: int) -> forms.IntegerField:
+    """N for one match end, starting at that end's own default."""
+    return whole_number(
+        _("N"),
+        1,
+        rules.core.MAX_TARGET,
+        format_lazy(_("Type N as a whole number, like {example}."), example=default),
+        required=False,
+        initial=default,
+    )
+
+
+def match_end_words(game: rules.Game, kind: rules.MatchEndKind) -> str:
+    """A match end as the start form offers it: "first to N ..." names the game's own unit."""
+    if kind is rules.MatchEndKind.POINTS:
+        return gettext("first to N %(unit)s") % {"unit": gettext(game.unit)}
+    return str(MATCH_END_WORDS[kind])
+
+
 def hand_number(missing: str) -> forms.IntegerField:
     """The hand a request is about; `missing` says what to fix when it is absent."""
     return forms.IntegerField(
         min_value=1,
         error_messages={
             "required": missing,
-            "invalid": _("The hand number must be a number."),
+            "invalid": _("Hand numbers are whole numbers: reload the page, then tap again."),
             "min_value": _("Hands are numbered from 1."),
         },
     )
@@ -190,7 +303,7 @@ class TapForm(forms.Form):
         max_value=MAX_ROWS,
         error_messages={
             "required": _("Tap a player's name."),
-            "invalid": _("The winner must be a seat number."),
+            "invalid": _("There is no such seat at this table: tap one of the names shown."),
             "min_value": _("There is no such seat at this table: tap one of the names shown."),
             "max_value": _("There is no such seat at this table: tap one of the names shown."),
         },

@@ -16,7 +16,7 @@ def explain_refusals(get_response: Callable[[HttpRequest], HttpResponse]) -> Cal
         response = get_response(request)
         if response.status_code == 405 and not response.content and request.method != "HEAD":
             explained = message_response(
-                request, _("This address does not take that kind of request: go back to the table."), 405
+                request, _("This address does not take that kind of request: go back, or go to the home page."), 405
             )
             explained["Allow"] = response.get("Allow", "")
             return explained

@@ -67,6 +67,14 @@ class Sitting(models.Model):
 
     `threshold` and `tied_at` (Eighty Three), like the seats' totals, are derived from the
     hands and kept in step in the same transaction as every change.
+
+    Cat Tê's re-issued chips: `chips_reissued` counts the batches and `reissued_before` lists, per
+    batch in the order handed out, the number of the hand that was open then (hands before it were
+    played without that batch), so the export can show the chips in front of each player after every
+    hand; both change together in `reissue_chips`. Sittings from before migration 0003 kept only the
+    count: their batches are dated after their last hand (as if handed out at the end), so no hand
+    row of their export gains chips it may not have had, and the file's last row still matches the
+    screen. Source: RULES.md, Cat Te.
     """
 
     class EndedHow(models.TextChoices):
@@ -84,6 +92,7 @@ class Sitting(models.Model):
     end_target = models.PositiveIntegerField(null=True, blank=True)
     starting_chips = models.PositiveIntegerField(null=True, blank=True)
     chips_reissued = models.PositiveIntegerField(default=0)
+    reissued_before = models.JSONField(default=list, blank=True)  # per batch, the hand open when handed out
     stake_amount = models.PositiveIntegerField(null=True, blank=True)
     stake_label = models.CharField(max_length=STAKE_LABEL_MAX_LENGTH, blank=True)
     threshold = models.PositiveIntegerField(null=True, blank=True)
@@ -216,23 +225,40 @@ class Sitting(models.Model):
 
         `extras` are the game's extra facts as posted (see the registry's questions);
         `by` says which phone (and seat, if the phone said) tapped, for the hand's details.
-        Idempotent: a hand that already has a row is never written twice.
-        Raises AlreadyRecorded (names the recorded winner), Conflict (match over,
-        or `number` is not the open hand) or BadInput (no such seat, extras that
-        do not belong). Ends the match when its match-end rule now holds.
+        Idempotent: a hand that already has a row is never written twice. When that row says
+        what this tap says (same winner, same answers: a retry, or two phones agreeing), it is
+        returned as the tap's result. Raises AlreadyRecorded (the row says otherwise; names the
+        recorded winner), Conflict (match over, or `number` is not the open hand) or BadInput
+        (no such seat, extras that do not belong). Ends the match when its match-end rule now holds.
         Source: RULES.md, Common to every game.
         """
         try:
             with transaction.atomic():
                 sitting, seats = self._lock()
                 table = TableState(sitting, seats, list(sitting.hands.order_by("-number")[:HANDS_ON_TABLE]))
-                hand = sitting._record(table, number, winner, extras, by)
+                recorded = sitting._same_as_recorded(table, number, winner, extras)
+                hand = recorded or sitting._record(table, number, winner, extras, by)
         except IntegrityError:
             # Another phone won the race for this hand number (only without a lock, e.g. a raw insert).
             raise self._already_recorded(number, self.table(recent=1)) from None
         self._adopt(sitting)
-        self.table_after_change = TableState(self, seats, [hand, *table.recent_hands][:HANDS_ON_TABLE])
+        recent = table.recent_hands if recorded else [hand, *table.recent_hands]
+        self.table_after_change = TableState(self, seats, recent[:HANDS_ON_TABLE])
         return hand
+
+    def _same_as_recorded(self, table: TableState, number: int, winner: int, extras: Mapping | None) -> Hand | None:
+        """The recorded row of hand `number` when it says what this tap says, else None."""
+        if not 1 <= number < table.open_number or not 0 <= winner < len(table.seats):
+            return None
+        hand = next((h for h in table.recent_hands if h.number == number), None)
+        hand = hand or self.hands.filter(number=number).first()
+        if hand is None or hand.winner_id != table.seats[winner].pk:
+            return None
+        try:
+            cleaned, _points = self._score(len(table.seats), winner, extras)
+        except BadInput:
+            return None
+        return hand if cleaned == hand.extras else None
 
     def _record(self, table: TableState, number: int, winner: int, extras: Mapping | None, by: Recorder) -> Hand:
         self._check_open(table, number)
@@ -354,8 +380,9 @@ class Sitting(models.Model):
         """Hand every player another batch of the starting stack (Cat Tê), when one has run out.
 
         `seen` is how many batches the phone had seen re-issued, so a double tap issues one batch.
-        Raises Conflict when the game has no chips, the match is over, nobody has run out,
-        or the batch was already issued. Source: RULES.md, Cat Te.
+        The batch is dated by the open hand's number in `reissued_before`. Raises Conflict when the
+        game has no chips, the match is over, nobody has run out, or the batch was already issued.
+        Source: RULES.md, Cat Te.
         """
         with transaction.atomic():
             sitting, seats = self._lock()
@@ -365,10 +392,13 @@ class Sitting(models.Model):
                 raise Conflict(_("This match is over: no more chips can be handed out."))
             if seen != sitting.chips_reissued:
                 raise Conflict(_("Chips were just re-issued from another phone."))
-            table = sitting.table(recent=0)
+            table = sitting.table(recent=1)
             if min(table.balances()) > 0:
                 raise Conflict(_("Nobody has run out of chips yet."))
-            sitting._update(chips_reissued=sitting.chips_reissued + 1)
+            sitting._update(
+                chips_reissued=sitting.chips_reissued + 1,
+                reissued_before=[*sitting.reissued_before, table.open_number],
+            )
         self._adopt(sitting)
 
     def rotate_links(self) -> None:
@@ -406,6 +436,7 @@ class Sitting(models.Model):
             "threshold",
             "tied_at",
             "chips_reissued",
+            "reissued_before",
             "version",
             "changed_at",
             "next_sitting_id",
@@ -444,7 +475,9 @@ class Sitting(models.Model):
     def _already_recorded(self, number: int, table: TableState) -> AlreadyRecorded:
         hand = self.hands.filter(number=number).first()
         if hand is None or hand.winner_id is None:
-            return AlreadyRecorded(_("Hand %(number)d is already over.") % {"number": number}, number)
+            return AlreadyRecorded(
+                _("Hand %(number)d was abandoned when the match ended.") % {"number": number}, number
+            )
         return AlreadyRecorded(
             _("Hand %(number)d is already recorded: %(winner)s.")
             % {"number": number, "winner": table.name_of(hand.winner_id)},

@@ -6,15 +6,70 @@ Built by Sitting.table() (or by a verb, from the rows it already read under its 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst, get_text_list
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext_lazy
 
 from . import models, rules
 
 if TYPE_CHECKING:
     from .models import Hand, Seat, Sitting
+
+
+SCORE, MONEY, WON = "score", "money", "won"
+
+# A number of a game's unit, worded for a sentence. Source: RULES.md (wins: Agram family; stakes:
+# Fapfap; chips: Cat Te; points: the others).
+UNIT_AMOUNTS = {
+    "wins": ngettext_lazy("%(count)d hand won", "%(count)d hands won", "count"),
+    "points": ngettext_lazy("%(count)d point", "%(count)d points", "count"),
+    "stakes": ngettext_lazy("%(count)d stake", "%(count)d stakes", "count"),
+    "chips": ngettext_lazy("%(count)d chip", "%(count)d chips", "count"),
+}
+
+
+def amount(unit: str, count: int) -> str:
+    """`count` of a game's `unit` ("wins", "points", "stakes", "chips") in the active language:
+    "1 point", "11 points", "2 hands won". Raises KeyError for a unit without wording here."""
+    return UNIT_AMOUNTS[unit] % {"count": count}
+
+
+@cache
+def score_is_hands_won(slug: str) -> bool:
+    """True when the game's score is necessarily its hands won: it asks nothing after the winner and
+    every hand gives its winner 1 and everyone else 0, at every table size (Agram, Sink-Sink, Agram
+    in Mali). Source: RULES.md, the Agram family ("a hand is simply won; the tally of wins is the score")."""
+    game = rules.get_game(slug)
+    return not game.questions and all(
+        game.score(n, winner, {}) == tuple(int(seat == winner) for seat in range(n))
+        for n in range(game.min_players, game.max_players + 1)
+        for winner in range(n)
+    )
+
+
+@dataclass(frozen=True)
+class Column:
+    """One numeric column of the score table. `key`: SCORE (the game's unit: chips in front of the
+    seat, points, stakes), MONEY (stakes times the sitting's stake) or WON (hands won); `heading` as
+    the column's header shows it ("Chips", "FCFA", "Hands won")."""
+
+    key: str
+    heading: str
+
+
+@dataclass(frozen=True)
+class TallyRow:
+    """One seat's row of the score table: its numbers in the order of TableState.columns, and
+    whether it holds first place (alone or shared)."""
+
+    seat: Seat
+    cells: list[tuple[Column, int]]
+    first: bool
 
 
 @dataclass
@@ -87,25 +142,94 @@ class TableState:
         )
 
     @cached_property
-    def leader_score(self) -> int:
+    def first_score(self) -> int:
         """The first place's score as the tally shows it: chips in front of them, or their total."""
         first = self.leaders[0]
         return self.balances()[first.position] if self.sitting.rules.uses_chips else first.total
 
+    def chips_issued(self, batches: int) -> int:
+        """Chips handed to each seat once `batches` re-issues followed the starting stack (Cat Tê;
+        0 for games without chips). Source: RULES.md, Cat Te ("an equal batch to every player")."""
+        if not self.sitting.rules.uses_chips:
+            return 0
+        return (self.sitting.starting_chips or 0) * (1 + batches)
+
     def balances(self) -> list[int]:
         """Chips in front of each seat (Cat Tê): the stacks handed out plus what the hands moved."""
-        issued = (self.sitting.starting_chips or 0) * (1 + self.sitting.chips_reissued)
+        issued = self.chips_issued(self.sitting.chips_reissued)
         return [issued + seat.total for seat in self.seats]
 
     @cached_property
-    def tally(self) -> list[tuple[Seat, int | None]]:
-        """(seat, chips or money) per seat in seating order; None when the game has neither."""
+    def columns(self) -> list[Column]:
+        """The score table's numeric columns, in order; never two that always show the same numbers.
+
+        The unit's column is left out when the score is necessarily the hands won (one win a hand),
+        the money column when a stake of 1 makes it equal to the stakes (the currency then goes into
+        the stakes' heading). Source: RULES.md (Agram family; Fapfap stakes).
+        """
         sitting = self.sitting
-        if sitting.rules.uses_chips:
-            return list(zip(self.seats, self.balances()))
-        if sitting.stake_amount:
-            return [(seat, seat.total * sitting.stake_amount) for seat in self.seats]
-        return [(seat, None) for seat in self.seats]
+        stake = sitting.stake_amount or 0
+        columns = []
+        if not score_is_hands_won(sitting.game):
+            heading = capfirst(_(sitting.rules.unit))
+            if stake == 1 and sitting.stake_label:
+                heading = _("%(unit)s (%(currency)s)") % {"unit": heading, "currency": sitting.stake_label}
+            columns.append(Column(SCORE, heading))
+        if stake > 1:
+            columns.append(Column(MONEY, sitting.stake_label or _("Money")))
+        columns.append(Column(WON, _("Hands won")))
+        return columns
+
+    @cached_property
+    def shows_hand_points(self) -> bool:
+        """Whether hand rows show the winner's points: not when every hand gives its winner 1 (the
+        column would always read +1). Source: RULES.md, the Agram family."""
+        return not score_is_hands_won(self.sitting.game)
+
+    def cells(self, total: int, won: int, batches: int) -> list[tuple[Column, int]]:
+        """One seat's numbers under `columns`, from its `total` (the sum of its hands' points, in the
+        game's unit), its hands `won` and the chip `batches` re-issued so far (Cat Tê)."""
+        values = {
+            SCORE: self.chips_issued(batches) + total,
+            MONEY: total * (self.sitting.stake_amount or 0),
+            WON: won,
+        }
+        return [(column, values[column.key]) for column in self.columns]
+
+    @cached_property
+    def tally(self) -> list[TallyRow]:
+        """The score table's rows, in seating order, from the seats' kept totals."""
+        first = {seat.pk for seat in self.leaders}
+        batches = self.sitting.chips_reissued
+        return [
+            TallyRow(seat, self.cells(seat.total, seat.hands_won, batches), seat.pk in first) for seat in self.seats
+        ]
+
+    @cached_property
+    def target_words(self) -> str:
+        """A WINS or POINTS match end's target worded with its unit ("3 hands won", "1 point"); "" otherwise."""
+        kind, target = self.sitting.end_kind, self.sitting.end_target
+        if target is None or kind not in (rules.MatchEndKind.WINS, rules.MatchEndKind.POINTS):
+            return ""
+        return amount("wins" if kind == rules.MatchEndKind.WINS else self.sitting.rules.unit, target)
+
+    @cached_property
+    def result(self) -> SafeString:
+        """The final standings in one sentence (HTML, names escaped and bold): "Chaibou wins the match
+        with 11 points." or "Shared first place: Aïcha and Djibo, with 1 hand won each."; "" before any
+        hand is won. Raises KeyError when the game's unit has no wording in UNIT_AMOUNTS.
+        Source: RULES.md (Cat Te: ties are shared)."""
+        first = self.leaders
+        if not first:
+            return mark_safe("")
+        words = conditional_escape(amount(self.sitting.rules.unit, self.first_score))
+        names = [format_html("<strong>{}</strong>", seat.name) for seat in first]
+        if len(names) == 1:
+            sentence = _("%(name)s wins the match with %(amount)s.") % {"name": names[0], "amount": words}
+        else:
+            listed = get_text_list(names, _("and"))
+            sentence = _("Shared first place: %(names)s, with %(amount)s each.") % {"names": listed, "amount": words}
+        return mark_safe(sentence)  # noqa: S308 - our own sentence; names and amount escaped above
 
     @cached_property
     def someone_ran_out(self) -> bool:

@@ -33,6 +33,11 @@ def summary(game: rules.Game) -> str:
     }
 
 
+def pack_line(game: rules.Game) -> str:
+    """The start page's line under its title: pack and cards each (the form says the players)."""
+    return _("%(size)d-card pack · %(cards)s cards each") % {"size": game.pack.size, "cards": cards_text(game)}
+
+
 def help_card(game: rules.Game) -> list[tuple[str, str]]:
     """(heading, text) pairs: pack to prepare, cards each, who leads, what wins, how it scores."""
     if len(game.deal_batches) > 1:
@@ -71,3 +76,21 @@ def help_card(game: rules.Game) -> list[tuple[str, str]]:
         (_("Scoring"), _(game.scoring)),
         *((_("Note"), _(note)) for note in game.notes),
     ]
+
+
+def player_range(game: rules.Game) -> str:
+    """The game's range of players, for the start form: "Agram: 2 to 5 players"."""
+    return _("%(game)s: %(min)d to %(max)d players") % {
+        "game": _(game.name),
+        "min": game.min_players,
+        "max": game.max_players,
+    }
+
+
+def table_full(game: rules.Game) -> str:
+    """Why the start form offers no more name rows: the game's maximum, with the pack's reason when
+    the pack sets it. Source: RULES.md (players per game)."""
+    params = {"game": _(game.name), "max": game.max_players}
+    if game.too_many_players:
+        return _("%(game)s is played by at most %(max)d players: %(why)s") % {**params, "why": _(game.too_many_players)}
+    return _("%(game)s is played by at most %(max)d players.") % params

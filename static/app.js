@@ -48,13 +48,54 @@
   }
   document.addEventListener("htmx:sendError", failed);
   document.addEventListener("htmx:timeout", failed);
+  // Every answer ends the pending state; a refusal's message shows in the notice area instead.
   document.addEventListener("htmx:afterRequest", function (event) {
     var button = tapped(event);
-    if (button && event.detail.successful) {
-      button.classList.remove("pending");
-      button.removeAttribute("aria-busy");
-    }
+    if (!button || !event.detail.xhr || !event.detail.xhr.status) return;
+    button.classList.remove("pending");
+    button.removeAttribute("aria-busy");
   });
+
+  // --- a page open too long: its CSRF token went stale. The refusal carries a fresh one:
+  // take it and send the same request once more, without the player doing anything ---
+  function renewToken(token) {
+    body.setAttribute("hx-headers", JSON.stringify({ "X-CSRFToken": token }));
+    document.querySelectorAll('input[name="csrfmiddlewaretoken"]').forEach(function (input) {
+      input.value = token;
+    });
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    var token = xhr.status === 403 && xhr.getResponseHeader("X-CSRF-Token");
+    if (!token) return;
+    renewToken(token);
+    var form = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!form || form.tagName !== "FORM" || form.dataset.renewed) return;
+    form.dataset.renewed = "1";
+    event.detail.shouldSwap = false;
+    var button = submitters.get(form);
+    // Once htmx has finished with this answer (and enabled the buttons again), tap again.
+    form.addEventListener("htmx:afterRequest", function () {
+      setTimeout(function () {
+        if (button) button.click(); else window.htmx.trigger(form, "submit");
+      }, 0);
+    }, { once: true });
+  });
+
+  // --- a tapped name opens its answers: one at a time, scrolled so that they are on screen ---
+  document.addEventListener("toggle", function (event) {
+    var panel = event.target;
+    if (!panel.matches || !panel.matches("details.ask") || !panel.open) return;
+    document.querySelectorAll("details.ask[open]").forEach(function (other) {
+      if (other !== panel) other.open = false;
+    });
+    var buttons = panel.querySelectorAll(".answers button");
+    var last = buttons[buttons.length - 1];
+    var off = panel.getBoundingClientRect().top < 0 || (last && last.getBoundingClientRect().bottom > window.innerHeight);
+    if (off) panel.scrollIntoView({ block: "start" });
+    if (last && last.getBoundingClientRect().bottom > window.innerHeight) last.scrollIntoView({ block: "end" });
+  }, true);
+
   // Fresh table (an answer or a poll): whatever the connection warning said is out of date.
   document.addEventListener("htmx:afterSwap", function (event) {
     var notice = document.getElementById("notice");
@@ -95,6 +136,11 @@
   document.addEventListener("visibilitychange", function () {
     poll();
     if ("wakeLock" in navigator) acquire();
+  });
+  // The match ended (its region came back without the toggle): let the screen sleep again.
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!("wakeLock" in navigator)) return;
+    if (!wakeButton() && lock) lock.release(); else { showWake(); acquire(); }
   });
 
   // --- copy and share the match link (buttons stay hidden where the phone cannot do it) ---

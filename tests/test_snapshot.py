@@ -17,24 +17,23 @@ ANSWERS = 5000  # poll and table answers checked per database
 
 VERSION = re.compile(r'hx-get="[^"]*\?v=(\d+)"')
 TALLY = re.compile(r'<table class="tally">.*?</table>', re.S)
-TALLY_ROW = re.compile(r'<td class="num">(-?\d+)</td>\s*<td class="num">(\d+)</td>')
+TALLY_ROW = re.compile(r'<td class="num">(\d+)</td></tr>')  # Agram's one score column: hands won
 NEWEST_HAND = re.compile(r'<table class="hands">.*?<tbody>\s*<tr><td class="num">(\d+)</td>', re.S)
 
 
 def torn(body: str) -> str | None:
     """Why this Agram table answer disagrees with itself, or None when it agrees.
 
-    In Agram each hand gives its winner one win, and each recorded hand bumps the version once
-    (version 1 at the start): with N hands the totals and the wins add up to N, the newest hand row
-    is hand N, and the version is N + 1.
+    In Agram each hand gives its winner one win (the score table's one column), and each recorded
+    hand bumps the version once (version 1 at the start): with N hands the four seats' wins add up
+    to N, the newest hand row is hand N, and the version is N + 1.
     """
     version = int(VERSION.search(body)[1])
-    rows = [(int(total), int(won)) for total, won in TALLY_ROW.findall(TALLY.search(body)[0])]
+    rows = [int(won) for won in TALLY_ROW.findall(TALLY.search(body)[0])]
     newest = NEWEST_HAND.search(body)
     last = int(newest[1]) if newest else 0
-    totals, wins = sum(t for t, _ in rows), sum(w for _, w in rows)
-    if (totals, wins, version) != (last, last, last + 1):
-        return f"newest hand {last}, totals add up to {totals}, wins to {wins}, version {version}"
+    if (len(rows), sum(rows), version) != (4, last, last + 1):
+        return f"newest hand {last}, {len(rows)} seats' wins add up to {sum(rows)}, version {version}"
     return None
 
 

@@ -62,6 +62,11 @@ class MatchEndKind(StrEnum):
     POINTS = "points"  # first to N points
     THRESHOLDS = "thresholds"  # Eighty Three: 10, raised by 5 on every tie at the top
 
+    @property
+    def takes_target(self) -> bool:
+        """Whether this match end needs a number N (a count of wins, hands or points)."""
+        return self in (MatchEndKind.WINS, MatchEndKind.HANDS, MatchEndKind.POINTS)
+
 
 THRESHOLD_START = 10
 THRESHOLD_STEP = 5
@@ -75,7 +80,7 @@ class MatchEnd:
     target: int | None = None
 
     def __post_init__(self) -> None:
-        if self.kind in (MatchEndKind.OPEN, MatchEndKind.THRESHOLDS):
+        if not self.kind.takes_target:
             if self.target is not None:
                 raise RuleError(gettext_noop("This match end takes no number."))
         elif self.target is None or not 1 <= self.target <= MAX_TARGET:
@@ -176,6 +181,10 @@ class Game:
     `score(n_seats, winner, extras)` returns the points the hand gives each seat,
     a tuple of ints in seat order, from extras already cleaned by `clean_extras`.
     `cards_by_players` overrides `cards_each` for some table sizes (Letzter Stich).
+    `end_targets` gives the number each match end that takes one starts at; `deal_rounds`,
+    when set, makes "after N hands" start at that many turns at the deal for each player.
+    `too_many_players` is the reason for `max_players` when the pack sets it ("" when the
+    game's rule alone does).
     """
 
     slug: str
@@ -194,7 +203,8 @@ class Game:
     score: Scorer
     match_ends: tuple[MatchEndKind, ...]
     scoring: str  # how a hand scores, one sentence for the help card
-    default_target: int | None = None
+    end_targets: Mapping[MatchEndKind, int] = field(default_factory=dict)
+    deal_rounds: int = 0
     too_many_players: str = ""
     questions: tuple[Question, ...] = ()
     cards_by_players: Mapping[int, int] = field(default_factory=dict)
@@ -207,14 +217,23 @@ class Game:
     # --- table size ------------------------------------------------------
 
     def check_player_count(self, count: int) -> None:
-        """Raise RuleError naming the reason when `count` players cannot play this game."""
+        """Raise RuleError when `count` players cannot play this game: too few says how many names
+        are missing; too many gives the range, and the pack's reason when there is one."""
         if count < self.min_players:
-            raise RuleError(
-                gettext_noop("%(game)s needs at least %(min)d players: add a name."),
-                game=self.name,
-                min=self.min_players,
-            )
+            missing = self.min_players - count
+            if missing == 1:
+                template = gettext_noop("%(game)s needs at least %(min)d players: add a name.")
+            else:
+                template = gettext_noop("%(game)s needs at least %(min)d players: add %(missing)d names.")
+            raise RuleError(template, game=self.name, min=self.min_players, missing=missing)
         if count > self.max_players:
+            if not self.too_many_players:
+                raise RuleError(
+                    gettext_noop("%(game)s is for %(min)d to %(max)d players."),
+                    game=self.name,
+                    min=self.min_players,
+                    max=self.max_players,
+                )
             raise RuleError(
                 gettext_noop("%(game)s is for %(min)d to %(max)d players: %(why)s"),
                 game=self.name,
@@ -223,11 +242,34 @@ class Game:
                 why=self.too_many_players,
             )
 
+    def seats_in_range(self, count: int) -> int:
+        """`count` brought within the game's range of players."""
+        return max(self.min_players, min(count, self.max_players))
+
     def cards_for(self, n_seats: int) -> int:
         return self.cards_by_players.get(n_seats, self.cards_each)
 
     def pack_for(self, n_seats: int) -> Pack:
         return self.pack_by_players.get(n_seats, self.pack)
+
+    # --- match end -------------------------------------------------------
+
+    def target_for(self, kind: MatchEndKind, n_seats: int) -> int | None:
+        """The number match end `kind` starts at for a table of `n_seats` (None when it takes no number).
+
+        With `deal_rounds`, "after N hands" is that many turns at the deal for each seat, so that
+        everyone deals equally often. Source: RULES.md, Letzter Stich.
+        """
+        if not kind.takes_target:
+            return None
+        if kind is MatchEndKind.HANDS and self.deal_rounds:
+            return self.deal_rounds * self.seats_in_range(n_seats)
+        return self.end_targets[kind]
+
+    @property
+    def default_target(self) -> int | None:
+        """The number of the game's first match end, for the smallest table."""
+        return self.target_for(self.match_ends[0], self.min_players)
 
     # --- one hand --------------------------------------------------------
 

@@ -34,6 +34,9 @@ PACK_SKAT_28 = Pack(28, _("a Skat pack without the four eights"))
 AGRAM_RANKING = _("A 10 9 8 7 6 5 4 3 in each suit; spades top out at the 10. No trumps: follow suit if you can.")
 ONE_WIN_ENDS = (MatchEndKind.OPEN, MatchEndKind.WINS, MatchEndKind.HANDS)
 POINTS_ENDS = (MatchEndKind.OPEN, MatchEndKind.POINTS, MatchEndKind.HANDS)
+# RULES.md names the optional match ends of these games but no number for them: these are the app's.
+ONE_WIN_TARGETS = {MatchEndKind.WINS: 5, MatchEndKind.HANDS: 10}
+POINTS_TARGETS = {MatchEndKind.POINTS: 10, MatchEndKind.HANDS: 10}
 
 # The Agram family: counter-clockwise, the player to the dealer's right (next in
 # playing order) leads, the winner of a hand deals the next. Source: RULES.md (003).
@@ -46,6 +49,7 @@ _AGRAM_FAMILY = dict(
 _ONE_WIN = dict(
     score=winner_takes_one,
     match_ends=ONE_WIN_ENDS,
+    end_targets=ONE_WIN_TARGETS,
     scoring=_("One win for the hand's winner; the tally of wins is the score."),
     unit=_("wins"),
     **_AGRAM_FAMILY,
@@ -135,6 +139,7 @@ FAPFAP = Game(
     deciding_trick=_("Whoever wins the 5th and last trick wins the hand; how they won it sets the stake."),
     score=by_answer("multiplier", {"1": 1, "2": 2, "4": 4}),
     match_ends=POINTS_ENDS,
+    end_targets=POINTS_TARGETS,
     scoring=_(
         "The winner takes 1 stake for a last trick won with a 4 or higher, 2 stakes for a last trick "
         "won with a 3, 4 stakes for the last two tricks both won with 3s."
@@ -186,6 +191,7 @@ SPAR = Game(
     deciding_trick=_("Whoever wins the 5th and last trick wins the hand; the card that won it sets the points."),
     score=by_answer("card", {"other": 1, "seven": 2, "six": 3}),
     match_ends=POINTS_ENDS,
+    end_targets=POINTS_TARGETS,
     scoring=_("The winner scores 3 for a last trick won with a six, 2 with a seven, 1 with any other card."),
     too_many_players=_("eight hands of five need 40 cards, the pack has 35."),
     questions=(
@@ -208,7 +214,7 @@ SIPA = Game(
     name=_("Sipa"),
     region=_("Togo"),
     min_players=2,
-    max_players=5,
+    max_players=5,  # the sources' range: the pack (31) would deal 6 hands of 5, so no reason is given
     pack=PACK_31,
     cards_each=5,
     deal_batches=(3, 2),
@@ -219,12 +225,11 @@ SIPA = Game(
     leader=Leader.AFTER_DEALER,
     score=by_answer("sevens", {"none": 1, "last": 2, "two": 4, "three": 6}),
     match_ends=(MatchEndKind.POINTS,),
-    default_target=10,
+    end_targets={MatchEndKind.POINTS: 10},  # "the target is usually 10" (000)
     scoring=_(
         "The winner scores 6 for the last three tricks all won with sevens, 4 for the last two, "
         "2 for the last one only, 1 otherwise. First to the target (usually 10) wins the match."
     ),
-    too_many_players=_("the game is played by 2 to 5."),
     questions=(
         Question(
             "sevens",
@@ -246,7 +251,7 @@ CAT_TE = Game(
     name=_("Cat Tê"),
     region=_("Vietnam"),
     min_players=3,
-    max_players=6,
+    max_players=6,  # the sources' range: the pack (52) would deal 7 hands of 6, so no reason is given
     pack=PACK_52,
     cards_each=6,
     deal_batches=(1,),
@@ -261,13 +266,12 @@ CAT_TE = Game(
     leader=Leader.DEALER,
     score=score_cat_te,
     match_ends=(MatchEndKind.HANDS,),
-    default_target=12,
+    end_targets={MatchEndKind.HANDS: 12},  # RULES.md says "a set number of hands", not how many
     scoring=_(
         "Each opponent pays the winner 1 chip for the last trick, 2 chips for a dealt flush or a "
         "first-four sweep. On a sweep, a player who held back an Ace of the suit led pays the winner 1 more "
         "chip (the app gives that chip to the winner, so no chip is lost)."
     ),
-    too_many_players=_("the game is played by 3 to 6."),
     questions=(
         Question(
             "how",
@@ -340,10 +344,13 @@ LETZTER_STICH = Game(
     leader=Leader.BEFORE_DEALER,
     score=score_letzter_stich,
     match_ends=(MatchEndKind.POINTS, MatchEndKind.HANDS),
-    default_target=500,
+    # RULES.md: a target score "e.g. 500", or a set number of hands "ideally a multiple of the
+    # number of players, so everyone deals equally often": three deals each (12 hands for 4).
+    end_targets={MatchEndKind.POINTS: 500},
+    deal_rounds=3,
     scoring=_(
         "The winner scores 50. Play a set number of hands (a multiple of the number of players, so "
-        "everyone deals as often) or to a target such as 500."
+        "everyone deals equally often) or to a target such as 500."
     ),
     too_many_players=_("seven hands of five need 35 cards, the Skat pack has 32."),
     cards_by_players={3: 8, 4: 7, 5: 6, 6: 5},

@@ -65,6 +65,12 @@ def answer_forms(
     ]
 
 
+def choice_prompt(game: rules.Game) -> str:
+    """The question a tap's answer buttons answer ("Which card won the last trick?"), translated;
+    "" when the game asks for the winner alone or only with checkboxes (they carry their own labels)."""
+    return next((_(q.prompt) for q in game.questions if q.kind == "choice"), "")
+
+
 def checkboxes(question: rules.Question, seats: list[Seat], winner: int, current: Mapping[str, object]) -> Check:
     answer = current.get(question.key)
     if question.kind == "flag":

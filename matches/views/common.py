@@ -31,7 +31,10 @@ def wants_partial(request: HtmxHttpRequest) -> bool:
     return bool(request.htmx) and not request.htmx.history_restore_request
 
 
-NO_SUCH_SITTING = gettext_lazy("No match at this link. Check the link, or start a new match.")
+NO_SUCH_SITTING = gettext_lazy(
+    "No match at this link. If someone at the table made new links, ask them for the new one "
+    "(their table shows its QR code); otherwise check the link, or start a new match."
+)
 
 
 def with_sitting(view: Callable[..., HttpResponse], link: str = "token") -> Callable[..., HttpResponse]:

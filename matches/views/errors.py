@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
@@ -36,6 +37,10 @@ def server_error(request: HttpRequest) -> HttpResponse:
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    return message_response(
+    """403 for a stale or missing CSRF token. The answer carries a fresh token (header X-CSRF-Token,
+    and the cookie it belongs to), which the page's script takes to send the same request once more."""
+    response = message_response(
         request, _("This page was open too long or came from elsewhere. Reload the page, then tap again."), 403
     )
+    response["X-CSRF-Token"] = get_token(request)
+    return response

@@ -15,9 +15,10 @@ from django_htmx.http import HttpResponseClientRedirect
 from .. import rules
 from ..demo import create_demo_sitting
 from ..errors import TableError
-from ..forms import MAX_FORM_ROWS, MAX_ROWS, StartForm
+from ..forms import DEFAULT_ROWS, StartForm
 from ..models import Seat, Sitting
 from ..snapshot import read_snapshot
+from ..texts import pack_line, player_range, table_full
 from .common import HtmxHttpRequest, known_phone, page_or_partial, remember, remembered_tokens
 from .errors import message_response
 from .limits import STARTS, over_limit
@@ -44,17 +45,20 @@ def choose_game(request: HtmxHttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
-    """Start a sitting of `game`. The same form's Add and Remove buttons change the number of name rows."""
+    """Start a sitting of `game`. The same form's Add and Remove buttons change the number of name rows
+    (Add up to the game's maximum); without JavaScript they post the form back, with htmx the form
+    region is swapped."""
     entry = rules.GAMES.get(game)
     if entry is None:
         return message_response(request, _("There is no such game here: pick one from the list."), 404)
     if request.method == "GET":
-        return show_start(request, StartForm(game=entry, rows=max(entry.min_players, 4)))
+        return show_start(request, StartForm(game=entry, rows=entry.seats_in_range(DEFAULT_ROWS)))
     action = request.POST.get("action", "start")
-    rows = StartForm.rows_in(request.POST)
-    if action == "add" or REMOVE_ROW.fullmatch(action):
-        return show_start(request, rearranged(entry, request.POST, rows, action))
-    form = StartForm(request.POST, game=entry, rows=rows)
+    removed = REMOVE_ROW.fullmatch(action)
+    if action == "add" or removed:
+        remove = int(removed[1]) if removed else None
+        return show_start(request, StartForm.rearranged(entry, request.POST, add=action == "add", remove=remove))
+    form = StartForm(request.POST, game=entry)
     if action != "start":
         form.add_error(None, _("That button is not on this form: check the names, then tap Start the match."))
         return show_start(request, form, status=400)
@@ -73,22 +77,18 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
     return redirect(sitting)
 
 
-def rearranged(game: rules.Game, data, rows: int, action: str) -> StartForm:
-    """An unbound start form holding what was typed, with one row added or one removed."""
-    names = [data.get(f"player_{row}", "") for row in range(1, min(rows, MAX_FORM_ROWS) + 1)]
-    removed = REMOVE_ROW.fullmatch(action)
-    if action == "add" and len(names) < MAX_ROWS:
-        names.append("")
-    elif removed and len(names) > 1 and 1 <= int(removed[1]) <= len(names):
-        del names[int(removed[1]) - 1]
-    settings = ("end_kind", "end_target", "starting_chips", "stake_amount", "stake_label")
-    initial = {key: data.get(key) for key in settings if key in data}
-    initial.update({f"player_{row}": name for row, name in enumerate(names, start=1)})
-    return StartForm(game=game, initial=initial, rows=len(names))
-
-
 def show_start(request: HtmxHttpRequest, form: StartForm, status: int = 200) -> HttpResponse:
-    context = {"form": form, "game": form.game, "max_rows": MAX_ROWS}
+    """The start page, or its form region for htmx: the game's range of players is shown from the
+    start; at the game's maximum, the reason takes the place of the Add button."""
+    game = form.game
+    full = table_full(game) if form.rows >= game.max_players else ""
+    context = {
+        "form": form,
+        "game": game,
+        "pack_line": pack_line(game),
+        "player_range": player_range(game),
+        "table_full": full,
+    }
     return page_or_partial(request, "matches/start.html", "start-form", context, status=status)
 
 

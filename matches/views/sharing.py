@@ -3,35 +3,17 @@ watch link, rotating both, and a phone saying which seat it holds."""
 
 from __future__ import annotations
 
-import segno
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
-from django.urls import reverse
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from ..models import Sitting, TableState
+from ..models import Sitting
 from .common import HtmxHttpRequest, action, claim_seat, claimed_seat, forget, remember, with_sitting
 from .errors import message_response
-
-
-def qr_svg(url: str) -> str:
-    """The link as an inline SVG QR code (segno): black on white in both colour schemes, as scanners expect."""
-    return segno.make(url, error="m").svg_inline(scale=5, border=3, dark="#000", light="#fff")
-
-
-def sharing_context(request: HtmxHttpRequest, sitting: Sitting, state: TableState) -> dict:
-    """What the match table page shows to bring phones in: links, QR code, this phone's seat."""
-    member_url = request.build_absolute_uri(sitting.get_absolute_url())
-    return {
-        "member_url": member_url,
-        "watch_url": request.build_absolute_uri(reverse("watch", args=[sitting.watch_token])),
-        "qr": mark_safe(qr_svg(member_url)),  # noqa: S308 - segno's own SVG markup
-        "my_seat": claimed_seat(request, sitting),
-    }
+from .table import poll_response, table_response
 
 
 def watched(view):
@@ -44,16 +26,12 @@ def watched(view):
 @watched
 def watch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """The read-only view (a TV, spectators): the score live, no control, no member link."""
-    from .table import table_response
-
     return table_response(request, sitting, watching=True)
 
 
 @require_safe
 @watched
 def watch_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    from .table import poll_response
-
     return poll_response(request, sitting, watching=True)
 
 

@@ -13,13 +13,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from ..errors import AlreadyRecorded, TableError
 from ..forms import HandNumberForm, TapForm
 from ..models import Sitting
-from .answers import answer_forms
+from .answers import answer_forms, choice_prompt
 from .common import (
     HtmxHttpRequest,
     action,
@@ -29,7 +30,7 @@ from .common import (
     wants_partial,
     with_sitting,
 )
-from .sharing import sharing_context
+from .links import sharing_context
 
 
 def table_response(
@@ -59,6 +60,7 @@ def table_response(
         "watching": watching,
         "poll_url": reverse("watch-poll" if watching else "poll", kwargs={"token": token}),
         "asks": None if watching else asks(sitting, state),
+        "question": choice_prompt(sitting.rules),
     }
     if not wants_partial(request) and not watching:
         context.update(sharing_context(request, sitting, state))
@@ -210,6 +212,7 @@ def correction_page(request, sitting: Sitting, hand, notice: str = "", status: i
         "choices": choices,
         "notice": notice,
         "describe": state.describe(hand),
+        "question": choice_prompt(sitting.rules),
     }
     response = render(request, "matches/correct.html", context, status=status)
     add_never_cache_headers(response)
@@ -223,13 +226,22 @@ def reissue(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     try:
         seen = int(request.POST.get("seen", ""))
     except ValueError:
-        return table_response(request, sitting, _("The request did not say how many batches you had seen."), 400)
+        return table_response(
+            request,
+            sitting,
+            _("The chips button did not say which hand-out it saw: reload the page, then tap again."),
+            400,
+        )
     try:
         sitting.reissue_chips(seen)
     except TableError as refusal:
         return refused(request, sitting, refusal)
+    chips = sitting.starting_chips
     return after_change(
-        request, sitting, _("Everyone received %(chips)d more chips.") % {"chips": sitting.starting_chips}
+        request,
+        sitting,
+        ngettext("Everyone received %(chips)d more chip.", "Everyone received %(chips)d more chips.", chips)
+        % {"chips": chips},
     )
 
 

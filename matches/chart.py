@@ -1,0 +1,144 @@
+"""The score over time as drawing instructions: pure geometry for a small server-rendered SVG.
+
+One line per player (running total after each hand, hand number across), an optional step line
+(Eighty Three's threshold), a name at the end of each line, and the points sampled as rows for the
+accessible table beside it. Integer coordinates in a fixed viewBox keep the markup short; long
+matches are sampled down to at most `max_points` hands so the tap answer stays small.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+
+WIDTH, HEIGHT = 300, 120  # plot area, in viewBox units
+LABEL_GAP = 11  # the least vertical distance between two names, in viewBox units
+NAME_CHARS = 12  # longer names are shortened in the drawing (the table beside it has them whole)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's line: `points` as SVG polyline text, the name drawn at `label_y`, the last value."""
+
+    name: str
+    label: str
+    points: str
+    label_y: int
+    last: int
+
+
+@dataclass(frozen=True)
+class Chart:
+    """What a template draws. `hands` are the sampled hand numbers (0 = the start), `rows` the
+    values at each (one tuple per sampled hand, one value per player), `steps` the threshold's
+    polyline or "", `ticks` (y, value) for the y axis."""
+
+    lines: tuple[Line, ...]
+    hands: tuple[int, ...]
+    rows: tuple[tuple[int, ...], ...]
+    steps: str
+    ticks: tuple[tuple[int, int], ...]
+    width: int = WIDTH
+    height: int = HEIGHT
+
+
+def sampled(count: int, max_points: int) -> list[int]:
+    """Indexes 0..count-1 spread evenly, at most `max_points` of them, always the first and the last."""
+    if count <= max_points:
+        return list(range(count))
+    step = (count - 1) / (max_points - 1)
+    return sorted({round(i * step) for i in range(max_points)})
+
+
+def running(start: Sequence[int], per_hand: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+    """Totals per seat at the start and after each hand: `start` plus each hand's points in turn."""
+    return list(accumulate(per_hand, lambda totals, gained: tuple(map(sum, zip(totals, gained))), initial=tuple(start)))
+
+
+def spread_labels(ys: Sequence[float], gap: int = LABEL_GAP, top: int = 0, bottom: int = HEIGHT) -> list[int]:
+    """Label heights near `ys` (viewBox units, down is +) but at least `gap` apart, kept in [top, bottom + gap]."""
+    order = sorted(range(len(ys)), key=lambda i: (ys[i], i))
+    placed: dict[int, int] = {}
+    previous = top - gap
+    for index in order:
+        placed[index] = previous = max(round(ys[index]), previous + gap)
+    overflow = previous - (bottom + gap)
+    if overflow > 0:  # push the stack back up, as far as the top allows
+        for index in order:
+            placed[index] = max(top, placed[index] - overflow)
+    return [placed[i] for i in range(len(ys))]
+
+
+def score_chart(
+    names: Sequence[str],
+    per_hand: Sequence[Sequence[int]],
+    start: Sequence[int] | None = None,
+    thresholds: Sequence[int | None] | None = None,
+    max_points: int = 60,
+) -> Chart:
+    """The chart of a sitting's running totals.
+
+    `names`: one per seat, in seat order. `per_hand`: for each recorded hand in order, the points
+    it gave each seat (the ledger; an abandoned hand gives zeros). `start`: each seat's value before
+    hand 1 (Cat Tê's chips in front of each player; zeros by default). `thresholds`: the target in
+    force at the start and after each hand (len(per_hand) + 1 values, None where there is none),
+    drawn as a step line. Raises ValueError when the shapes do not match.
+    """
+    seats = len(names)
+    if any(len(points) != seats for points in per_hand) or (start is not None and len(start) != seats):
+        raise ValueError(f"every hand and the start need one value per seat ({seats})")
+    if thresholds is not None and len(thresholds) != len(per_hand) + 1:
+        raise ValueError(f"thresholds need one value per hand and one for the start ({len(per_hand) + 1})")
+    totals = running(start or [0] * seats, per_hand)
+    keep = sampled(len(totals), max(2, max_points))
+    rows = tuple(totals[i] for i in keep)
+    steps = [thresholds[i] for i in keep] if thresholds else []
+    values = [v for row in rows for v in row] + [s for s in steps if s is not None]
+    low, high = min(values), max(values)
+    if low == high:
+        low, high = low - 1, high + 1
+
+    def x(index: int) -> int:
+        return round(keep[index] * WIDTH / max(1, len(totals) - 1))
+
+    def y(value: float) -> int:
+        return round((high - value) * HEIGHT / (high - low))
+
+    lines = []
+    labels = spread_labels([y(v) for v in rows[-1]])
+    for seat, name in enumerate(names):
+        points = " ".join(f"{x(i)},{y(row[seat])}" for i, row in enumerate(rows))
+        label = name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
+        lines.append(Line(name, label, points, labels[seat], rows[-1][seat]))
+    return Chart(
+        lines=tuple(lines),
+        hands=tuple(keep),
+        rows=rows,
+        steps=step_line([x(i) for i in range(len(keep))], [None if s is None else y(s) for s in steps]),
+        ticks=tuple((y(value), value) for value in axis_values(low, high)),
+    )
+
+
+def step_line(xs: Sequence[int], ys: Sequence[int | None]) -> str:
+    """A polyline that holds each y until the next x where it changes (a threshold rising in steps),
+    drawn to the last x; None: no value there."""
+    points: list[tuple[int, int]] = []
+    for px, py in zip(xs, ys):
+        if py is None or (points and points[-1][1] == py):
+            continue
+        if points:
+            points.append((px, points[-1][1]))
+        points.append((px, py))
+    if points and xs and points[-1][0] != xs[-1]:
+        points.append((xs[-1], points[-1][1]))
+    return " ".join(f"{px},{py}" for px, py in points)
+
+
+def axis_values(low: int, high: int, most: int = 4) -> list[int]:
+    """Round values (1, 2 or 5 times a power of ten apart) between `low` and `high`, at most `most` + 1."""
+    span = max(1, high - low)
+    power = 10 ** max(0, math.floor(math.log10(span)) - 1)
+    step = next(m * p for p in (power, power * 10, power * 100) for m in (1, 2, 5) if span / (m * p) <= most)
+    return list(range(math.ceil(low / step) * step, high + 1, step))

@@ -1,0 +1,160 @@
+"""Settling up after a match played for money: who pays whom, in as few payments as possible.
+
+Pure Python: nothing here imports Django. Amounts are whole units of the table's currency
+(e.g. CFA francs) as ints; a net is positive for a player who is owed, negative for one who owes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+EXACT_LIMIT = 14
+"""Up to this many players with a non-zero net, `settle` finds the true fewest transfers."""
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """One payment: `payer` gives `payee` `amount` whole units (always > 0)."""
+
+    payer: str
+    payee: str
+    amount: int
+
+
+def settle(nets: Mapping[str, int]) -> list[Transfer]:
+    """The fewest transfers that bring every player's net to zero, sorted by payer then payee.
+
+    `nets` maps a player to a whole amount: positive is owed, negative owes; players at 0 take
+    no part. Each transfer goes from a debtor to a creditor, and no pair appears twice.
+
+    How the count is kept low: the players of every group whose nets sum to zero can settle among
+    themselves in (group size - 1) transfers, so the fewest transfers is (non-zero players) minus
+    (the most disjoint zero-sum groups they split into). Up to EXACT_LIMIT non-zero players that
+    split is found exactly, by dynamic programming over subsets (2**n states); beyond, every
+    player forms one group, which is settled greedily and may take more transfers than needed.
+    Within a group the largest debt is paid to the largest credit first (ties by name).
+
+    Raises TypeError for a net that is not an int, ValueError when the nets do not sum to 0.
+    """
+    for player, net in nets.items():
+        if not isinstance(net, int):
+            raise TypeError(f"{player}'s net is {net!r}: whole units only (round_nets rounds them)")
+    total = sum(nets.values())
+    if total != 0:
+        raise ValueError(f"Nets must sum to 0 to be settled; these sum to {total}")
+    players = sorted(player for player, net in nets.items() if net != 0)
+    if len(players) <= EXACT_LIMIT:
+        groups = _most_zero_sum_groups(players, nets)
+    else:
+        groups = [players]
+    transfers = [transfer for group in groups for transfer in _settle_greedily({p: nets[p] for p in group})]
+    return sorted(transfers, key=lambda t: (t.payer, t.payee))
+
+
+def _most_zero_sum_groups(players: Sequence[str], nets: Mapping[str, int]) -> list[list[str]]:
+    """`players` split into the largest number of disjoint groups each summing to zero.
+
+    Any order of the players passes through zero-sum prefixes; the groups are the stretches
+    between them. best[mask] is the most zero-sum prefixes an order of the players in mask can
+    have, so best[all] is the most groups; the order is then read back from best.
+    """
+    count = len(players)
+    full = (1 << count) - 1
+    sums = [0] * (full + 1)
+    for mask in range(1, full + 1):
+        lowest = (mask & -mask).bit_length() - 1
+        sums[mask] = sums[mask & (mask - 1)] + nets[players[lowest]]
+    best = [0] * (full + 1)
+    for mask in range(1, full + 1):
+        best[mask] = max(best[mask & ~(1 << i)] for i in range(count) if mask >> i & 1) + (sums[mask] == 0)
+
+    groups: list[list[str]] = []
+    mask, group = full, []
+    while mask:
+        closes = sums[mask] == 0
+        if closes and group:
+            groups.append(group)
+            group = []
+        # The first player (by name) whose removal keeps the best count: deterministic.
+        i = next(i for i in range(count) if mask >> i & 1 and best[mask & ~(1 << i)] + closes == best[mask])
+        group.append(players[i])
+        mask &= ~(1 << i)
+    if group:
+        groups.append(group)
+    return groups
+
+
+def _settle_greedily(balances: dict[str, int]) -> list[Transfer]:
+    """Settle a group summing to zero: the largest debtor pays the largest creditor, until all are 0.
+
+    Each transfer clears at least one of the two (the last clears both): at most len - 1 transfers.
+    """
+    balances = {player: net for player, net in balances.items() if net != 0}
+    transfers = []
+    while balances:
+        payer = min((p for p in balances if balances[p] < 0), key=lambda p: (balances[p], p))
+        payee = min((p for p in balances if balances[p] > 0), key=lambda p: (-balances[p], p))
+        amount = min(-balances[payer], balances[payee])
+        transfers.append(Transfer(payer, payee, amount))
+        balances[payer] += amount
+        balances[payee] -= amount
+        balances = {player: net for player, net in balances.items() if net != 0}
+    return transfers
+
+
+def nets_from_hands(points_per_hand: Iterable[Sequence[int]], stake: int) -> list[int]:
+    """Each seat's net money over a Fapfap match played for `stake` whole units a hand.
+
+    `points_per_hand`: per hand, the points per seat as the hand stored them: the winner's entry
+    is the multiplier (1, 2 or 4) and every other entry 0; an abandoned hand is all zeros.
+    Convention: every other player pays the winner stake x multiplier, so with n seats the
+    winner nets +(n - 1) x stake x multiplier and each other seat -stake x multiplier.
+
+    Returns one int per seat, in seat order, summing to 0 ([] when there is no hand).
+    Raises ValueError for a stake below 1, hands of different sizes, or a hand that is not
+    one positive entry among zeros.
+    """
+    if stake < 1:
+        raise ValueError(f"A stake is a whole amount of at least 1, not {stake}")
+    nets: list[int] = []
+    for number, points in enumerate(points_per_hand, start=1):
+        if not nets:
+            nets = [0] * len(points)
+        if len(points) != len(nets):
+            raise ValueError(f"Hand {number} has {len(points)} seats, the first hand {len(nets)}")
+        scored = [(seat, multiplier) for seat, multiplier in enumerate(points) if multiplier]
+        if not scored:
+            continue  # abandoned
+        if len(scored) > 1 or scored[0][1] < 0:
+            raise ValueError(f"Hand {number} should give one winner a positive multiplier: {list(points)}")
+        winner, multiplier = scored[0]
+        for seat in range(len(nets)):
+            nets[seat] -= stake * multiplier
+        nets[winner] += len(nets) * stake * multiplier
+    return nets
+
+
+def round_nets(nets: Mapping[str, float]) -> dict[str, int]:
+    """`nets` rounded to whole units, still summing to exactly 0 (largest remainder method).
+
+    Every net is rounded down, then the units this takes away are given back, one each, to the
+    players whose nets lost the largest fractions (ties by name). So each result is within 1 of
+    its net, and a net that is already whole is kept when the others allow.
+
+    Raises ValueError for a net that is not finite, or nets that do not sum to 0 (beyond float
+    error: 1e-9 of the sum of their sizes).
+    """
+    for player, net in nets.items():
+        if not math.isfinite(net):
+            raise ValueError(f"{player}'s net is {net}")
+    total = math.fsum(nets.values())
+    if abs(total) > 1e-9 * (1 + math.fsum(abs(net) for net in nets.values())):
+        raise ValueError(f"Nets must sum to 0 to be rounded; these sum to {total}")
+    rounded = {player: math.floor(net) for player, net in nets.items()}
+    missing = -sum(rounded.values())
+    by_fraction = sorted(nets, key=lambda player: (-(nets[player] - rounded[player]), player))
+    for player in by_fraction[:missing]:
+        rounded[player] += 1
+    return rounded

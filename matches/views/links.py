@@ -1,0 +1,26 @@
+"""The links that bring phones to a table: the member link as a QR code, the watch link, this phone's seat."""
+
+from __future__ import annotations
+
+import segno
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+
+from ..models import Sitting, TableState
+from .common import HtmxHttpRequest, claimed_seat
+
+
+def qr_svg(url: str) -> str:
+    """The link as an inline SVG QR code (segno): black on white in both colour schemes, as scanners expect."""
+    return segno.make(url, error="m").svg_inline(scale=5, border=3, dark="#000", light="#fff")
+
+
+def sharing_context(request: HtmxHttpRequest, sitting: Sitting, state: TableState) -> dict:
+    """What the match table page shows to bring phones in: links, QR code, this phone's seat."""
+    member_url = request.build_absolute_uri(sitting.get_absolute_url())
+    return {
+        "member_url": member_url,
+        "watch_url": request.build_absolute_uri(reverse("watch", args=[sitting.watch_token])),
+        "qr": mark_safe(qr_svg(member_url)),  # noqa: S308 - segno's own SVG markup
+        "my_seat": claimed_seat(request, sitting),
+    }

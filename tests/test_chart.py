@@ -1,0 +1,81 @@
+"""The score chart's geometry (pure): sampling, running totals, labels that never overlap, step lines."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from matches.chart import HEIGHT, LABEL_GAP, WIDTH, axis_values, running, sampled, score_chart, spread_labels, step_line
+
+
+@pytest.mark.parametrize(
+    "count, most, expected",
+    [(1, 60, [0]), (5, 60, [0, 1, 2, 3, 4]), (5, 3, [0, 2, 4]), (11, 6, [0, 2, 4, 6, 8, 10])],
+)
+def test_sampling_keeps_the_first_and_last_hand(count, most, expected):
+    assert sampled(count, most) == expected
+
+
+@given(st.integers(1, 20_000), st.integers(2, 200))
+def test_sampling_never_exceeds_its_budget_and_keeps_order(count, most):
+    kept = sampled(count, most)
+    assert len(kept) <= most and kept[0] == 0 and kept[-1] == count - 1 and kept == sorted(set(kept))
+
+
+def test_running_totals_start_from_the_stacks():
+    assert running([20, 20], [[1, -1], [-2, 2]]) == [(20, 20), (21, 19), (19, 21)]
+
+
+@given(st.lists(st.integers(-50, 200), min_size=1, max_size=8))
+def test_names_are_never_drawn_on_top_of_each_other(ys):
+    placed = spread_labels(ys)
+    ordered = sorted(placed)
+    assert all(b - a >= LABEL_GAP for a, b in zip(ordered, ordered[1:])) or min(placed) == 0
+    by_height = sorted(range(len(ys)), key=lambda i: (ys[i], i))
+    assert [placed[i] for i in by_height] == sorted(placed)  # who is higher stays higher
+
+
+@pytest.mark.parametrize(
+    "xs, ys, expected",
+    [
+        ([0, 10, 20, 30], [60, 60, 40, 40], "0,60 20,60 20,40 30,40"),
+        ([0, 10], [None, None], ""),
+        ([0, 10, 20], [None, 50, 50], "10,50 20,50"),
+    ],
+)
+def test_the_threshold_is_a_step_line(xs, ys, expected):
+    assert step_line(xs, ys) == expected
+
+
+@pytest.mark.parametrize(
+    "low, high, expected", [(0, 500, [0, 200, 400]), (-5, 3, [-4, -2, 0, 2]), (0, 7, [0, 2, 4, 6]), (3, 3, [3])]
+)
+def test_axis_values_are_round(low, high, expected):
+    assert axis_values(low, high) == expected
+
+
+def test_a_chart_ends_at_each_players_total_and_spans_the_plot():
+    chart = score_chart(["Aïcha", "Boubacar", "Chaibou"], [[0, 0, 1], [1, 0, 0], [0, 0, 1]])
+    assert [line.last for line in chart.lines] == [1, 0, 2]
+    assert chart.hands == (0, 1, 2, 3) and chart.rows[-1] == (1, 0, 2)
+    chaibou = chart.lines[2].points.split()
+    assert chaibou[0] == f"0,{HEIGHT}" and chaibou[-1] == f"{WIDTH},0"  # from the bottom left to the top right
+
+
+def test_long_matches_are_sampled_and_long_names_shortened_in_the_drawing():
+    names = ["Ousmane Abdoulaye Maïnassara", "B"]
+    chart = score_chart(names, [[1, 0], [0, 1]] * 250, max_points=60)
+    assert len(chart.hands) <= 60 and chart.hands[-1] == 500 and chart.rows[-1] == (250, 250)
+    assert chart.lines[0].label == "Ousmane Abd…" and chart.lines[0].name == names[0]
+
+
+def test_chips_start_from_the_stacks_and_the_threshold_is_drawn():
+    chart = score_chart(["A", "B"], [[2, -2]], start=[20, 20], thresholds=[10, 10])
+    assert chart.rows == ((20, 20), (22, 18)) and chart.steps
+
+
+@pytest.mark.parametrize(
+    "per_hand, start, thresholds", [([[1, 0, 0]], None, None), ([[1, 0]], [1], None), ([[1, 0]], None, [10])]
+)
+def test_shapes_that_do_not_match_are_refused(per_hand, start, thresholds):
+    with pytest.raises(ValueError):
+        score_chart(["A", "B"], per_hand, start=start, thresholds=thresholds)
