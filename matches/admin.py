@@ -166,3 +166,12 @@ class SittingAdmin(admin.ModelAdmin):
 
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Sitting]) -> None:
         forget_sittings(queryset)
+
+
+def superusers_only(request: HttpRequest) -> bool:
+    """The admin is the operator's: a superuser's login, not any staff account."""
+    return request.user.is_active and request.user.is_superuser
+
+
+admin.site.has_permission = superusers_only
+admin.site.site_header = admin.site.site_title = "Last Trick: operator"

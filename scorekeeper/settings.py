@@ -26,7 +26,12 @@ def env_list(name: str) -> list[str]:
 
 
 def env_int(name: str, default: int) -> int:
-    return int(os.environ.get(name, str(default)))
+    value = os.environ.get(name, str(default))
+    if not value.strip().isdecimal():
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(f"{name} must be a whole number of 0 or more, not {value!r}.")
+    return int(value)
 
 
 DEBUG = env_flag("DEBUG")
@@ -97,7 +102,7 @@ DATABASES = {
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         # Persistent connections suit gunicorn's long-lived workers; runserver's
         # thread per request would only leak them.
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0" if DEBUG else "60")),
+        conn_max_age=env_int("CONN_MAX_AGE", 0 if DEBUG else 60),
         conn_health_checks=True,
     )
 }
@@ -164,12 +169,15 @@ CONTENT_SECURITY_POLICY = {
 # Production runs behind a proxy that terminates HTTPS and sets X-Forwarded-Proto. A table's
 # laptop (`make run`) serves plain HTTP to phones on its Wi-Fi: PLAIN_HTTP=1.
 PLAIN_HTTP = env_flag("PLAIN_HTTP")
+# The laptop's LAN address (set by `make run`): links and QR codes shown on the laptop itself
+# (opened as 127.0.0.1 or localhost) give phones this address instead.
+LAN_HOST = os.environ.get("LAN_HOST", "")
 if not DEBUG and not PLAIN_HTTP:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", default=True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", default=True)
 

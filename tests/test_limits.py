@@ -2,6 +2,7 @@
 every worker; refusals name what was limited and change nothing."""
 
 import threading
+from pathlib import Path
 
 import pytest
 from django.core.cache import caches
@@ -122,3 +123,36 @@ def test_the_limit_is_counted_once_across_gunicorn_workers(tmp_path):
         assert statuses.count(409) == 29 and statuses.count(429) == 31, sorted(statuses)
         assert other.post(table + "tap/", {"number": 1, "winner": 2}).status == 200
     assert sitting.hands.count() == 1
+
+
+@override_settings(START_RATE_LIMIT="2/h", START_ADDRESS_RATE_LIMIT="1000/h")
+def test_a_rematch_counts_as_a_new_match(db):
+    phone = Client()
+    demo = phone.post("/demo/")["Location"]  # a first visit: counted by address only
+    first = Sitting.objects.get()
+    first.end_match()
+    phone.get(demo)
+    rematches = [phone.post(f"/s/{first.token}/rematch/").status_code]
+    second = Sitting.objects.latest("pk")
+    second.end_match()
+    phone.post(f"/s/{second.token}/rematch/")  # the phone's second new match: at its limit
+    third = Sitting.objects.latest("pk")
+    third.end_match()
+    rematches.append(phone.post(f"/s/{third.token}/rematch/").status_code)
+    assert rematches == [302, 429] and Sitting.objects.count() == 3
+    assert phone.post(f"/s/{first.token}/rematch/").status_code == 302  # joining one already started is free
+
+
+@override_settings(RATELIMIT_IP_META_KEY="HTTP_X_REAL_IP", START_ADDRESS_RATE_LIMIT="2/h")
+@pytest.mark.parametrize("header", [None, "garbage", "1.2.3.4, 5.6.7.8", "2001:db8::1"])
+def test_a_missing_or_odd_client_address_header_is_never_a_500(db, header):
+    extra = {} if header is None else {"HTTP_X_REAL_IP": header}
+    statuses = [Client().post("/demo/", **extra).status_code for _ in range(3)]
+    assert statuses == [302, 302, 429]
+
+
+def test_clients_that_drop_their_cookies_leave_no_counter_behind(sitting):
+    for _ in range(5):
+        Client().post(f"/s/{sitting.token}/tap/", {"number": 99, "winner": 1}, **HX)
+    keys = [path.name for path in Path(caches["ratelimit"]._dir).glob("*.djcache")]
+    assert len(keys) == 1  # the address's counter only, not one per request

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 
 from .conftest import play, snapshot
 from .test_views import HX, url
@@ -238,3 +238,32 @@ def test_rotating_a_rematchs_links_cuts_it_off_from_the_first_match(client, sitt
     page = Client().get(url(sitting)).content.decode()
     assert rematch.token not in page and "Go to the rematch" not in page
     assert Client().post(url(sitting, "rematch/"))["Location"] != url(rematch)
+
+
+@override_settings(LAN_HOST="192.0.2.7", ALLOWED_HOSTS=["127.0.0.1", "localhost", "testserver"])
+@pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost:8000"])
+def test_links_shown_on_the_laptop_itself_give_phones_its_lan_address(client, sitting, host):
+    page = client.get(url(sitting), HTTP_HOST=host).content.decode()
+    assert f'value="http://192.0.2.7:8000/s/{sitting.token}/"' in page
+    assert f'value="http://192.0.2.7:8000/w/{sitting.watch_token}/"' in page
+    assert "127.0.0.1:8000/s/" not in page and "localhost:8000/s/" not in page
+
+
+@override_settings(LAN_HOST="192.0.2.7", ALLOWED_HOSTS=["score.example.org", "testserver"])
+def test_links_on_a_named_host_keep_its_name(client, sitting):
+    page = client.get(url(sitting), HTTP_HOST="score.example.org").content.decode()
+    assert f'value="http://score.example.org/s/{sitting.token}/"' in page
+
+
+@pytest.mark.parametrize("method", ["trace", "put", "delete"])
+def test_home_answers_only_reads(client, method):
+    assert getattr(client, method)("/").status_code == 405
+
+
+@pytest.mark.parametrize("name", ["RETENTION_DAYS", "CONN_MAX_AGE"])
+def test_a_setting_that_is_not_a_whole_number_stops_the_start_with_its_name(name):
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "scorekeeper.settings", "DEBUG": "1", name: "abc"}
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode != 0 and f"{name} must be a whole number" in result.stderr

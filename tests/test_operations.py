@@ -15,7 +15,7 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 from django.core.management import CommandError, call_command
 from django.db import connection, connections
 from django.test import Client
@@ -156,6 +156,13 @@ def test_forget_refuses_negative_days():
         forget("--days", "-1")
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("days", ["800000", "99999999999"])
+def test_forget_refuses_days_beyond_the_calendar_with_a_message(days):
+    with pytest.raises(CommandError, match="--days must be at most"):
+        forget("--days", days)
+
+
 # --- admin -------------------------------------------------------------------
 
 
@@ -290,6 +297,18 @@ def test_admin_delete_selected_action_removes_the_chosen_sittings_only(operator,
 def test_anonymous_visitor_is_sent_to_the_admin_login(client, path):
     response = client.get(path)
     assert response.status_code == 302 and response["Location"].startswith("/admin/login/")
+
+
+@pytest.mark.django_db
+def test_staff_who_are_not_superusers_cannot_enter_the_admin(client):
+    sitting = Sitting.start("agram", ["A", "B"])
+    user = User.objects.create_user("helper", password=PASSWORD, is_staff=True)
+    user.user_permissions.add(*Permission.objects.filter(codename__in=["view_sitting", "delete_sitting"]))
+    client.force_login(user)
+    for path in ("/admin/", CHANGELIST, f"{CHANGELIST}{sitting.pk}/delete/"):
+        assert client.get(path).status_code == 302, path
+    assert client.post(f"{CHANGELIST}{sitting.pk}/delete/", {"post": "yes"}).status_code == 302
+    assert Sitting.objects.filter(pk=sitting.pk).exists()
 
 
 @pytest.mark.django_db

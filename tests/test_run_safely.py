@@ -1,6 +1,8 @@
 """`make run` is how a table plays on a laptop: safe for strangers on the same Wi-Fi to reach."""
 
 import re
+import socket
+import time
 from contextlib import contextmanager
 
 from .servers import Phone, clean_environment, free_port, serving
@@ -56,6 +58,26 @@ def test_make_run_shows_strangers_no_settings_urls_or_environment(tmp_path):
         assert "gunicorn" in stranger.get(url + "/").headers.get("Server", "")
     printed = (tmp_path / "make-run.log").read_text()
     assert "Phones on the same Wi-Fi open" in printed or "No local network found" in printed
+
+
+def test_make_run_adds_its_key_to_an_env_file_without_a_last_newline(tmp_path):
+    (tmp_path / ".env").write_text("TIME_ZONE=UTC")
+    with make_run(tmp_path) as url:
+        assert Phone().get(url + "/").status == 200
+    assert (tmp_path / ".env").read_text().splitlines()[0] == "TIME_ZONE=UTC"
+
+
+def test_a_few_idle_connections_do_not_hold_up_the_table(tmp_path):
+    with make_run(tmp_path) as url:
+        host, port = url.removeprefix("http://").split(":")
+        idle = [socket.create_connection((host, int(port))) for _ in range(6)]
+        for connection in idle:
+            connection.sendall(b"GET / HTTP/1.1\r\n")  # and never the rest
+        started = time.monotonic()
+        assert Phone().get(url + "/").status == 200
+        assert time.monotonic() - started < 5
+        for connection in idle:
+            connection.close()
 
 
 def test_make_run_makes_a_secret_key_once_and_keeps_it(tmp_path):

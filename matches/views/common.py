@@ -7,7 +7,6 @@ import secrets
 from collections.abc import Callable
 from functools import wraps
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy
@@ -55,9 +54,12 @@ def with_sitting(view: Callable[..., HttpResponse], link: str = "token") -> Call
 
     def resolved(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
         found = list(Sitting.objects.filter(**{link: token})[:1]) if TOKEN.fullmatch(token) else []
-        if not found:
-            return message_response(request, NO_SUCH_SITTING, 404)
-        return view(request, found[0], *args, **kwargs)
+        try:
+            if found:
+                return view(request, found[0], *args, **kwargs)
+        except Sitting.DoesNotExist:  # deleted, or its links made new, while this request ran
+            pass
+        return message_response(request, NO_SUCH_SITTING, 404)
 
     return wrapper
 
@@ -76,7 +78,9 @@ def action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
 
 
 def remember(request: HttpRequest, sitting: Sitting) -> None:
-    """Put `sitting` first in this phone's list of sittings (kept in the signed session cookie)."""
+    """Put `sitting` first in this phone's list of sittings (kept in the signed session cookie),
+    and give the phone its id if it has none yet."""
+    phone_id(request)
     tokens = [t for t in request.session.get("sittings", []) if t != sitting.token]
     request.session["sittings"] = [sitting.token, *tokens][:REMEMBERED]
 
@@ -86,8 +90,9 @@ def forget(request: HttpRequest, token: str) -> None:
 
 
 def known_phone(request: HttpRequest) -> str | None:
-    """This phone's id when it came with a session cookie; None for a client without one."""
-    return phone_id(request) if settings.SESSION_COOKIE_NAME in request.COOKIES else None
+    """The phone id this request's session already carried; None for a client without one (a new
+    phone, or one that drops its cookies: only its address is counted, and no counter is made for it)."""
+    return request.session.get("phone")
 
 
 def phone_id(request: HttpRequest) -> str:

@@ -11,8 +11,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from ..models import Hand, Sitting
-from ..table_state import TableState
+from ..models import Hand, Sitting, TableState
 from .common import HtmxHttpRequest, with_sitting
 
 

@@ -8,6 +8,7 @@ cache (see settings), once for every worker and, with Redis, for every app serve
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import re
 from dataclasses import dataclass
@@ -59,6 +60,22 @@ STARTS = Limit(
 )
 
 
+def client_address(group: str, request: HttpRequest) -> str:
+    """The client's address as the counter key: the header named by RATELIMIT_IP_META_KEY (its first
+    address, when a proxy lists several) or REMOTE_ADDR when that header is missing or is not an
+    address; IPv6 addresses by their /64 network, as one phone's addresses change within it."""
+    header = request.META.get(settings.RATELIMIT_IP_META_KEY or "REMOTE_ADDR", "")
+    for candidate in (header.split(",")[0].strip(), request.META.get("REMOTE_ADDR", "")):
+        try:
+            address = ipaddress.ip_address(candidate)
+        except ValueError:
+            continue
+        if address.version == 6:
+            return str(ipaddress.ip_network(f"{address}/64", strict=False))
+        return str(address)
+    return "unknown"
+
+
 def period_of(rate: str) -> int:
     """The window of a rate such as "60/m" or "20/h", in seconds."""
     count, multiple, unit = RATE.fullmatch(rate).groups()
@@ -82,12 +99,12 @@ def over_limit(request: HttpRequest, limit: Limit, phone: str | None) -> HttpRes
     """
     for rate_setting, message, key in (
         (limit.phone_rate, limit.phone_message, lambda group, request: phone),
-        (limit.address_rate, limit.address_message, "ip"),
+        (limit.address_rate, limit.address_message, client_address),
     ):
-        if key != "ip" and phone is None:
+        if key is not client_address and phone is None:
             continue
         rate = getattr(settings, rate_setting)
-        group = f"{limit.name}-{'address' if key == 'ip' else 'phone'}"
+        group = f"{limit.name}-{'address' if key is client_address else 'phone'}"
         if is_ratelimited(request, group=group, key=key, rate=rate, increment=True):
             response = message_response(request, message % {"wait": wait_words(period_of(rate))}, 429)
             response["Retry-After"] = str(period_of(rate))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import segno
+from django.conf import settings
+from django.http.request import split_domain_port
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
@@ -15,12 +17,25 @@ def qr_svg(url: str) -> str:
     return segno.make(url, error="m").svg_inline(scale=5, border=3, dark="#000", light="#fff")
 
 
+LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
+
+
+def shareable_url(request: HtmxHttpRequest, path: str) -> str:
+    """`path` as a whole address other phones can open: on the laptop itself (127.0.0.1, localhost)
+    the laptop's LAN address (settings.LAN_HOST, set by `make run`) stands in for its own name."""
+    url = request.build_absolute_uri(path)
+    host, port = split_domain_port(request.get_host())
+    if settings.LAN_HOST and host in LOOPBACK:
+        return url.replace(request.get_host(), f"{settings.LAN_HOST}:{port}" if port else settings.LAN_HOST, 1)
+    return url
+
+
 def sharing_context(request: HtmxHttpRequest, sitting: Sitting, state: TableState) -> dict:
     """What the match table page shows to bring phones in: links, QR code, this phone's seat."""
-    member_url = request.build_absolute_uri(sitting.get_absolute_url())
+    member_url = shareable_url(request, sitting.get_absolute_url())
     return {
         "member_url": member_url,
-        "watch_url": request.build_absolute_uri(reverse("watch", args=[sitting.watch_token])),
+        "watch_url": shareable_url(request, reverse("watch", args=[sitting.watch_token])),
         "qr": mark_safe(qr_svg(member_url)),  # noqa: S308 - segno's own SVG markup
         "my_seat": claimed_seat(request, sitting),
     }

@@ -8,7 +8,7 @@ from django.db.models import Prefetch
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -26,6 +26,7 @@ from .limits import STARTS, over_limit
 REMOVE_ROW = re.compile(r"remove-([0-9]{1,2})")
 
 
+@require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """This phone's sittings, in progress first, each with Rematch; a demo for newcomers."""
     tokens = remembered_tokens(request)

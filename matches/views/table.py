@@ -24,12 +24,14 @@ from .answers import answer_forms, choice_prompt
 from .common import (
     HtmxHttpRequest,
     action,
+    known_phone,
     page_or_partial,
     recorder,
     remember,
     wants_partial,
     with_sitting,
 )
+from .limits import STARTS, over_limit
 from .links import sharing_context
 
 
@@ -247,7 +249,10 @@ def reissue(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 
 @action
 def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    """Same game, same players in the same seats, a new sitting."""
+    """Same game, same players in the same seats, a new sitting (counted as a new match against
+    the phone's and the address's limits, unless another phone already started it)."""
+    if not sitting.next_sitting_id and (limited := over_limit(request, STARTS, known_phone(request))):
+        return limited
     new = sitting.rematch()
     remember(request, new)
     return redirect(new)

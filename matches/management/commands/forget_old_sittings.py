@@ -17,6 +17,9 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+MAX_DAYS = 700_000  # about 1,900 years; more reaches back before the first year of the calendar
+
+
 class Command(BaseCommand):
     help = (
         "Delete the sittings whose last change (Sitting.changed_at) is more than N days old, with their "
@@ -37,6 +40,8 @@ class Command(BaseCommand):
         days = settings.RETENTION_DAYS if days is None else days
         if days < 0:
             raise CommandError(f"--days must be 0 (keep everything) or more, not {days}.")
+        if days > MAX_DAYS:
+            raise CommandError(f"--days must be at most {MAX_DAYS:,} (about 1,900 years), not {days:,}.")
         if days == 0:
             self.stdout.write("Retention is off (0 days): no sitting was forgotten.")
             return

@@ -27,10 +27,14 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--hosts", action="store_true", help="print the host names, comma-separated")
+        parser.add_argument("--ip", action="store_true", help="print the LAN address alone (nothing when offline)")
 
-    def handle(self, *args, port: int, hosts: bool, **options):
+    def handle(self, *args, port: int, hosts: bool, ip: bool, **options):
         if hosts:
             self.stdout.write(",".join(own_hosts()))
+            return
+        if ip:
+            self.stdout.write(lan_ip() or "")
             return
         ip = lan_ip()
         self.stdout.write(f"Last Trick on this computer: http://127.0.0.1:{port}/")

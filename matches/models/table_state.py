@@ -15,10 +15,11 @@ from django.utils.text import capfirst, get_text_list
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext_lazy
 
-from . import models, rules
+from .. import rules
+from .choices import EndedHow, HandStatus
 
 if TYPE_CHECKING:
-    from .models import Hand, Seat, Sitting
+    from .sittings import Hand, Seat, Sitting
 
 
 SCORE, MONEY, WON = "score", "money", "won"
@@ -90,7 +91,7 @@ class TableState:
         last = self.last_hand
         if last is None:
             return 0
-        return last.number if last.status == models.Hand.Status.WON else last.number - 1
+        return last.number if last.status == HandStatus.WON else last.number - 1
 
     @cached_property
     def open_number(self) -> int:
@@ -124,11 +125,7 @@ class TableState:
     def can_undo(self) -> bool:
         """The last hand can be taken back unless a member ended the match."""
         last = self.last_hand
-        return (
-            last is not None
-            and last.status == models.Hand.Status.WON
-            and self.sitting.ended_how != models.Sitting.EndedHow.ENDED_EARLY
-        )
+        return last is not None and last.status == HandStatus.WON and self.sitting.ended_how != EndedHow.ENDED_EARLY
 
     def progress(self) -> rules.Progress:
         """The derived state as kept: totals, wins, hands won, threshold, match over."""
@@ -273,7 +270,7 @@ class TableState:
     def describe(self, hand: Hand) -> str:
         """A hand's extra facts in a few words ("x2", "dealt flush", "Ace; bonus: Djibo")."""
         words = []
-        if hand.status != models.Hand.Status.WON:
+        if hand.status != HandStatus.WON:
             return ""  # an abandoned hand has no answers
         for question in self.sitting.rules.asked(hand.extras):
             answer = hand.extras.get(question.key)

@@ -18,11 +18,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import rules
-from .errors import AlreadyRecorded, BadInput, Conflict
-from .snapshot import read_snapshot
+from .. import rules
+from ..errors import AlreadyRecorded, BadInput, Conflict
+from ..snapshot import read_snapshot
+from ..texts import rule_message
+from .choices import EndedHow, HandStatus
 from .table_state import TableState
-from .texts import rule_message
 
 NAME_MAX_LENGTH = 40
 STAKE_LABEL_MAX_LENGTH = 12
@@ -77,10 +78,7 @@ class Sitting(models.Model):
     screen. Source: RULES.md, Cat Te.
     """
 
-    class EndedHow(models.TextChoices):
-        PLAYING = "", "in progress"
-        MATCH_END = "match-end", "match end reached"
-        ENDED_EARLY = "ended-early", "ended by a member"
+    EndedHow = EndedHow
 
     token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)  # member link
     watch_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)  # read-only link
@@ -414,16 +412,17 @@ class Sitting(models.Model):
         """Lock the sitting row (and its seats) for a change and read them fresh, in one query.
 
         select_for_update on PostgreSQL; on SQLite the IMMEDIATE transaction already holds
-        the write lock.
+        the write lock. Raises Sitting.DoesNotExist when the sitting is no longer reached by the
+        link this copy was found by: deleted (admin, retention), or its links were made new.
         """
         seats = list(
             Seat.objects.select_for_update(of=("self", "sitting"))
             .select_related("sitting", "player")
-            .filter(sitting_id=self.pk)
+            .filter(sitting_id=self.pk, sitting__token=self.token)
             .order_by("position")
         )
-        if not seats:  # deleted by the operator (admin, retention) while a phone looked at it
-            raise Conflict(_("This match no longer exists: start a new one."))
+        if not seats:
+            raise Sitting.DoesNotExist("This sitting was deleted, or its links were made new.")
         return seats[0].sitting, seats
 
     def _adopt(self, fresh: Sitting) -> None:
@@ -547,11 +546,12 @@ class Sitting(models.Model):
     def fresh_table(self, recent: int | None = HANDS_ON_TABLE) -> TableState:
         """table(), with this sitting's row read again in the same snapshot as its seats and hands,
         so that version, totals and hands agree even while other phones tap. Inside a transaction
-        (a GET view's snapshot, a verb) the reads agree already: no row is read again."""
+        (a GET view's snapshot, a verb) the reads agree already: no row is read again. Raises
+        Sitting.DoesNotExist when the sitting is gone from this copy's link (see _lock)."""
         if connection.in_atomic_block:
             return self.table(recent)
         with read_snapshot():
-            self._adopt(Sitting.objects.get(pk=self.pk))
+            self._adopt(Sitting.objects.get(pk=self.pk, token=self.token))  # DoesNotExist: deleted or new links
             return self.table(recent)
 
 
@@ -656,9 +656,7 @@ class Hand(models.Model):
     extra facts about the hand (how the last trick was won, ...).
     """
 
-    class Status(models.TextChoices):
-        WON = "won", gettext_lazy("won")
-        ABANDONED = "abandoned", gettext_lazy("abandoned")
+    Status = HandStatus
 
     sitting = models.ForeignKey(Sitting, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveIntegerField()
