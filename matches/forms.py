@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
-
 from django import forms
 from django.http import QueryDict
 from django.utils.text import capfirst, format_lazy
@@ -20,6 +18,7 @@ from .models import (
     STAKE_LABEL_MAX_LENGTH,
     default_match_end,
 )
+from .names import clean_name, is_visible
 from .texts import rule_message
 
 MAX_ROWS = max(game.max_players for game in rules.GAMES.values())
@@ -31,24 +30,7 @@ END_TARGET_FIELDS = {
     rules.MatchEndKind.POINTS: "end_target_points",
 }
 OLD_END_TARGET = "end_target"  # the single N field of earlier pages: still read for the chosen match end
-INVISIBLE = {"\u200b", "\u2060", "\ufeff", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
 TAP_FIELDS = {"number", "winner", "csrfmiddlewaretoken"}
-
-
-def clean_name(raw: str) -> str:
-    """A typed name as stored: Unicode NFC, control and invisible formatting characters dropped
-    (joiners inside emoji stay), spaces trimmed and runs of spaces folded to one."""
-    kept = "".join(
-        char
-        for char in unicodedata.normalize("NFC", raw)
-        if char not in INVISIBLE and (unicodedata.category(char) != "Cc" or char.isspace())
-    )
-    return " ".join(kept.split())
-
-
-def is_visible(name: str) -> bool:
-    """At least one letter, digit or symbol (an emoji counts)."""
-    return any(unicodedata.category(char)[0] in "LNS" for char in name)
 
 
 def whole_number(label: str, low: int, high: int, invalid: str, **kwargs) -> forms.IntegerField:

@@ -1,6 +1,7 @@
 """State of a table: players and groups, sittings, seats and hands, and the verbs that change them."""
 
 from .choices import EndedHow, HandStatus
+from .groups import GROUP_NAME_MAX_LENGTH, Group
 from .sittings import (
     ANYONE,
     DEFAULT_STARTING_CHIPS,
@@ -19,6 +20,7 @@ from .sittings import (
     default_match_end,
     match_end_choices,
     new_stamp,
+    longest_run,
     new_token,
 )
 from .table_state import HandRow, TableState
@@ -32,7 +34,9 @@ __all__ = [
     "MAX_STARTING_CHIPS",
     "NAME_MAX_LENGTH",
     "STAKE_LABEL_MAX_LENGTH",
+    "GROUP_NAME_MAX_LENGTH",
     "EndedHow",
+    "Group",
     "Hand",
     "HandRow",
     "HandStatus",
@@ -44,6 +48,7 @@ __all__ = [
     "check_options",
     "default_match_end",
     "match_end_choices",
+    "longest_run",
     "new_stamp",
     "new_token",
 ]

@@ -55,9 +55,18 @@ def new_stamp() -> str:
 
 
 class Player(models.Model):
-    """A person at the table, by the name typed at the start (full Unicode, at most 40 characters)."""
+    """A person at the table, by the name typed at the start (full Unicode, at most 40 characters).
+
+    A group's member when `group` is set: `left` when removed from the group's list (their
+    matches stay), `erased` when their name was replaced everywhere.
+    """
 
     name = models.CharField(max_length=NAME_MAX_LENGTH)
+    group = models.ForeignKey(
+        "Group", on_delete=models.SET_NULL, null=True, blank=True, related_name="players", editable=False
+    )
+    left = models.BooleanField(default=False)
+    erased = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return self.name
@@ -95,6 +104,9 @@ class Sitting(models.Model):
     stake_label = models.CharField(max_length=STAKE_LABEL_MAX_LENGTH, blank=True)
     threshold = models.PositiveIntegerField(null=True, blank=True)
     tied_at = models.PositiveIntegerField(null=True, blank=True)
+    group = models.ForeignKey(
+        "Group", on_delete=models.SET_NULL, null=True, blank=True, related_name="sittings", editable=False
+    )
     next_sitting = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", editable=False
     )  # the rematch, once a phone started it
@@ -164,11 +176,18 @@ class Sitting(models.Model):
         outside its range, or a setting does not suit the game.
         """
         players = [Player(name=name) for name in names]
-        options = dict(starting_chips=starting_chips, stake_amount=stake_amount, stake_label=stake_label)
+        options = cls.options(starting_chips=starting_chips, stake_amount=stake_amount, stake_label=stake_label)
         return cls._seat(game, players, match_end, options)
 
+    @staticmethod
+    def options(
+        starting_chips: int | None = None, stake_amount: int | None = None, stake_label: str = ""
+    ) -> dict[str, object]:
+        """The game-specific settings a sitting is started with (checked by check_options)."""
+        return {"starting_chips": starting_chips, "stake_amount": stake_amount, "stake_label": stake_label}
+
     def rematch(self) -> Sitting:
-        """A new sitting of the same game, same players in the same seats, same settings.
+        """A new sitting of the same game, same players in the same seats, same settings, same group.
 
         Only one per sitting: when another phone already started it, that one is returned,
         so the table stays together.
@@ -178,18 +197,16 @@ class Sitting(models.Model):
             if sitting.next_sitting_id:
                 return sitting.next_sitting
             players = [seat.player for seat in sitting.seats.select_related("player").order_by("position")]
-            options = dict(
-                starting_chips=sitting.starting_chips,
-                stake_amount=sitting.stake_amount,
-                stake_label=sitting.stake_label,
-            )
-            new = sitting._seat(sitting.game, players, sitting.match_end, options)
+            options = self.options(sitting.starting_chips, sitting.stake_amount, sitting.stake_label)
+            new = sitting._seat(sitting.game, players, sitting.match_end, options, group=sitting.group)
             sitting._update(next_sitting=new)
         self.next_sitting_id = new.pk
         return new
 
     @classmethod
-    def _seat(cls, game: str, players: list[Player], match_end: rules.MatchEnd | None, options: dict) -> Sitting:
+    def _seat(
+        cls, game: str, players: list[Player], match_end: rules.MatchEnd | None, options: dict, group=None
+    ) -> Sitting:
         try:
             entry = rules.get_game(game)
             entry.check_player_count(len(players))
@@ -205,6 +222,7 @@ class Sitting(models.Model):
         with transaction.atomic():
             sitting = cls.objects.create(
                 game=game,
+                group=group,
                 end_kind=match_end.kind.value,
                 end_target=match_end.target,
                 threshold=rules.Progress.start(len(players), match_end).threshold,
@@ -261,6 +279,7 @@ class Sitting(models.Model):
     def _record(self, table: TableState, number: int, winner: int, extras: Mapping | None, by: Recorder) -> Hand:
         self._check_open(table, number)
         cleaned, points = self._score(len(table.seats), winner, extras)
+        progress = table.progress().after(self.match_end, winner, points)
         hand = Hand(
             sitting=self,
             number=number,
@@ -269,14 +288,15 @@ class Sitting(models.Model):
             dealer_position=table.dealer,
             extras=cleaned,
             points=list(points),
+            running=list(progress.totals),
+            threshold_after=progress.threshold,
             recorded_by_phone=by.phone,
             recorded_by_seat=by.seat,
         )
         hand.clean()
         hand.save()
-        progress = table.progress().after(self.match_end, winner, points)
         Seat.add_points(table.seats, points, winner=winner, sign=1)
-        self._save_progress(progress)
+        self._save_progress(progress, table.seats)
         return hand
 
     def correct_hand(self, number: int, winner: int, extras: Mapping | None = None, by: Recorder = ANYONE) -> Hand:
@@ -370,8 +390,11 @@ class Sitting(models.Model):
                 winner=None,
                 dealer_position=table.dealer,
                 points=[0] * len(table.seats),
+                running=[seat.total for seat in table.seats],
+                threshold_after=sitting.threshold,
             )
             sitting._update(finished_at=timezone.now(), ended_how=Sitting.EndedHow.ENDED_EARLY)
+            sitting._store_best_runs(table.seats)
         self._adopt(sitting)
 
     def reissue_chips(self, seen: int) -> None:
@@ -484,22 +507,33 @@ class Sitting(models.Model):
         )
 
     def _recompute(self, seats: list[Seat]) -> None:
-        """Replay every won hand into the seats' totals, the threshold and the match end."""
+        """Replay every hand into the seats' totals, each hand's running totals and threshold,
+        the threshold and the match end (after a correction or an undo: O(hands), and rare)."""
         position = {seat.pk: seat.position for seat in seats}
-        hands = [
-            (position[winner_id], points)
-            for winner_id, points in self.hands.filter(status=Hand.Status.WON)
-            .order_by("number")
-            .values_list("winner_id", "points")
-        ]
-        progress = rules.replay(len(seats), self.match_end, hands)
+        progress = rules.Progress.start(len(seats), self.match_end)
+        hands = list(self.hands.order_by("number"))
+        for hand in hands:
+            if hand.winner_id is not None:
+                progress = progress.after(self.match_end, position[hand.winner_id], hand.points)
+            hand.running, hand.threshold_after = list(progress.totals), progress.threshold
+        Hand.objects.bulk_update(hands, ["running", "threshold_after"], batch_size=500)
         for seat in seats:
             seat.total, seat.hands_won = progress.totals[seat.position], progress.wins[seat.position]
         Seat.objects.bulk_update(seats, ["total", "hands_won"])
-        self._save_progress(progress)
+        self._save_progress(progress, seats)
 
-    def _save_progress(self, progress: rules.Progress) -> None:
-        """Store the threshold and the match end that `progress` says hold now, and a new version."""
+    def _store_best_runs(self, seats: list[Seat]) -> None:
+        """Each seat's longest run of consecutive hands won, for the group's figures: worked out
+        when the match ends (and again when a correction changes an ended match), not per tap."""
+        position = {seat.pk: seat.position for seat in seats}
+        winners = [position.get(w) for w in self.hands.order_by("number").values_list("winner_id", flat=True)]
+        for seat in seats:
+            seat.best_run = longest_run(winners, seat.position)
+        Seat.objects.bulk_update(seats, ["best_run"])
+
+    def _save_progress(self, progress: rules.Progress, seats: list[Seat]) -> None:
+        """Store the threshold and the match end that `progress` says hold now, and a new version;
+        at the match end, the seats' best runs too."""
         changes: dict[str, object] = {}
         if (progress.threshold, progress.tied_at) != (self.threshold, self.tied_at):
             changes.update(threshold=progress.threshold, tied_at=progress.tied_at)
@@ -508,6 +542,8 @@ class Sitting(models.Model):
         elif not progress.over and self.is_finished:
             changes.update(finished_at=None, ended_how=Sitting.EndedHow.PLAYING)
         self._update(**changes)
+        if progress.over:
+            self._store_best_runs(seats)
 
     # --- reading ---------------------------------------------------------
 
@@ -553,6 +589,15 @@ class Sitting(models.Model):
         with read_snapshot():
             self._adopt(Sitting.objects.get(pk=self.pk, token=self.token))  # DoesNotExist: deleted or new links
             return self.table(recent)
+
+
+def longest_run(winners: Sequence[int | None], seat: int) -> int:
+    """The most consecutive entries of `winners` (hands in order; None: abandoned) equal to `seat`."""
+    best = run = 0
+    for winner in winners:
+        run = run + 1 if winner == seat else 0
+        best = max(best, run)
+    return best
 
 
 def default_match_end(game: rules.Game) -> rules.MatchEnd:
@@ -607,6 +652,7 @@ class Seat(models.Model):
     position = models.PositiveSmallIntegerField()
     total = models.IntegerField(default=0)
     hands_won = models.PositiveIntegerField(default=0)
+    best_run = models.PositiveIntegerField(default=0)  # most hands won in a row, kept once the match ends
 
     class Meta:
         ordering = ["position"]
@@ -665,6 +711,8 @@ class Hand(models.Model):
     dealer_position = models.PositiveSmallIntegerField()
     extras = models.JSONField(default=dict, blank=True)
     points = models.JSONField(default=list)
+    running = models.JSONField(default=list)  # each seat's total after this hand: the score chart's points
+    threshold_after = models.PositiveIntegerField(null=True, blank=True)  # Eighty Three's threshold after it
     recorded_at = models.DateTimeField(default=timezone.now)
     recorded_by_phone = models.CharField(max_length=12, blank=True)
     recorded_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)

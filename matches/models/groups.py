@@ -1,0 +1,236 @@
+"""Groups: the people who play together, week after week, and the verbs that change one.
+
+A group is reached like a sitting, by its link (a random 128-bit token), read-only by its watch
+link; no accounts. It holds players (persistent identities) and the sittings they played.
+Every verb locks the group row, so two phones changing one group are serialised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.db import models, transaction
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .. import rules
+from ..errors import BadInput, Conflict
+from ..names import NAME_MAX_LENGTH, clean_name, is_visible, same_name
+from .sittings import Player, Sitting, new_token
+
+GROUP_NAME_MAX_LENGTH = 40
+
+
+class Group(models.Model):
+    """Friends who play together: their players and their matches, reached by the group's link.
+
+    `version` is bumped in the transaction of every change (players added, renamed, removed,
+    erased; a match started or saved into it; links made new).
+    """
+
+    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)  # member link
+    watch_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)  # read-only
+    name = models.CharField(max_length=GROUP_NAME_MAX_LENGTH, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(default=timezone.now)
+    changed_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self) -> str:
+        return self.name or f"group {self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("group", kwargs={"token": self.token})
+
+    def members(self) -> models.QuerySet[Player]:
+        """The players who can be seated today: in the group, not removed, not erased; by name."""
+        return self.players.filter(left=False, erased=False).order_by("name")
+
+    # --- verbs -----------------------------------------------------------
+
+    @classmethod
+    def create(cls, name: str = "", players: Sequence[str] = ()) -> Group:
+        """A new group named `name` (may be blank) with these players. Raises BadInput for a name
+        that is too long or a player name that is not accepted (see add_player)."""
+        name = clean_name(name)
+        if len(name) > GROUP_NAME_MAX_LENGTH:
+            raise BadInput(_("Keep the group's name to %(max)d characters.") % {"max": GROUP_NAME_MAX_LENGTH})
+        with transaction.atomic():
+            group = cls.objects.create(name=name)
+            for player in players:
+                group._new_player(player)
+        return group
+
+    def add_player(self, name: str) -> Player:
+        """A newcomer joins the group; a removed player of the same name comes back instead.
+
+        Raises BadInput when the name is empty, longer than 40 characters or already a member's.
+        """
+        with transaction.atomic():
+            group = self._lock()
+            player = group._new_player(name)
+            group._touch()
+        self._adopt(group)
+        return player
+
+    def rename_player(self, player_id: int, name: str) -> Player:
+        """Give a member a new name; every match shows it (history included). Raises BadInput as
+        add_player does, Conflict when the player is not in the group or was erased."""
+        with transaction.atomic():
+            group = self._lock()
+            player = group._member(player_id)
+            player.name = group._checked_name(name, keep=player)
+            player.save(update_fields=["name"])
+            group._touch()
+        self._adopt(group)
+        return player
+
+    def remove_player(self, player_id: int) -> Player:
+        """Take a player off the group's list of people to seat; their matches and figures stay."""
+        with transaction.atomic():
+            group = self._lock()
+            player = group._member(player_id)
+            player.left = True
+            player.save(update_fields=["left"])
+            group._touch()
+        self._adopt(group)
+        return player
+
+    def erase_player(self, player_id: int) -> Player:
+        """Replace a player's name everywhere by "Erased player N" and remove them: nothing names
+        them any more, while their scores stay so that the others' figures remain true."""
+        with transaction.atomic():
+            group = self._lock()
+            player = group._member(player_id, erased_too=False)
+            erased = group.players.filter(erased=True).count() + 1
+            player.name, player.left, player.erased = _("Erased player %(n)d") % {"n": erased}, True, True
+            player.save(update_fields=["name", "left", "erased"])
+            group._touch()
+        self._adopt(group)
+        return player
+
+    def rotate_links(self) -> None:
+        """New member and watch links; the old ones stop working at once (a link leaked)."""
+        with transaction.atomic():
+            group = self._lock()
+            group.token, group.watch_token = new_token(), new_token()
+            group._touch(fields=["token", "watch_token"])
+        self._adopt(group)
+
+    def start_match(
+        self, game: str, seating: Sequence[int | str], match_end: rules.MatchEnd | None = None, **options
+    ) -> Sitting:
+        """A new sitting of `game` seated in the order of `seating`: a member's id, or a newcomer's
+        name (who joins the group). `match_end` and `options` as Sitting.start takes them.
+
+        Raises BadInput for a member not in the group, someone seated twice, a newcomer's name
+        that is not accepted, or what Sitting.start refuses.
+        """
+        with transaction.atomic():
+            group = self._lock()
+            members = {player.pk: player for player in group.members()}
+            players: list[Player] = []
+            for entry in seating:
+                if isinstance(entry, int):
+                    if entry not in members:
+                        raise BadInput(_("Someone picked is no longer in this group: pick the players again."))
+                    player = members[entry]
+                else:
+                    player = group._new_player(entry)
+                if any(player.pk == seated.pk for seated in players):
+                    raise BadInput(_("%(name)s is picked twice: seat each player once.") % {"name": player.name})
+                players.append(player)
+            sitting = Sitting._seat(game, players, match_end, Sitting.options(**options), group=group)
+            group._touch()
+        self._adopt(group)
+        return sitting
+
+    def save_sitting(self, sitting: Sitting) -> Sitting:
+        """Make a match played outside any group one of this group's: each seat's player becomes
+        the member of the same name (case aside; a removed member comes back) or joins the group.
+
+        Raises Conflict when the sitting is in another group already. Saving it again does nothing.
+        """
+        with transaction.atomic():
+            group = self._lock()
+            sitting = Sitting.objects.select_for_update().get(pk=sitting.pk)
+            if sitting.group_id == group.pk:
+                return sitting
+            if sitting.group_id is not None:
+                raise Conflict(_("This match is saved in another group already."))
+            known = list(group.players.filter(erased=False))
+            for seat in sitting.seats.select_related("player"):
+                member = next((p for p in known if same_name(p.name, seat.player.name)), None)
+                if member is None:
+                    member = seat.player
+                    Player.objects.filter(pk=member.pk).update(group=group, left=False)
+                    known.append(member)
+                elif member.pk != seat.player_id:
+                    seat.player = member
+                    seat.save(update_fields=["player"])
+                if member.left:
+                    Player.objects.filter(pk=member.pk).update(left=False)
+            sitting.group = group
+            sitting._update(group=group)
+            group._touch()
+        self._adopt(group)
+        return sitting
+
+    def last_settings(self, game: str) -> dict[str, object]:
+        """The settings of this group's latest match of `game` (match end and the game's options),
+        to offer first for the next one; {} when the group never played it."""
+        latest = self.sittings.filter(game=game).order_by("-started_at").first()
+        if latest is None:
+            return {}
+        return {
+            "end_kind": latest.end_kind,
+            "end_target": latest.end_target,
+            "starting_chips": latest.starting_chips,
+            "stake_amount": latest.stake_amount,
+            "stake_label": latest.stake_label,
+        }
+
+    # --- inside a verb's transaction ---------------------------------------
+
+    def _lock(self) -> Group:
+        """The group row, locked and read fresh. Raises Group.DoesNotExist when it is no longer
+        reached by the link this copy was found by (deleted, or its links made new)."""
+        return Group.objects.select_for_update().get(pk=self.pk, token=self.token)
+
+    def _adopt(self, fresh: Group) -> None:
+        for name in ("token", "watch_token", "version", "changed_at"):
+            setattr(self, name, getattr(fresh, name))
+
+    def _touch(self, fields: Sequence[str] = ()) -> None:
+        self.version += 1
+        self.changed_at = timezone.now()
+        self.save(update_fields=["version", "changed_at", *fields])
+
+    def _member(self, player_id: int, erased_too: bool = False) -> Player:
+        player = self.players.filter(pk=player_id, erased=False).first()
+        if player is None:
+            raise Conflict(_("That player is not in this group."))
+        return player
+
+    def _checked_name(self, raw: str, keep: Player | None = None) -> str:
+        name = clean_name(raw)
+        if not is_visible(name):
+            raise BadInput(_("Type the player's name."))
+        if len(name) > NAME_MAX_LENGTH:
+            raise BadInput(
+                _("Keep names to %(max)d characters (this one has %(length)d).")
+                % {"max": NAME_MAX_LENGTH, "length": len(name)}
+            )
+        for other in self.players.filter(left=False, erased=False):
+            if same_name(other.name, name) and other.pk != getattr(keep, "pk", None):
+                raise BadInput(_("%(name)s is in this group already.") % {"name": other.name})
+        return name
+
+    def _new_player(self, raw: str) -> Player:
+        name = self._checked_name(raw)
+        returning = next((p for p in self.players.filter(left=True, erased=False) if same_name(p.name, name)), None)
+        if returning is not None:
+            returning.left = False
+            returning.save(update_fields=["left"])
+            return returning
+        return Player.objects.create(name=name, group=self)

@@ -1,0 +1,32 @@
+"""Players' names as typed at the table: cleaned the same way everywhere, compared without case.
+
+Pure Python (no Django): the start form, the group's players and a saved match all use it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+NAME_MAX_LENGTH = 40
+INVISIBLE = {"\u200b", "\u2060", "\ufeff", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
+
+
+def clean_name(raw: str) -> str:
+    """A typed name as stored: Unicode NFC, control and invisible formatting characters dropped
+    (joiners inside emoji stay), spaces trimmed and runs of spaces folded to one."""
+    kept = "".join(
+        char
+        for char in unicodedata.normalize("NFC", raw)
+        if char not in INVISIBLE and (unicodedata.category(char) != "Cc" or char.isspace())
+    )
+    return " ".join(kept.split())
+
+
+def is_visible(name: str) -> bool:
+    """At least one letter, digit or symbol (an emoji counts)."""
+    return any(unicodedata.category(char)[0] in "LNS" for char in name)
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two cleaned names name the same person at one table ("Cissé" and "cissé" do)."""
+    return a.casefold() == b.casefold()
