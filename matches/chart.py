@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
-WIDTH, HEIGHT = 300, 120  # plot area, in viewBox units
-LABEL_GAP = 11  # the least vertical distance between two names, in viewBox units
+WIDTH, HEIGHT = 260, 120  # plot area, in viewBox units (the names take the 130 units on its right)
+LABEL_GAP = 15  # the least vertical distance between two names, in viewBox units (their font is 14)
+CHART_POINTS = 40  # hands drawn at most: longer matches are sampled evenly, the newest hand always in
 NAME_CHARS = 12  # longer names are shortened in the drawing (the table beside it has them whole)
 
 
@@ -42,6 +43,11 @@ class Chart:
     ticks: tuple[tuple[int, int], ...]
     width: int = WIDTH
     height: int = HEIGHT
+
+    @property
+    def points(self) -> list[tuple[int, tuple[int, ...]]]:
+        """(hand number, values) pairs: the drawing's data as rows, for the table beside it."""
+        return list(zip(self.hands, self.rows))
 
 
 def sampled(count: int, max_points: int) -> list[int]:
@@ -93,15 +99,27 @@ def score_chart(
         raise ValueError(f"thresholds need one value per hand and one for the start ({len(per_hand) + 1})")
     totals = running(start or [0] * seats, per_hand)
     keep = sampled(len(totals), max(2, max_points))
-    rows = tuple(totals[i] for i in keep)
-    steps = [thresholds[i] for i in keep] if thresholds else []
+    steps = [thresholds[i] for i in keep] if thresholds else None
+    return draw(names, keep, [totals[i] for i in keep], steps)
+
+
+def draw(
+    names: Sequence[str], hands: Sequence[int], rows: Sequence[Sequence[int]], steps: Sequence[int | None] | None = None
+) -> Chart:
+    """The chart of values already sampled: `hands` the hand numbers drawn (0 = the start; the
+    last is the newest hand), `rows` each seat's value after each of them, `steps` the threshold
+    after each (or None). Raises ValueError when the shapes do not match."""
+    if len(rows) != len(hands) or not hands or any(len(row) != len(names) for row in rows):
+        raise ValueError(f"one row of {len(names)} values per hand drawn ({len(hands)})")
+    rows = tuple(tuple(row) for row in rows)
+    steps = list(steps or [])
     values = [v for row in rows for v in row] + [s for s in steps if s is not None]
     low, high = min(values), max(values)
     if low == high:
         low, high = low - 1, high + 1
 
     def x(index: int) -> int:
-        return round(keep[index] * WIDTH / max(1, len(totals) - 1))
+        return round(hands[index] * WIDTH / max(1, hands[-1]))
 
     def y(value: float) -> int:
         return round((high - value) * HEIGHT / (high - low))
@@ -114,9 +132,9 @@ def score_chart(
         lines.append(Line(name, label, points, labels[seat], rows[-1][seat]))
     return Chart(
         lines=tuple(lines),
-        hands=tuple(keep),
+        hands=tuple(hands),
         rows=rows,
-        steps=step_line([x(i) for i in range(len(keep))], [None if s is None else y(s) for s in steps]),
+        steps=step_line([x(i) for i in range(len(hands))], [None if s is None else y(s) for s in steps]),
         ticks=tuple((y(value), value) for value in axis_values(low, high)),
     )
 

@@ -18,9 +18,9 @@ from .sittings import (
     Sitting,
     check_options,
     default_match_end,
+    longest_run,
     match_end_choices,
     new_stamp,
-    longest_run,
     new_token,
 )
 from .table_state import HandRow, TableState

@@ -149,7 +149,10 @@ class Group(models.Model):
         """Make a match played outside any group one of this group's: each seat's player becomes
         the member of the same name (case aside; a removed member comes back) or joins the group.
 
-        Raises Conflict when the sitting is in another group already. Saving it again does nothing.
+        A seat whose player is another group's (a rematch of a match saved there) gets a player of
+        this group instead, so the other group's members never move. Raises Conflict when the sitting
+        is in another group already, BadInput when two seats would become the same member. Saving it
+        again does nothing.
         """
         with transaction.atomic():
             group = self._lock()
@@ -159,16 +162,35 @@ class Group(models.Model):
             if sitting.group_id is not None:
                 raise Conflict(_("This match is saved in another group already."))
             known = list(group.players.filter(erased=False))
-            for seat in sitting.seats.select_related("player"):
-                member = next((p for p in known if same_name(p.name, seat.player.name)), None)
-                if member is None:
-                    member = seat.player
+            seats = list(sitting.seats.select_related("player").order_by("position"))
+            chosen: list[Player] = []
+            for seat in seats:
+                player = seat.player
+                if player.group_id == group.pk:
+                    member = player  # a rematch of a match saved here shares this group's players
+                else:
+                    member = next((p for p in known if same_name(p.name, player.name)), None)
+                if member is not None and any(member.pk == other.pk for other in chosen):
+                    raise BadInput(
+                        _("Two players of this match are both called %(name)s: this group cannot tell them apart.")
+                        % {"name": player.name}
+                    )
+                if member is None and player.group_id is None:
+                    member = player
                     Player.objects.filter(pk=member.pk).update(group=group, left=False)
+                    member.group_id, member.left = group.pk, False
                     known.append(member)
-                elif member.pk != seat.player_id:
+                elif member is None:
+                    # Another group's player (this match is a rematch of one saved there): this group
+                    # gets its own player of that name; the other group keeps theirs.
+                    member = Player.objects.create(name=player.name, group=group)
+                    known.append(member)
+                chosen.append(member)
+            for seat, member in zip(seats, chosen):
+                if member.pk != seat.player_id:
                     seat.player = member
                     seat.save(update_fields=["player"])
-                if member.left:
+                if member.left and not member.erased:
                     Player.objects.filter(pk=member.pk).update(left=False)
             sitting.group = group
             sitting._update(group=group)

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .. import rules
+from ..chart import CHART_POINTS, sampled
 from ..errors import AlreadyRecorded, BadInput, Conflict
 from ..snapshot import read_snapshot
 from ..texts import rule_message
@@ -251,7 +252,7 @@ class Sitting(models.Model):
         try:
             with transaction.atomic():
                 sitting, seats = self._lock()
-                table = TableState(sitting, seats, list(sitting.hands.order_by("-number")[:HANDS_ON_TABLE]))
+                table = TableState(sitting, seats, *sitting._read_hands(seats, HANDS_ON_TABLE, upcoming=1))
                 recorded = sitting._same_as_recorded(table, number, winner, extras)
                 hand = recorded or sitting._record(table, number, winner, extras, by)
         except IntegrityError:
@@ -259,7 +260,8 @@ class Sitting(models.Model):
             raise self._already_recorded(number, self.table(recent=1)) from None
         self._adopt(sitting)
         recent = table.recent_hands if recorded else [hand, *table.recent_hands]
-        self.table_after_change = TableState(self, seats, recent[:HANDS_ON_TABLE])
+        drawn = {**table.drawn_hands, hand.number: hand}
+        self.table_after_change = TableState(self, seats, recent[:HANDS_ON_TABLE], drawn)
         return hand
 
     def _same_as_recorded(self, table: TableState, number: int, winner: int, extras: Mapping | None) -> Hand | None:
@@ -576,8 +578,24 @@ class Sitting(models.Model):
         `recent` limits the hand rows read, newest first (None: all of them).
         """
         seats = list(self.seats.select_related("player").order_by("position"))
-        hands = list(self.hands.order_by("-number")[:recent]) if recent != 0 else []
-        return TableState(sitting=self, seats=seats, recent_hands=hands)
+        return TableState(self, seats, *self._read_hands(seats, recent))
+
+    def _read_hands(self, seats: list[Seat], recent: int | None, upcoming: int = 0) -> tuple[list[Hand], dict]:
+        """The newest `recent` hands (newest first; None: all) and the hands the score chart draws,
+        by number, in one query. The number of the last hand follows from the seats (won hands)
+        and the match's state (a match ended by a member ends on one abandoned hand). `upcoming`:
+        hands about to be added (a tap adds one), so that the chart samples as it will be drawn."""
+        if recent == 0:
+            return [], {}
+        if recent is None:
+            hands = list(self.hands.order_by("-number"))
+            return hands, {hand.number: hand for hand in hands}
+        last = sum(seat.hands_won for seat in seats) + (1 if self.is_final else 0)
+        drawn = [number for number in sampled(last + upcoming + 1, CHART_POINTS) if 0 < number <= last - recent]
+        hands = list(
+            self.hands.filter(models.Q(number__gt=last - recent) | models.Q(number__in=drawn)).order_by("-number")
+        )
+        return [hand for hand in hands if hand.number > last - recent], {hand.number: hand for hand in hands}
 
     def fresh_table(self, recent: int | None = HANDS_ON_TABLE) -> TableState:
         """table(), with this sitting's row read again in the same snapshot as its seats and hands,

@@ -5,7 +5,7 @@ Built by Sitting.table() (or by a verb, from the rows it already read under its 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
@@ -80,6 +80,7 @@ class TableState:
     sitting: Sitting
     seats: list[Seat]
     recent_hands: list[Hand]
+    drawn_hands: dict[int, Hand] = field(default_factory=dict)  # the hands the score chart samples, by number
 
     @property
     def last_hand(self) -> Hand | None:

@@ -21,6 +21,7 @@ from ..errors import AlreadyRecorded, TableError
 from ..forms import HandNumberForm, TapForm
 from ..models import Sitting
 from .answers import answer_forms, choice_prompt
+from .chart import sitting_chart
 from .common import (
     HtmxHttpRequest,
     action,
@@ -63,6 +64,7 @@ def table_response(
         "poll_url": reverse("watch-poll" if watching else "poll", kwargs={"token": token}),
         "asks": None if watching else asks(sitting, state),
         "question": choice_prompt(sitting.rules),
+        "chart": sitting_chart(sitting, state),
     }
     if not wants_partial(request) and not watching:
         context.update(sharing_context(request, sitting, state))

@@ -1,0 +1,53 @@
+"""A sitting's score chart, drawn from the running totals its hands keep: the sampled hands come
+with the table's own read of its newest hands (Sitting.table, record_hand), whatever the number of
+hands; a hand missing from that read is fetched here."""
+
+from __future__ import annotations
+
+from .. import rules
+from ..chart import CHART_POINTS, Chart, draw, sampled
+from ..models import Hand, Sitting, TableState
+
+
+def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
+    """Each seat's score after every (sampled) hand, as the tally shows it: chips in front of the
+    player for Cat Tê, net money for a Fapfap stake, else the total; Eighty Three's threshold as
+    steps. None before the first hand."""
+    last = state.last_hand
+    if last is None:
+        return None
+    keep = sampled(last.number + 1, CHART_POINTS)
+    held = {**state.drawn_hands, **{hand.number: hand for hand in state.recent_hands}}
+    wanted = [number for number in keep if number and number not in held]
+    if wanted:
+        held.update(
+            {
+                hand.number: hand
+                for hand in Hand.objects.filter(sitting=sitting, number__in=wanted).only(
+                    "number", "running", "threshold_after"
+                )
+            }
+        )
+    seats = len(state.seats)
+    start = rules.Progress.start(seats, sitting.match_end)
+    hands, rows, steps = [0], [shown(sitting, 0, [0] * seats)], [start.threshold]
+    for number in keep[1:]:
+        hand = held.get(number)
+        if hand is None or len(hand.running) != seats:
+            continue
+        hands.append(number)
+        rows.append(shown(sitting, number, hand.running))
+        steps.append(hand.threshold_after)
+    names = [seat.name for seat in state.seats]
+    return draw(names, hands, rows, steps if sitting.threshold is not None else None)
+
+
+def shown(sitting: Sitting, number: int, totals: list[int]) -> list[int]:
+    """The values the tally shows after hand `number` for these running totals."""
+    if sitting.rules.uses_chips:
+        batches = 1 + sum(1 for before in sitting.reissued_before if before <= number + 1)
+        return [(sitting.starting_chips or 0) * batches + total for total in totals]
+    if sitting.stake_amount:
+        everyone = sum(totals)
+        return [sitting.stake_amount * (len(totals) * total - everyone) for total in totals]
+    return list(totals)

@@ -1,0 +1,105 @@
+"""The score chart on the match table: in every tap's answer, the same numbers as the tally, a few
+hundred bytes, and a constant number of queries however long the match."""
+
+import gzip
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from matches import rules
+from matches.models import Sitting
+
+from .test_views import HX, url
+
+pytestmark = pytest.mark.django_db
+FIGURE = re.compile(r'<figure class="chart">.*?</figure>', re.S)
+TABLE_ROW = re.compile(r'<tr><th scope="row">(\d+)</th>((?:<td>-?\d+</td>)+)</tr>')
+NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo", "Fatouma", "Garba", "Habsatou", "Issoufou"]
+
+
+def chart_of(body: str) -> str:
+    found = FIGURE.search(body)
+    return found[0] if found else ""
+
+
+def last_row(figure: str) -> tuple[int, list[int]]:
+    number, cells = TABLE_ROW.findall(figure)[-1]
+    return int(number), [int(v) for v in re.findall(r"-?\d+", cells)]
+
+
+def test_no_chart_before_the_first_hand_and_one_in_every_taps_answer(client, sitting):
+    assert chart_of(client.get(url(sitting)).content.decode()) == ""
+    for number, winner in enumerate([3, 1, 3], start=1):
+        body = client.post(url(sitting, "tap/"), {"number": number, "winner": winner}, **HX).content.decode()
+        figure = chart_of(body)
+        assert "<svg" in figure and last_row(figure)[0] == number
+        assert all(name in figure for name in ["Aïcha", "Boubacar", "Chaibou", "Djibo"])  # each line named
+    assert last_row(figure)[1] == [1, 0, 2, 0]
+
+
+@pytest.mark.parametrize(
+    "game, options, winners, answers",
+    [
+        ("cat-te", {}, [0, 1, 1, 2], {"how": "flush"}),
+        ("fapfap", {"stake_amount": 100, "stake_label": "CFA"}, [0, 1, 1, 2], {"multiplier": "2"}),
+        ("eighty-three", {}, [0, 1, 1, 2], {}),
+        ("spar", {}, [0, 1, 1, 2], {"card": "six"}),
+    ],
+)
+def test_the_charts_last_values_are_the_tallys(client, game, options, winners, answers):
+    sitting = Sitting.start(game, NAMES[:3], **options)
+    for number, winner in enumerate(winners, start=1):
+        body = client.post(url(sitting, "tap/"), {"number": number, "winner": winner + 1, **answers}, **HX)
+    state = Sitting.objects.get(pk=sitting.pk).table()
+    expected = (  # chips in front of each; net money (every other player pays the winner); points
+        state.balances()
+        if sitting.rules.uses_chips
+        else [sitting.stake_amount * (3 * s.total - sum(x.total for x in state.seats)) for s in state.seats]
+        if sitting.stake_amount
+        else [seat.total for seat in state.seats]
+    )
+    assert last_row(chart_of(body.content.decode()))[1] == expected
+    if game == "eighty-three":
+        assert 'class="steps"' in body.content.decode()
+
+
+def test_chips_handed_out_again_show_from_the_hand_they_came_before(client):
+    sitting = Sitting.start("cat-te", NAMES[:3], starting_chips=2)
+    sitting.record_hand(1, 0, {"how": "flush"})  # 2 from each: B and C run out
+    sitting.reissue_chips(0)
+    sitting.record_hand(2, 1, {"how": "last"})
+    rows = TABLE_ROW.findall(chart_of(client.get(url(sitting), **HX).content.decode()))
+    values = {int(n): [int(v) for v in re.findall(r"-?\d+", cells)] for n, cells in rows}
+    assert values[0] == [2, 2, 2] and values[1] == [8, 2, 2]  # after hand 1, the new stacks are in
+    assert values[2] == [7, 4, 1]  # Boubacar took the last trick: 1 chip from each
+
+
+@pytest.mark.parametrize("hands, budget", [(50, 1500), (500, 4000)])
+def test_the_chart_adds_little_to_a_taps_answer(client, hands, budget):
+    """The worst case: the largest open table, a stake (money runs to large numbers), varied answers."""
+    game = rules.GAMES["fapfap"]
+    sitting = Sitting.start("fapfap", NAMES[: game.max_players], stake_amount=250, stake_label="CFA")
+    for number in range(1, hands):
+        sitting.record_hand(number, number * 3 % game.max_players, {"multiplier": "124"[number % 3]})
+    body = client.post(url(sitting, "tap/"), {"number": hands, "winner": 1, "multiplier": "4"}, **HX)
+    figure = chart_of(body.content.decode())
+    assert last_row(figure)[0] == hands and len(TABLE_ROW.findall(figure)) <= 41
+    assert len(gzip.compress(figure.encode())) <= budget
+
+
+def test_a_taps_queries_do_not_grow_with_the_chart(client):
+    sitting = Sitting.start("agram", NAMES[:4])
+
+    def tap_queries(number: int) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            client.post(url(sitting, "tap/"), {"number": number, "winner": 1}, **HX)
+        return len(queries)
+
+    for number in range(1, 30):
+        sitting.record_hand(number, number % 4)
+    short = tap_queries(30)
+    for number in range(31, 400):
+        sitting.record_hand(number, number % 4)
+    assert tap_queries(400) == short
