@@ -14,6 +14,7 @@ import argparse
 import gc
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -36,6 +37,8 @@ BUDGET = {
     "poll_ms_median": 1.0,
     "tap_bytes_gzip": 2048,
     "first_load_bytes": 40 * 1024,
+    "chart_bytes_gzip": 4096,  # the score chart in a tap's answer (1.5 KB at 50 hands: tests/test_score_chart.py)
+    "group_page_ms_median": 50.0,  # a group of 12 players, 1,000 finished matches, 50,000 hands (SQLite)
 }
 
 
@@ -76,16 +79,20 @@ def fill(hands: int):
 
     sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
     seats = list(sitting.seats.order_by("position"))
-    rows = [
-        Hand(
-            sitting=sitting,
-            number=n,
-            winner=seats[n % 4],
-            dealer_position=(n - 1) % 4,
-            points=[1 if p == n % 4 else 0 for p in range(4)],
+    running = [0, 0, 0, 0]
+    rows = []
+    for n in range(1, hands + 1):
+        running[n % 4] += 1
+        rows.append(
+            Hand(
+                sitting=sitting,
+                number=n,
+                winner=seats[n % 4],
+                dealer_position=(n - 1) % 4,
+                points=[1 if p == n % 4 else 0 for p in range(4)],
+                running=list(running),
+            )
         )
-        for n in range(1, hands + 1)
-    ]
     Hand.objects.bulk_create(rows, batch_size=2000)
     for seat in seats:
         seat.total = seat.hands_won = sum(1 for n in range(1, hands + 1) if n % 4 == seat.position)
@@ -94,6 +101,106 @@ def fill(hands: int):
     sitting.save(update_fields=["version"])
     assert sitting.check_totals() == []
     return sitting
+
+
+CHART = re.compile(rb'<figure class="chart">.*?</figure>', re.S)
+GROUP_PLAYERS, GROUP_MATCHES, HANDS_PER_MATCH = 12, 1_000, 50
+PAGE_ROUNDS = 15
+
+
+def fill_group(matches: int):
+    """A group of 12 players with `matches` finished Agram matches of 4 or 5 of them, 50 hands
+    each, written in bulk with totals and best runs as the verbs keep them."""
+    import datetime
+
+    from django.utils import timezone
+
+    from matches.models import Group, Hand, Player, Seat, Sitting, longest_run
+
+    group = Group.create("Bench club", [f"Player {i + 1}" for i in range(GROUP_PLAYERS)])
+    players = list(Player.objects.filter(group=group).order_by("pk"))
+    start = timezone.now() - datetime.timedelta(days=matches)
+    sittings = Sitting.objects.bulk_create(
+        Sitting(
+            group=group,
+            game="agram",
+            started_at=start + datetime.timedelta(days=m),
+            finished_at=start + datetime.timedelta(days=m, hours=2),
+            ended_how="match-end",
+        )
+        for m in range(matches)
+    )
+    seats, tables = [], []
+    for m, sitting in enumerate(sittings):
+        table = [players[(m + i * 5) % GROUP_PLAYERS] for i in range(4 + m % 2)]
+        tables.append(table)
+        winners = [(m * 7 + n * n) % len(table) for n in range(HANDS_PER_MATCH)]
+        for position, player in enumerate(table):
+            won = winners.count(position)
+            seats.append(
+                Seat(
+                    sitting=sitting,
+                    player=player,
+                    position=position,
+                    total=won,
+                    hands_won=won,
+                    best_run=longest_run(winners, position),
+                )
+            )
+    seats = Seat.objects.bulk_create(seats, batch_size=2000)
+    by_sitting: dict[int, list] = {}
+    for seat in seats:
+        by_sitting.setdefault(seat.sitting_id, []).append(seat)
+    hands = []
+    for m, sitting in enumerate(sittings):
+        table = by_sitting[sitting.pk]
+        running = [0] * len(table)
+        for n in range(HANDS_PER_MATCH):
+            winner = (m * 7 + n * n) % len(table)
+            running[winner] += 1
+            hands.append(
+                Hand(
+                    sitting=sitting,
+                    number=n + 1,
+                    winner=table[winner],
+                    dealer_position=0,
+                    points=[int(p == winner) for p in range(len(table))],
+                    running=list(running),
+                )
+            )
+    Hand.objects.bulk_create(hands, batch_size=5000)
+    return group
+
+
+def measure_group() -> dict:
+    """The group page and its statistics at 10 and 1,000 finished matches: median time (and its
+    spread over the rounds) and queries, which must not grow with the matches."""
+    from django.db import connection
+    from django.test import Client
+
+    result: dict = {}
+    for matches in (10, GROUP_MATCHES):
+        group = fill_group(matches)
+        client = Client()
+        for name, path in (("group_page", f"/g/{group.token}/"), ("group_stats", f"/g/{group.token}/stats/")):
+            assert client.get(path).status_code == 200
+            queries: list[str] = []  # every statement sent, counted at the driver
+
+            def counted(execute, sql, params, many, context, queries=queries):
+                queries.append(sql)
+                return execute(sql, params, many, context)
+
+            with connection.execute_wrapper(counted):
+                client.get(path)
+            times = []
+            for _ in range(PAGE_ROUNDS):
+                started = time.perf_counter()
+                client.get(path)
+                times.append((time.perf_counter() - started) * 1000)
+            result[f"{name}_queries_{matches}"] = len(queries)
+            result[f"{name}_ms_median_{matches}"] = round(statistics.median(times), 2)
+            result[f"{name}_ms_spread_{matches}"] = [round(min(times), 2), round(max(times), 2)]
+    return result
 
 
 def tap(client, url: str, number: int):
@@ -169,7 +276,9 @@ def measure(hands: int) -> dict:
         "queries_per_poll": max(poll_queries),
         "poll_status": poll.status_code,
         "tap_bytes_raw": len(raw),
-        "tap_bytes_gzip": len(gzip.compress(raw)),  # as the HTTPS proxy compresses it
+        # As the HTTPS proxy compresses it, apart from the score chart, which has its own budget.
+        "tap_bytes_gzip": len(gzip.compress(CHART.sub(b"", raw))),
+        "chart_bytes_gzip": len(gzip.compress(chart[0])) if (chart := CHART.search(raw)) else 0,
     }
 
 
@@ -206,6 +315,8 @@ def worker(database_url: str) -> None:
         setup_django(database_url, static_root)
         result = {"runs": [measure(hands) for hands in SIZES]}
         result.update(first_load())
+        if database_url.startswith("sqlite"):
+            result["group"] = measure_group()
     print(json.dumps(result))
 
 
@@ -246,7 +357,7 @@ def check(results: dict) -> list[str]:
             for key in ("tap_ms_median", "tap_ms_p99"):
                 if run[key] > BUDGET[key]:
                     missed.append(f"{where}: {key} {run[key]} > {BUDGET[key]}")
-        for key in ("queries_per_tap", "queries_per_poll", "poll_ms_median", "tap_bytes_gzip"):
+        for key in ("queries_per_tap", "queries_per_poll", "poll_ms_median", "tap_bytes_gzip", "chart_bytes_gzip"):
             if key == "poll_ms_median" and run["database"] != "sqlite":
                 continue
             if run[key] > BUDGET[key]:
@@ -261,6 +372,12 @@ def check(results: dict) -> list[str]:
             results["tap_ratio_10000_to_10"] = round(ratio, 3)
             if ratio > BUDGET["tap_ratio_10000_to_10"]:
                 missed.append(f"sqlite: tap median at 10,000 hands is {ratio:.2f}x the one at 10")
+    group = results.get("group", {})
+    for page in ("group_page", "group_stats"):
+        if group.get(f"{page}_ms_median_{GROUP_MATCHES}", 0) > BUDGET["group_page_ms_median"]:
+            missed.append(f"{page} at {GROUP_MATCHES} matches: {group[f'{page}_ms_median_{GROUP_MATCHES}']} ms")
+        if group and group[f"{page}_queries_10"] != group[f"{page}_queries_{GROUP_MATCHES}"]:
+            missed.append(f"{page}: queries grow with the matches ({group[f'{page}_queries_10']} at 10)")
     if results["first_load_bytes"] > BUDGET["first_load_bytes"]:
         missed.append(f"first load {results['first_load_bytes']} bytes > {BUDGET['first_load_bytes']}")
     if results["third_party_requests"]:
@@ -287,8 +404,9 @@ def main() -> int:
                 return 2
             measured = json.loads(out.stdout.strip().splitlines()[-1])
             results["runs"] += measured["runs"]
-            for key in ("first_load_bytes", "first_load", "third_party_requests"):
-                results.setdefault(key, measured[key])
+            for key in ("first_load_bytes", "first_load", "third_party_requests", "group"):
+                if key in measured:
+                    results.setdefault(key, measured[key])
     missed = check(results)
     results["budget"], results["missed"] = BUDGET, missed
     columns = (
@@ -312,6 +430,8 @@ def main() -> int:
         )
     print(f"tap median ratio, 10,000 to 10 hands (SQLite): {results.get('tap_ratio_10000_to_10')}")
     print(f"first load of the match table: {results['first_load_bytes']} bytes compressed")
+    for key, value in results.get("group", {}).items():
+        print(f"  {key}: {value}")
     for asset, size in results["first_load"].items():
         print(f"  {size:>7}  {asset}")
     (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n")

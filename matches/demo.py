@@ -1,18 +1,34 @@
-"""The worked sitting of RULES.md, for newcomers: a live match table to try."""
+"""The worked sitting of RULES.md, for newcomers: a live match table to try, in a demo group that
+has played a few matches already, so that statistics, charts and settling up show at once."""
 
 from __future__ import annotations
 
-from .models import Sitting
+from . import rules
+from .models import Group, Sitting
 
 DEMO_GAME = "agram"
 DEMO_PLAYERS = ("Aïcha", "Boubacar", "Chaibou", "Djibo")
+# Earlier nights of the demo group: (game, match end, settings, winners of its hands as seats).
+PLAYED = (
+    ("agram", rules.MatchEnd(rules.MatchEndKind.WINS, 3), {}, [2, 0, 2, 1, 2]),
+    ("fapfap", rules.MatchEnd(rules.MatchEndKind.HANDS, 4), {"stake_amount": 100, "stake_label": "CFA"}, [1, 3, 1, 0]),
+    ("agram", rules.MatchEnd(rules.MatchEndKind.WINS, 3), {}, [3, 3, 0, 3]),
+)
+FAPFAP_ANSWERS = ({"multiplier": "1"}, {"multiplier": "2"}, {"multiplier": "4"}, {"multiplier": "1"})
 
 
 def create_demo_sitting() -> Sitting:
-    """A new Agram sitting seated Aïcha, Boubacar, Chaibou, Djibo where Chaibou won hand 1.
+    """A new Agram sitting seated Aïcha, Boubacar, Chaibou, Djibo where Chaibou won hand 1, in a
+    new demo group that already finished three matches (Agram twice, Fapfap for 100 CFA a stake).
 
     Source: RULES.md, A worked sitting (002). Chaibou, the winner, deals hand 2.
     """
-    sitting = Sitting.start(DEMO_GAME, DEMO_PLAYERS)
+    group = Group.create("Demo club", DEMO_PLAYERS)
+    seating = [player.pk for name in DEMO_PLAYERS for player in group.members() if player.name == name]
+    for game, end, options, winners in PLAYED:
+        played = group.start_match(game, seating, end, **options)
+        for number, winner in enumerate(winners, start=1):
+            played.record_hand(number, winner, FAPFAP_ANSWERS[number - 1] if game == "fapfap" else None)
+    sitting = group.start_match(DEMO_GAME, seating)
     sitting.record_hand(1, winner=DEMO_PLAYERS.index("Chaibou"))
     return sitting

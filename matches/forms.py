@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.http import QueryDict
 from django.utils.text import capfirst, format_lazy
@@ -33,10 +35,25 @@ OLD_END_TARGET = "end_target"  # the single N field of earlier pages: still read
 TAP_FIELDS = {"number", "winner", "csrfmiddlewaretoken"}
 
 
+GROUPED = re.compile(r"\d{1,3}(?:([ ,.\u00a0\u202f'])\d{3})(?:\1\d{3})*")
+
+
+class WholeNumberField(forms.IntegerField):
+    """An IntegerField that also takes a number written with thousands grouped, as people write
+    it: "1 000", "1,000", "1.000", "1'000" (one separator, groups of three). "0.5" or "1,5" stay
+    refused: they are not whole numbers."""
+
+    def to_python(self, value):
+        text = str(value).strip() if value is not None else value
+        if text and GROUPED.fullmatch(text):
+            value = re.sub(r"\D", "", text)
+        return super().to_python(value)
+
+
 def whole_number(label: str, low: int, high: int, invalid: str, **kwargs) -> forms.IntegerField:
     """An IntegerField whose messages name the field and its bounds; `invalid` says what to type
-    when the text is not a whole number (0.5, 1,000, ten)."""
-    return forms.IntegerField(
+    when the text is not a whole number (0.5, ten)."""
+    return WholeNumberField(
         label=label,
         min_value=low,
         max_value=high,

@@ -25,7 +25,7 @@ def explain_refusals(get_response: Callable[[HttpRequest], HttpResponse]) -> Cal
     return middleware
 
 
-PRIVATE_PATHS = ("/s/", "/w/")
+PRIVATE_PATHS = ("/s/", "/w/", "/g/", "/gw/", "/groups/")
 
 
 def never_store_sittings(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[[HttpRequest], HttpResponse]:

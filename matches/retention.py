@@ -13,12 +13,25 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from .models import Hand, Player, Seat, Sitting
+from .models import Group, Hand, Player, Seat, Sitting
 
 
 def untouched_for(days: int) -> QuerySet[Sitting]:
-    """Sittings whose `changed_at` is more than `days` days (a positive int) before now."""
-    return Sitting.objects.filter(changed_at__lt=timezone.now() - timedelta(days=days))
+    """Sittings whose `changed_at` is more than `days` days (a positive int) before now, unless
+    their group is still in use: its own page changed since, or another of its sittings did (a
+    group's old matches are its statistics)."""
+    cutoff = timezone.now() - timedelta(days=days)
+    active_groups = Sitting.objects.filter(changed_at__gte=cutoff, group__isnull=False).values("group")
+    return (
+        Sitting.objects.filter(changed_at__lt=cutoff)
+        .exclude(group__in=active_groups)
+        .exclude(group__changed_at__gte=cutoff)
+    )
+
+
+def untouched_groups(days: int) -> QuerySet[Group]:
+    """Groups unchanged for more than `days` days that have no sitting left (see untouched_for)."""
+    return Group.objects.filter(changed_at__lt=timezone.now() - timedelta(days=days), sittings__isnull=True)
 
 
 def forget_sittings(sittings: QuerySet[Sitting]) -> tuple[int, int]:
@@ -36,8 +49,16 @@ def forget_sittings(sittings: QuerySet[Sitting]) -> tuple[int, int]:
         hands = _delete(Hand.objects.filter(sitting__in=doomed))
         _delete(Seat.objects.filter(sitting__in=doomed))
         forgotten = _delete(doomed)
-        _delete(Player.objects.filter(seats__isnull=True))
+        _delete(Player.objects.filter(seats__isnull=True, group__isnull=True))  # a group's members stay
     return forgotten, hands
+
+
+def forget_groups(groups: QuerySet[Group]) -> int:
+    """Delete `groups` that have no sitting, with their members who hold no seat; returns how many."""
+    with transaction.atomic():
+        doomed = Group.objects.filter(pk__in=groups.values("pk"), sittings__isnull=True)
+        _delete(Player.objects.filter(group__in=doomed, seats__isnull=True))
+        return _delete(doomed)
 
 
 def _delete(queryset: QuerySet) -> int:

@@ -1,7 +1,12 @@
 """Settling up after a match played for money: who pays whom, in as few payments as possible.
 
 Pure Python: nothing here imports Django. Amounts are whole units of the table's currency
-(e.g. CFA francs) as ints; a net is positive for a player who is owed, negative for one who owes.
+(e.g. CFA francs) or chips, as ints; a net is positive for a player who is owed, negative for one
+who owes. Players are known by a key (a name, a seat position, a Player's id: one kind per call).
+
+Fapfap's convention (RULES.md, Fapfap stakes): on every hand, each other player pays the winner
+the stake times the hand's multiplier. So with n seats, T the multipliers of all hands won and
+W a seat's own, the seat nets stake x (n x W - T): the money column, the CSV and the settlement.
 """
 
 from __future__ import annotations
@@ -18,12 +23,56 @@ EXACT_LIMIT = 14
 class Transfer:
     """One payment: `payer` gives `payee` `amount` whole units (always > 0)."""
 
-    payer: str
-    payee: str
+    payer: str | int
+    payee: str | int
     amount: int
 
 
-def settle(nets: Mapping[str, int]) -> list[Transfer]:
+@dataclass(frozen=True)
+class Settling:
+    """A settlement as a screen says it: each player's net and the payments, by name.
+
+    `unit`: the currency ("FCFA"; "" for money without one) or, when `chips`, nothing (the
+    screens say "chips"). `nets`: (name, net) in the order given. `transfers`: Transfers whose
+    payer and payee are names, as `settle` found them.
+    """
+
+    unit: str
+    chips: bool
+    nets: tuple[tuple[str, int], ...]
+    transfers: tuple[Transfer, ...]
+
+
+def settling(
+    names: Mapping[str | int, str], nets: Mapping[str | int, int], unit: str = "", chips: bool = False
+) -> Settling:
+    """The Settling of `nets` (by key) for players named by `names` (key -> name, in the order the
+    screen lists them). Raises KeyError when a net's key has no name, and as `settle` does."""
+    transfers = settle(nets)
+    return Settling(
+        unit=unit,
+        chips=chips,
+        nets=tuple((name, nets.get(key, 0)) for key, name in names.items()),
+        transfers=tuple(Transfer(names[t.payer], names[t.payee], t.amount) for t in transfers),
+    )
+
+
+def nets_from_totals(multipliers: Sequence[int], stake: int) -> list[int]:
+    """Each seat's net money in a Fapfap match for `stake` a hand, from each seat's total of the
+    multipliers of the hands it won (what the seat's total keeps): stake x (n x own - all).
+
+    Equal to nets_from_hands over the same hands; sums to 0. Raises ValueError for a stake below 1
+    or a negative total.
+    """
+    if stake < 1:
+        raise ValueError(f"A stake is a whole amount of at least 1, not {stake}")
+    if any(total < 0 for total in multipliers):
+        raise ValueError(f"Totals of multipliers are never negative: {list(multipliers)}")
+    everyone = sum(multipliers)
+    return [stake * (len(multipliers) * own - everyone) for own in multipliers]
+
+
+def settle(nets: Mapping[str | int, int]) -> list[Transfer]:
     """The fewest transfers that bring every player's net to zero, sorted by payer then payee.
 
     `nets` maps a player to a whole amount: positive is owed, negative owes; players at 0 take

@@ -1,8 +1,8 @@
 """Statistics of a group of friends across matches: per player, per pair, over time.
 
 Pure Python: nothing here imports Django. The caller turns sittings into MatchRecords, oldest
-first; players are known by a key (a str, e.g. a Player's id or name), seats by their 0-based
-position in the match's seat order.
+first; players are known by a key (a str or an int, e.g. a Player's name or id: one kind
+throughout, as keys are sorted), seats by their 0-based position in the match's seat order.
 
 Which matches count: a match with no hand won is left out of every figure (it still lists its
 players). An abandoned hand (winner None) is not a hand played. A match ended early counts
@@ -15,9 +15,18 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from itertools import combinations, pairwise
 
 RECENT_FORM_LENGTH = 10
+
+Key = str | int
+"""A player's key, or a match's: one kind throughout a call, since keys are sorted."""
+
+
+def gettext_noop(message: str) -> str:
+    """Mark `message` for translation (Django's makemessages finds this name) without importing Django."""
+    return message
 
 
 @dataclass(frozen=True)
@@ -34,47 +43,102 @@ class HandRecord:
 
 @dataclass(frozen=True)
 class MatchRecord:
-    """One match (a sitting), as the table ended it.
+    """One match (a sitting), as the table ended it, summed up per seat.
 
     `players`: player keys in seat order. `finals`: final score per seat as the table shows it
-    (total points or wins; chips for Cat Tê). `hands`: in the order played. `money`: net money
-    per seat (Fapfap with a stake), else None. `chips_net`: Cat Tê net chips per seat against
-    the starting stacks and re-issues, else None.
+    (total points or wins; chips for Cat Tê). `hands_won`: hands each seat won (an abandoned hand
+    is won by nobody). `best_runs`: each seat's most hands won in a row. `points`: each seat's
+    points from every hand, in the game's unit. `money`: net money per seat (Fapfap with a stake),
+    else None, in `currency`. `chips_net`: Cat Tê net chips per seat against the starting stacks
+    and re-issues, else None. `from_hands` builds one from its hands instead.
 
-    Raises ValueError when a seat appears twice or a per-seat tuple or a winner does not fit the seats.
+    Raises ValueError when a seat appears twice, a per-seat tuple does not fit the seats, or a
+    seat's best run is longer than its hands won.
     """
 
-    key: str
+    key: Key
     game: str
     day: datetime.date
-    players: tuple[str, ...]
+    players: tuple[Key, ...]
     finals: tuple[int, ...]
-    hands: tuple[HandRecord, ...] = ()
+    hands_won: tuple[int, ...]
+    best_runs: tuple[int, ...]
+    points: tuple[int, ...]
     ended_early: bool = False
     money: tuple[int, ...] | None = None
     chips_net: tuple[int, ...] | None = None
+    currency: str = ""
 
     def __post_init__(self) -> None:
         seats = len(self.players)
         if len(set(self.players)) != seats:
             raise ValueError(f"Match {self.key}: a player sits twice in {self.players}")
-        per_seat = {"finals": self.finals, "money": self.money, "chips_net": self.chips_net}
-        per_seat |= {f"hand {number}": hand.points for number, hand in enumerate(self.hands, start=1)}
+        per_seat = {
+            "finals": self.finals,
+            "hands_won": self.hands_won,
+            "best_runs": self.best_runs,
+            "points": self.points,
+            "money": self.money,
+            "chips_net": self.chips_net,
+        }
         for name, values in per_seat.items():
             if values is not None and len(values) != seats:
                 raise ValueError(f"Match {self.key}: {name} has {len(values)} entries for {seats} seats")
-        for number, hand in enumerate(self.hands, start=1):
-            if hand.won and not 0 <= hand.winner < seats:
-                raise ValueError(f"Match {self.key}: hand {number} names seat {hand.winner} of {seats}")
+        for seat, (won, run) in enumerate(zip(self.hands_won, self.best_runs)):
+            if not 0 <= run <= won:
+                raise ValueError(f"Match {self.key}: seat {seat} has a best run of {run} in {won} hands won")
 
-    @property
+    @classmethod
+    def from_hands(
+        cls,
+        key: Key,
+        game: str,
+        day: datetime.date,
+        players: tuple[Key, ...],
+        finals: tuple[int, ...],
+        hands: tuple[HandRecord, ...] = (),
+        **rest: object,
+    ) -> MatchRecord:
+        """The record of a match from its `hands` in the order played (`rest`: ended_early, money,
+        chips_net, currency). Raises ValueError as the constructor does, and when a hand's points
+        or winner do not fit the seats."""
+        seats = len(players)
+        for number, hand in enumerate(hands, start=1):
+            if len(hand.points) != seats:
+                raise ValueError(f"Match {key}: hand {number} has {len(hand.points)} entries for {seats} seats")
+            if hand.won and not 0 <= hand.winner < seats:
+                raise ValueError(f"Match {key}: hand {number} names seat {hand.winner} of {seats}")
+        winners = [hand.winner for hand in hands]
+        return cls(
+            key,
+            game,
+            day,
+            players,
+            finals,
+            hands_won=tuple(winners.count(seat) for seat in range(seats)),
+            best_runs=tuple(_longest_run(winners, seat) for seat in range(seats)),
+            points=tuple(sum(hand.points[seat] for hand in hands) for seat in range(seats)),
+            **rest,
+        )
+
+    @cached_property
+    def hands_played(self) -> int:
+        """Hands with a winner: each has exactly one, so the sum of the seats' hands won."""
+        return sum(self.hands_won)
+
+    @cached_property
     def counts(self) -> bool:
         """Whether the match enters the figures: at least one hand was won."""
-        return any(hand.won for hand in self.hands)
+        return self.hands_played > 0
+
+    @cached_property
+    def top(self) -> int:
+        """The highest final score."""
+        return max(self.finals)
 
     def won_by(self, seat: int) -> bool:
         """Whether the seat finished at the top (alone or tied)."""
-        return self.finals[seat] == max(self.finals)
+        return self.finals[seat] == self.top
 
 
 @dataclass(frozen=True)
@@ -108,19 +172,25 @@ class HeadToHead:
 
 
 EXPLANATIONS: dict[str, str] = {
-    "matches_played": "Matches this player sat in where at least one hand was won.",
-    "matches_won": "Matches this player finished at the top; players tied at the top each count a win.",
-    "win_rate": "Matches won divided by matches played.",
-    "hands_played": "Hands that had a winner in the matches played; an abandoned hand does not count.",
-    "hands_won": "Hands this player won.",
-    "hand_share": "Hands won divided by hands played.",
-    "points_per_hand": "The player's points from every hand played, divided by the hands played.",
-    "best_run": "The most hands won in a row within one match; a run stops at the end of a match.",
-    "net_chips": "Cat Tê chips won minus chips lost, against the starting stacks and re-issues.",
-    "net_money": "Money won minus money lost in Fapfap matches played for a stake.",
-    "recent_form": "The last ten matches, newest first: W won (a shared first place counts), L lost.",
-    "head_to_head": "Of the matches two players both played, how often each finished higher, and how often level.",
+    "matches_played": gettext_noop("Matches this player sat in where at least one hand was won."),
+    "matches_won": gettext_noop("Matches this player finished at the top; players tied at the top each count a win."),
+    "win_rate": gettext_noop("Matches won divided by matches played."),
+    "hands_played": gettext_noop("Hands that had a winner in the matches played; an abandoned hand does not count."),
+    "hands_won": gettext_noop("Hands this player won."),
+    "hand_share": gettext_noop("Hands won divided by hands played."),
+    "points_per_hand": gettext_noop("The player's points from every hand played, divided by the hands played."),
+    "best_run": gettext_noop("The most hands won in a row within one match; a run stops at the end of a match."),
+    "net_chips": gettext_noop("Cat Tê chips won minus chips lost, against the starting stacks and re-issues."),
+    "net_money": gettext_noop(
+        "Money won minus money lost in Fapfap matches played for a stake: on every hand, each other "
+        "player pays the winner the stake times the hand's multiplier."
+    ),
+    "recent_form": gettext_noop("The last ten matches, newest first: W won (a shared first place counts), L lost."),
+    "head_to_head": gettext_noop(
+        "Of the matches two players both played, how often each finished higher, and how often level."
+    ),
 }
+"""How each figure is counted, one plain sentence each (English; marked for translation)."""
 
 
 def _chosen(matches: Iterable[MatchRecord], game: str | None) -> list[MatchRecord]:
@@ -132,12 +202,13 @@ def _chosen(matches: Iterable[MatchRecord], game: str | None) -> list[MatchRecor
     return chosen
 
 
-def _longest_run(match: MatchRecord, seat: int) -> int:
+def _longest_run(winners: Iterable[int | None], seat: int) -> int:
+    """The most hands `seat` won in a row; an abandoned hand (None) does not break a run."""
     longest = current = 0
-    for hand in match.hands:
-        if not hand.won:
+    for winner in winners:
+        if winner is None:
             continue
-        current = current + 1 if hand.winner == seat else 0
+        current = current + 1 if winner == seat else 0
         longest = max(longest, current)
     return longest
 
@@ -176,55 +247,52 @@ class _Tally:
         )
 
 
-def player_stats(matches: Iterable[MatchRecord], game: str | None = None) -> dict[str, PlayerStats]:
+def player_stats(
+    matches: Iterable[MatchRecord], game: str | None = None, currency: str | None = None
+) -> dict[Key, PlayerStats]:
     """Each player's PlayerStats over `matches` (oldest first) of `game`, or of every game when None.
 
     Every player seated in a chosen match has an entry; one who sat only in matches with no
-    hand won has zero counts and None for the ratios. Raises ValueError when a match's day is
-    earlier than the one before it.
+    hand won has zero counts and None for the ratios. `net_money` adds up the money of the
+    matches in `currency` (of every match with money when None: give it when they differ).
+    Raises ValueError when a match's day is earlier than the one before it.
     """
-    tallies: dict[str, _Tally] = {}
+    tallies: dict[Key, _Tally] = {}
     for match in _chosen(matches, game):
-        hands = [hand for hand in match.hands if hand.won]
         for seat, player in enumerate(match.players):
             tally = tallies.setdefault(player, _Tally())
-            if not hands:
+            if not match.counts:
                 continue
             won = match.won_by(seat)
             tally.played += 1
             tally.won += won
-            tally.hands += len(hands)
-            tally.hands_won += sum(hand.winner == seat for hand in hands)
-            tally.points += sum(hand.points[seat] for hand in hands)
-            tally.best_run = max(tally.best_run, _longest_run(match, seat))
+            tally.hands += match.hands_played
+            tally.hands_won += match.hands_won[seat]
+            tally.points += match.points[seat]
+            tally.best_run = max(tally.best_run, match.best_runs[seat])
             if match.chips_net is not None:
                 tally.chips.append(match.chips_net[seat])
-            if match.money is not None:
+            if match.money is not None and currency in (None, match.currency):
                 tally.money.append(match.money[seat])
             tally.form.append("W" if won else "L")
     return {player: tally.stats() for player, tally in tallies.items()}
 
 
-def head_to_head(matches: Iterable[MatchRecord], game: str | None = None) -> dict[tuple[str, str], HeadToHead]:
+def head_to_head(matches: Iterable[MatchRecord], game: str | None = None) -> dict[tuple[Key, Key], HeadToHead]:
     """For each pair of players who both played a counted match, keyed by the pair sorted:
     who finished higher (by final score) how often, and how often they finished level."""
-    pairs: dict[tuple[str, str], HeadToHead] = {}
+    tallies: dict[tuple[Key, Key], list[int]] = {}  # matches, first's wins, second's wins, draws
     for match in _chosen(matches, game):
         if not match.counts:
             continue
-        final = dict(zip(match.players, match.finals))
-        for first, second in combinations(sorted(match.players), 2):
-            old = pairs.get((first, second), HeadToHead())
-            pairs[first, second] = HeadToHead(
-                matches=old.matches + 1,
-                first_wins=old.first_wins + (final[first] > final[second]),
-                second_wins=old.second_wins + (final[first] < final[second]),
-                draws=old.draws + (final[first] == final[second]),
-            )
-    return pairs
+        for (first, a), (second, b) in combinations(sorted(zip(match.players, match.finals)), 2):
+            tally = tallies.setdefault((first, second), [0, 0, 0, 0])
+            tally[0] += 1
+            tally[1 if a > b else 2 if a < b else 3] += 1
+    return {pair: HeadToHead(*tally) for pair, tally in tallies.items()}
 
 
-def win_rate_over_time(matches: Iterable[MatchRecord], player: str) -> list[tuple[str, float]]:
+def win_rate_over_time(matches: Iterable[MatchRecord], player: Key) -> list[tuple[Key, float]]:
     """After each counted match `player` played, in the order given: (match key, win rate so far),
     the rate being matches won divided by matches played up to and including that one."""
     rates, played, won = [], 0, 0
@@ -237,7 +305,7 @@ def win_rate_over_time(matches: Iterable[MatchRecord], player: str) -> list[tupl
     return rates
 
 
-def sort_rows(stats: Mapping[str, PlayerStats], column: str, descending: bool = True) -> list[tuple[str, PlayerStats]]:
+def sort_rows(stats: Mapping[Key, PlayerStats], column: str, descending: bool = True) -> list[tuple[Key, PlayerStats]]:
     """(player, stats) rows sorted by the PlayerStats field `column`; players without a value
     (None) come last whatever the direction, and ties go by player key.
 
@@ -250,3 +318,38 @@ def sort_rows(stats: Mapping[str, PlayerStats], column: str, descending: bool = 
     missing = [row for row in rows if getattr(row[1], column) is None]
     # sorted() is stable even with reverse=True, so equal values keep the key order.
     return sorted(valued, key=lambda row: getattr(row[1], column), reverse=descending) + missing
+
+
+@dataclass(frozen=True)
+class NightNets:
+    """What a night's matches (those started on one `day`) moved between the players, in one
+    currency (`chips` False: money in `currency`, "" when the table gave none) or in chips
+    (`chips` True, `currency` ""): each player's net summed over those `matches` (their keys)."""
+
+    day: datetime.date
+    chips: bool
+    currency: str
+    matches: tuple[Key, ...]
+    nets: dict[Key, int]
+
+
+def nightly_nets(matches: Iterable[MatchRecord]) -> list[NightNets]:
+    """Per day and per currency (money by its currency, then chips), newest day first: each player's
+    net over the matches of that day that carry money or chips. Matches without either are left out;
+    so is a match with no hand won (its nets are all 0 anyway). Raises ValueError when a match's
+    day is earlier than the one before it."""
+    nights: dict[tuple[datetime.date, bool, str], tuple[list[Key], dict[Key, int]]] = {}
+    for match in _chosen(matches, None):
+        for chips, currency, nets in ((False, match.currency, match.money), (True, "", match.chips_net)):
+            if nets is None or not match.counts:
+                continue
+            keys, total = nights.setdefault((match.day, chips, currency), ([], {}))
+            keys.append(match.key)
+            for player, net in zip(match.players, nets):
+                total[player] = total.get(player, 0) + net
+    return [
+        NightNets(day, chips, currency, tuple(keys), total)
+        for (day, chips, currency), (keys, total) in sorted(
+            nights.items(), key=lambda item: (-item[0][0].toordinal(), item[0][1], item[0][2])
+        )
+    ]

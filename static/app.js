@@ -152,6 +152,10 @@
       if (navigator.share) button.hidden = false;
     });
   });
+  // A link in a read-only box: one tap selects all of it, ready to copy by hand.
+  document.addEventListener("focusin", function (event) {
+    if (event.target.matches && event.target.matches("input[readonly]")) event.target.select();
+  });
   document.addEventListener("click", function (event) {
     var copy = event.target.closest("[data-copy]");
     if (copy) {
@@ -163,6 +167,34 @@
     var share = event.target.closest("[data-share]");
     if (share) {
       navigator.share({ title: share.dataset.shareTitle, url: share.dataset.share }).catch(function () {});
+    }
+  });
+})();
+
+// --- share the result at the match end: the phone's share sheet where it has one, else the
+// clipboard; the button stays hidden (and the text stays in its box to select) where neither is ---
+(function () {
+  "use strict";
+  function offer() {
+    if (!navigator.share && !navigator.clipboard) return;
+    document.querySelectorAll("[data-share-result]").forEach(function (button) {
+      button.hidden = false;
+      var box = button.closest(".share-result").querySelector("[data-result-box]");
+      if (box) box.hidden = true;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", offer);
+  document.addEventListener("htmx:afterSettle", offer); // the match ended on a tap: the standings came by htmx
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-share-result]");
+    if (!button) return;
+    var text = document.querySelector(button.dataset.shareResult).value;
+    if (navigator.share) {
+      navigator.share({ title: button.dataset.shareTitle, text: text }).catch(function () {});
+    } else {
+      navigator.clipboard.writeText(text).then(function () {
+        button.textContent = button.dataset.done;
+      });
     }
   });
 })();

@@ -135,7 +135,7 @@ def test_every_control_has_an_accessible_name(browser, live_server):
     made = sittings()
     page = open_phone(browser)
     page.goto(live_server.url + made["cat-te"].get_absolute_url())
-    page.locator("details.share summary").click()
+    page.locator("details.share > summary").click()
     unnamed = page.evaluate("""() => [...document.querySelectorAll('button, a, input, select, summary')]
         .filter(e => e.offsetParent !== null && !e.closest('[aria-hidden=true]'))
         .filter(e => !(e.textContent.trim() || e.value || e.getAttribute('aria-label')

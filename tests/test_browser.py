@@ -55,7 +55,7 @@ def test_start_tap_undo_end_rematch(browser, live_server, size, scheme):
     page.get_by_role("link", name="End match").click()
     shot(page, f"end-confirm-{tag}")
     page.get_by_role("button", name="Yes, end the match").click()
-    page.get_by_text("Shared first place").wait_for()
+    page.locator(".result", has_text="Shared first place").wait_for()
     shot(page, f"finished-{tag}")
     assert page.locator("button.tap").count() == 0
 
@@ -124,21 +124,21 @@ def test_fapfap_and_eighty_three_answers_then_correct_a_past_hand(browser, live_
     page.goto(live_server.url + fapfap.get_absolute_url())
     page.locator("summary", has_text="Chaibou").click()
     shot(page, f"fapfap-answers-{size}-{scheme}")
-    page.get_by_role("button", name="With a 3, last trick only: x2").click()
-    page.get_by_text("Hand 1 recorded: Chaibou.").wait_for()
-    assert "200" in page.locator("table.tally").inner_text()
+    page.get_by_role("button", name="With a 3, last trick only: 2 stakes").click()
+    page.get_by_text("Hand 1 recorded: Chaibou (x2).").wait_for()
+    assert "400" in page.locator("table.tally").inner_text()  # net: the two others pay 2 stakes of 100 each
     page.locator("summary", has_text="Aïcha").click()
-    page.get_by_role("button", name="With a 4 or higher: x1").click()
-    page.get_by_text("Hand 2 recorded: Aïcha.").wait_for()
+    page.get_by_role("button", name="With a 4 or higher: 1 stake").click()
+    page.get_by_text("Hand 2 recorded: Aïcha (x1).").wait_for()
 
     page.get_by_role("link", name="All hands").click()
     page.get_by_role("link", name="Correct hand 1").click()
     page.locator("summary", has_text="Boubacar").click()
     shot(page, f"correct-{size}-{scheme}")
     page.locator("details[open]", has_text="Boubacar").get_by_role(
-        "button", name="With 3s, the last two tricks: x4"
+        "button", name="With 3s, the last two tricks: 4 stakes"
     ).click()
-    page.get_by_text("Hand 1 corrected: Boubacar.").wait_for()
+    page.get_by_text("Hand 1 corrected: Boubacar (x4).").wait_for()
     assert [s.total for s in fapfap.table().seats] == [1, 4, 0]
 
     eighty_three = Sitting.start("eighty-three", ["Aïcha", "Boubacar", "Chaibou"])
@@ -149,7 +149,7 @@ def test_fapfap_and_eighty_three_answers_then_correct_a_past_hand(browser, live_
     answers.get_by_label("Chaibou").check()
     shot(page, f"eighty-three-answers-{size}-{scheme}")
     answers.get_by_role("button", name="Record: Boubacar wins").click()
-    page.get_by_text("Hand 1 recorded: Boubacar.").wait_for()
+    page.get_by_text("Hand 1 recorded: Boubacar (").wait_for()
     assert [s.total for s in eighty_three.table().seats] == [0, 3, 1]
     assert page.get_by_text("Playing to 10.").is_visible()
     assert no_horizontal_scroll(page)
@@ -210,9 +210,9 @@ def test_on_3g_a_tap_is_one_round_trip_and_shows_at_once_that_it_is_recording(br
     requests = []
     page.on("request", lambda request: requests.append((request.method, request.url)))
     page.locator("summary", has_text="Chaibou").click()
-    page.get_by_role("button", name="With a 3, last trick only: x2").click()
-    assert "pending" in page.get_by_role("button", name="With a 3, last trick only: x2").get_attribute("class")
-    page.get_by_text("Hand 1 recorded: Chaibou.").wait_for(timeout=20_000)
+    page.get_by_role("button", name="With a 3, last trick only: 2 stakes").click()
+    assert "pending" in page.get_by_role("button", name="With a 3, last trick only: 2 stakes").get_attribute("class")
+    page.get_by_text("Hand 1 recorded: Chaibou (x2).").wait_for(timeout=20_000)
     taps = [r for r in requests if "/tap/" in r[1]]
     assert taps == [("POST", live_server.url + sitting.get_absolute_url() + "tap/")]
     # No redirect, no follow-up fetch (the browser may still fetch the page's icon, a static file, meanwhile).

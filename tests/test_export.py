@@ -119,7 +119,7 @@ def test_cat_te_file_counts_the_starting_stack_and_each_batch_where_it_was_hande
         *(f"{name}: Hands won" for name in NAMES),
     ]
     assert rows[1:] == [
-        ["1", "won", "Aïcha", "Aïcha", "dealt flush", "4", "-2", "-2", "6", "0", "0", "1", "0", "0"],
+        ["1", "won", "Aïcha", "Aïcha", "dealt a flush", "4", "-2", "-2", "6", "0", "0", "1", "0", "0"],
         ["", "chips handed out", "", "", "2 chips to each player", "", "", "", "8", "2", "2", "1", "0", "0"],
         ["2", "won", "Aïcha", "Bako", "last trick", "-1", "2", "-1", "7", "4", "1", "1", "1", "0"],
     ]
@@ -181,7 +181,9 @@ def test_fapfap_file_has_money_columns_named_by_the_currency(client):
         *(f"{name}: FCFA" for name in NAMES),
         *(f"{name}: Hands won" for name in NAMES),
     ]
-    assert english[1][5:] == ["0", "4", "0", "0", "4", "0", "0", "400", "0", "0", "1", "0"]
+    # Money is each player's net: every other player pays the winner stake x multiplier (100 x 4),
+    # so with 3 seats Bako nets +800 and Aïcha and Chaibou -400 each (stake x (3 x own - all 4)).
+    assert english[1][5:] == ["0", "4", "0", "0", "4", "0", "-400", "800", "-400", "0", "1", "0"]
     french = read_csv(client, sitting, "fr")
     assert french[0][5] == "Aïcha\u00a0: mises de cette main" and french[0][11] == "Aïcha\u00a0: FCFA"
     assert client.get(url(sitting, "hands.csv"), **FR).content.decode("utf-8-sig").count(";") > 10
@@ -193,7 +195,8 @@ def test_fapfap_file_has_money_columns_named_by_the_currency(client):
         ("agram", {}, "wins this hand", ["Hands won"]),
         ("spar", {}, "points this hand", ["Points", "Hands won"]),
         ("letzter-stich", {"end_kind": "hands", "end_target": "3"}, "points this hand", ["Points", "Hands won"]),
-        ("fapfap", {"stake_amount": "1", "stake_label": "€"}, "stakes this hand", ["Stakes (€)", "Hands won"]),
+        # Even at a stake of 1 the money (a net: stake x (n x own - all)) differs from the stakes won.
+        ("fapfap", {"stake_amount": "1", "stake_label": "€"}, "stakes this hand", ["Stakes", "€", "Hands won"]),
     ],
 )
 def test_the_files_headers_carry_the_screens_unit(client, slug, settings, per_hand, running):

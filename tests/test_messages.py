@@ -65,7 +65,7 @@ def test_too_few_players_says_how_many_names_are_missing(count, message):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("stake", ["0.5", "1,000", "1 000", "ten", "2e3", "100 FCFA"])
+@pytest.mark.parametrize("stake", ["0.5", "1,5", "1 00", "ten", "2e3", "100 FCFA"])
 @pytest.mark.parametrize("currency", ["", "FCFA"])
 def test_a_stake_that_is_not_a_whole_number_is_answered_with_what_to_type(client, stake, currency):
     response = client.post("/start/fapfap/", start_data("fapfap", ["A", "B"], stake_amount=stake, stake_label=currency))
@@ -73,6 +73,13 @@ def test_a_stake_that_is_not_a_whole_number_is_answered_with_what_to_type(client
     assert response.status_code == 400 and Sitting.objects.count() == 0
     assert "Type the stake as a whole number, like 100." in page
     assert "Type the stake for one hand" not in page  # the stake was typed: not "no stake"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("written", ["1000", "1 000", "1,000", "1.000", "1\u202f000", "1\u00a0000"])
+def test_a_number_written_with_its_thousands_grouped_is_taken_as_written(client, written):
+    response = client.post("/start/fapfap/", start_data("fapfap", ["A", "B"], stake_amount=written, stake_label="FCFA"))
+    assert response.status_code == 302 and Sitting.objects.get().stake_amount == 1000
 
 
 @pytest.mark.django_db

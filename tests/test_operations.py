@@ -555,3 +555,33 @@ def test_postgresql_backup_failure_reports_pg_dump_message(tmp_path):
     args, env = pg_connection(wrong)
     with pytest.raises(CommandError, match="pg_dump failed .*no_such_database_here"):
         run_pg_tool("pg_dump", ["--format=custom", f"--file={tmp_path / 'x'}", *args], env)
+
+
+@pytest.mark.django_db
+def test_forget_keeps_a_groups_old_matches_while_the_group_plays_on_and_keeps_its_members():
+    from matches.models import Group
+
+    group = Group.create("Friday", ["Ana", "Ben", "Idle"])  # Idle never played
+    members = {p.name: p.pk for p in group.members()}
+    old = group.start_match("agram", [members["Ana"], members["Ben"]])
+    recent = group.start_match("agram", [members["Ana"], members["Ben"]])
+    long_ago = timezone.now() - timedelta(days=400)
+    Sitting.objects.filter(pk=old.pk).update(changed_at=long_ago)
+    Group.objects.filter(pk=group.pk).update(changed_at=long_ago)
+    forget("--days", "365")
+    assert set(Sitting.objects.values_list("pk", flat=True)) == {old.pk, recent.pk}  # the group still plays
+    Sitting.objects.filter(pk=recent.pk).update(changed_at=long_ago)
+    out = forget("--days", "365")
+    assert not Sitting.objects.exists() and not Group.objects.exists() and "Forgot 1 group" in out
+    assert not Player.objects.exists()
+
+
+@pytest.mark.django_db
+def test_forget_never_deletes_a_groups_member_who_never_played():
+    from matches.models import Group
+
+    group = Group.create("Friday", ["Ana", "Ben", "Idle"])
+    stale = Sitting.start("agram", ["X", "Y"])
+    Sitting.objects.filter(pk=stale.pk).update(changed_at=timezone.now() - timedelta(days=400))
+    forget("--days", "365")
+    assert sorted(group.players.values_list("name", flat=True)) == ["Ana", "Ben", "Idle"]

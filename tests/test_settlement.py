@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from matches import settlement
 from matches.rules import GAMES
-from matches.settlement import Transfer, nets_from_hands, round_nets, settle
+from matches.settlement import Settling, Transfer, nets_from_hands, nets_from_totals, round_nets, settle, settling
 
 T = Transfer
 
@@ -207,6 +207,44 @@ def test_fapfap_nets_sum_to_zero_and_follow_the_multipliers(hands, stake):
     for seat, net in enumerate(nets):
         own = sum(points[seat] for points in hands)
         assert net == stake * (seats * own - every_multiplier)
+
+
+def test_fapfap_nets_from_the_seats_totals_worked_by_hand():
+    # The hands above: seat 0 won x4 (total 4), seat 1 x1 and x2 (total 3), seat 2 nothing; T = 7.
+    # stake 100, n = 3: 100 x (3 x 4 - 7) = 500, 100 x (9 - 7) = 200, 100 x (0 - 7) = -700.
+    assert nets_from_totals([4, 3, 0], 100) == [500, 200, -700]
+    assert nets_from_totals([0, 0], 50) == [0, 0]
+    with pytest.raises(ValueError, match="at least 1"):
+        nets_from_totals([1, 0], 0)
+    with pytest.raises(ValueError, match="never negative"):
+        nets_from_totals([-1, 1], 5)
+
+
+@given(
+    st.integers(2, 7).flatmap(
+        lambda seats: st.lists(
+            st.tuples(st.integers(0, seats - 1), st.sampled_from("124")).map(lambda h: fapfap(seats, *h)), min_size=1
+        )
+    ),
+    st.integers(1, 1000),
+)
+def test_the_seats_totals_give_the_nets_the_hands_give(hands, stake):
+    totals = [sum(points[seat] for points in hands) for seat in range(len(hands[0]))]
+    assert nets_from_totals(totals, stake) == nets_from_hands(hands, stake)
+
+
+def test_a_settling_names_the_players_and_keeps_their_order():
+    names = {2: "Ngono", 0: "Mbarga", 1: "Ateba"}  # keys: seat positions; listed as the screen lists them
+    result = settling(names, {0: -300, 1: 0, 2: 300}, unit="FCFA")
+    assert result == Settling(
+        unit="FCFA",
+        chips=False,
+        nets=(("Ngono", 300), ("Mbarga", -300), ("Ateba", 0)),
+        transfers=(T("Mbarga", "Ngono", 300),),
+    )
+    assert settling({"a": "A", "b": "B"}, {"a": 4, "b": -4}, chips=True).transfers == (T("B", "A", 4),)
+    with pytest.raises(ValueError, match="sum to 1"):
+        settling({0: "A"}, {0: 1})
 
 
 # --- rounding -----------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 import datetime
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,14 +17,17 @@ from matches.stats import (
     HandRecord,
     HeadToHead,
     MatchRecord,
+    NightNets,
     PlayerStats,
     head_to_head,
+    nightly_nets,
     player_stats,
     sort_rows,
     win_rate_over_time,
 )
 
 H = HandRecord
+M = MatchRecord.from_hands  # the hand-made matches below are written hand by hand
 ABANDONED = None
 
 
@@ -51,14 +55,14 @@ CAT_TE_HANDS = (  # seats ben, cal, dia; 20 chips each at the start
 
 GROUP = [
     # m1 Agram: winners ben, ana, cal, ana, ana -> ana 3, ben 1, cal 1. ana wins; ana's run of 2 ends the match.
-    MatchRecord("m1", "agram", day(1), ("ana", "ben", "cal"), (3, 1, 1), one_win(3, 1, 0, 2, 0, 0)),
+    M("m1", "agram", day(1), ("ana", "ben", "cal"), (3, 1, 1), one_win(3, 1, 0, 2, 0, 0)),
     # m2 Agram, other seat order: winners ana, ana, ben, cal, ben -> ben 2, ana 2, cal 1: ben and ana share
     # the win. ana's run of 2 opens it: across matches it would be 4 with m1's, but runs stop at a match's end.
-    MatchRecord("m2", "agram", day(1), ("ben", "ana", "cal"), (2, 2, 1), one_win(3, 1, 1, 0, 2, 0)),
+    M("m2", "agram", day(1), ("ben", "ana", "cal"), (2, 2, 1), one_win(3, 1, 1, 0, 2, 0)),
     # m3 Fapfap for 100, ended early with its open hand abandoned: ana 1, cal 0, dia 6 -> dia wins.
     # Money: dia x2 (+400, ana -200, cal -200), dia x4 (+800, -400, -400), ana x1 (+200, cal -100, dia -100):
     # ana -200 - 400 + 200 = -400, cal -200 - 400 - 100 = -700, dia 400 + 800 - 100 = 1100.
-    MatchRecord(
+    M(
         "m3",
         "fapfap",
         day(8),
@@ -69,11 +73,11 @@ GROUP = [
         money=(-400, -700, 1100),
     ),
     # m4 Cat Tê: chips ben 20 + 2 - 2 + 2 + 2 = 24, cal 20 - 1 - 2 - 1 - 1 = 15, dia 20 - 1 + 4 - 1 - 1 = 21.
-    MatchRecord("m4", "cat-te", day(8), ("ben", "cal", "dia"), (24, 15, 21), CAT_TE_HANDS, chips_net=(4, -5, 1)),
+    M("m4", "cat-te", day(8), ("ben", "cal", "dia"), (24, 15, 21), CAT_TE_HANDS, chips_net=(4, -5, 1)),
     # m5 Agram ended before any hand was won: counts nowhere (counted, it would be a shared win for both).
-    MatchRecord("m5", "agram", day(15), ("ana", "dia"), (0, 0), one_win(2, ABANDONED), ended_early=True),
+    M("m5", "agram", day(15), ("ana", "dia"), (0, 0), one_win(2, ABANDONED), ended_early=True),
     # m6 Sink-Sink: cal wins all three hands.
-    MatchRecord("m6", "sink-sink", day(15), ("cal", "dia"), (3, 0), one_win(2, 0, 0, 0)),
+    M("m6", "sink-sink", day(15), ("cal", "dia"), (3, 0), one_win(2, 0, 0, 0)),
 ]
 
 
@@ -146,8 +150,7 @@ def test_win_rate_over_time_worked_by_hand():
 def test_recent_form_keeps_the_last_ten_newest_first():
     # ana wins the odd-numbered matches 1..11 of 12, ben the even ones.
     matches = [
-        MatchRecord(f"k{n}", "agram", day(1), ("ana", "ben"), (n % 2, 1 - n % 2), one_win(2, 1 - n % 2))
-        for n in range(1, 13)
+        M(f"k{n}", "agram", day(1), ("ana", "ben"), (n % 2, 1 - n % 2), one_win(2, 1 - n % 2)) for n in range(1, 13)
     ]
     stats = player_stats(matches)
     assert stats["ana"].recent_form == ("L", "W") * 5  # k12 .. k3
@@ -189,7 +192,59 @@ def test_every_figure_is_explained_in_one_plain_sentence():
 )
 def test_records_that_do_not_fit_their_seats_are_refused(match, message):
     with pytest.raises(ValueError, match=message):
-        MatchRecord("x", "agram", day(1), **match)
+        M("x", "agram", day(1), **match)
+
+
+@pytest.mark.parametrize(
+    "summary, message",
+    [
+        ({"hands_won": (1,), "best_runs": (1, 0), "points": (1, 0)}, "hands_won has 1 entries for 2 seats"),
+        ({"hands_won": (1, 0), "best_runs": (1, 0), "points": (1,)}, "points has 1 entries"),
+        ({"hands_won": (1, 0), "best_runs": (2, 0), "points": (1, 0)}, "seat 0 has a best run of 2 in 1 hands won"),
+        ({"hands_won": (1, 0), "best_runs": (1, 0), "points": (1, 0), "money": (5,)}, "money has 1 entries"),
+    ],
+)
+def test_summaries_that_do_not_fit_are_refused(summary, message):
+    with pytest.raises(ValueError, match=message):
+        MatchRecord("x", "agram", day(1), ("ana", "ben"), (1, 0), **summary)
+
+
+def test_a_record_from_per_seat_summaries_is_the_record_from_its_hands():
+    """What the database keeps per seat (hands won, best run, total) makes the same record as the hands."""
+    for match in GROUP:
+        summed = MatchRecord(
+            match.key,
+            match.game,
+            match.day,
+            match.players,
+            match.finals,
+            hands_won=match.hands_won,
+            best_runs=match.best_runs,
+            points=match.points,
+            ended_early=match.ended_early,
+            money=match.money,
+            chips_net=match.chips_net,
+        )
+        assert summed == match
+    # m1: winners ben, ana, cal, ana, ana (seats ana, ben, cal)
+    assert (GROUP[0].hands_won, GROUP[0].best_runs, GROUP[0].points, GROUP[0].hands_played) == (
+        (3, 1, 1),
+        (2, 1, 1),
+        (3, 1, 1),
+        5,
+    )
+    # m3's abandoned hand is no hand played; m5 has none at all and does not count.
+    assert (GROUP[2].hands_played, GROUP[4].hands_played, GROUP[4].counts) == (3, 0, False)
+
+
+def test_money_in_one_currency_at_a_time():
+    euros = M("e1", "fapfap", day(20), ("ana", "dia"), (0, 1), (H(1, (0, 1)),), money=(-5, 5), currency="€")
+    group = [*GROUP, euros]
+    assert player_stats(group)["dia"].net_money == 1100 + 5  # every currency added up: give one when they differ
+    francs = player_stats(group, currency="")
+    assert (francs["dia"].net_money, francs["ana"].net_money) == (1100, -400)
+    assert player_stats(group, currency="€")["dia"].net_money == 5
+    assert player_stats(group, currency="€")["cal"].net_money is None
 
 
 def test_matches_must_come_oldest_first():
@@ -213,7 +268,7 @@ def a_match(draw, number: int) -> MatchRecord:
             points[winner] = draw(st.integers(1, 4))
         hands.append(H(winner, tuple(points)))
     finals = tuple(sum(hand.points[seat] for hand in hands) for seat in range(len(players)))
-    return MatchRecord(f"m{number}", draw(st.sampled_from(["agram", "spar"])), day(1), players, finals, tuple(hands))
+    return M(f"m{number}", draw(st.sampled_from(["agram", "spar"])), day(1), players, finals, tuple(hands))
 
 
 matches_lists = st.integers(0, 8).flatmap(lambda n: st.tuples(*[a_match(i) for i in range(n)]).map(list))
@@ -222,10 +277,10 @@ matches_lists = st.integers(0, 8).flatmap(lambda n: st.tuples(*[a_match(i) for i
 @given(matches_lists)
 def test_counts_add_up(matches):
     stats = player_stats(matches)
-    counted = [match for match in matches if any(hand.winner is not None for hand in match.hands)]
+    counted = [match for match in matches if any(match.hands_won)]
     assert sum(s.matches_won for s in stats.values()) >= len(counted)  # every counted match has a winner
     assert sum(s.matches_played for s in stats.values()) == sum(len(m.players) for m in counted)
-    assert sum(s.hands_won for s in stats.values()) == sum(h.winner is not None for m in counted for h in m.hands)
+    assert sum(s.hands_won for s in stats.values()) == sum(sum(m.hands_won) for m in counted)
     for s in stats.values():
         assert (s.win_rate is None) == (s.matches_played == 0)
         assert s.win_rate is None or 0 <= s.win_rate <= 1
@@ -245,7 +300,7 @@ def test_head_to_head_is_symmetric(matches):
         assert record.matches <= min(stats[first].matches_played, stats[second].matches_played)
     # Renamed so that every pair sorts the other way round, the wins swap sides.
     flip = {name: f"z{len(NAMES) - i}" for i, name in enumerate(NAMES)}
-    renamed = [MatchRecord(m.key, m.game, m.day, tuple(flip[p] for p in m.players), m.finals, m.hands) for m in matches]
+    renamed = [replace(m, players=tuple(flip[p] for p in m.players)) for m in matches]
     flipped = head_to_head(renamed)
     assert len(flipped) == len(pairs)
     for (first, second), record in pairs.items():
@@ -286,3 +341,21 @@ def test_the_module_imports_no_django():
     root = Path(__file__).resolve().parent.parent
     result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_nightly_nets_worked_by_hand():
+    # The 8th: m3 in money (no currency named) and m4 in chips; the other nights moved neither.
+    euros = M("e1", "fapfap", day(20), ("ana", "dia"), (0, 1), (H(1, (0, 1)),), money=(-5, 5), currency="€")
+    empty = M("e2", "fapfap", day(20), ("ana", "dia"), (0, 0), (H(None, (0, 0)),), money=(0, 0), currency="€")
+    assert nightly_nets([*GROUP, euros, empty]) == [
+        NightNets(day(20), False, "€", ("e1",), {"ana": -5, "dia": 5}),  # newest first; e2 had no hand won
+        NightNets(day(8), False, "", ("m3",), {"ana": -400, "cal": -700, "dia": 1100}),
+        NightNets(day(8), True, "", ("m4",), {"ben": 4, "cal": -5, "dia": 1}),
+    ]
+
+
+@given(matches_lists)
+def test_every_night_nets_to_zero(matches):
+    with_money = [replace(m, money=tuple(len(m.players) * w - sum(m.hands_won) for w in m.hands_won)) for m in matches]
+    for night in nightly_nets(with_money):
+        assert sum(night.nets.values()) == 0

@@ -118,7 +118,8 @@ EVERY_TABLE = [
 @pytest.mark.parametrize("slug, settings, taps", EVERY_TABLE, ids=[f"{g[0]}-{i}" for i, g in enumerate(EVERY_TABLE)])
 def test_no_two_score_columns_always_show_the_same_numbers(client, slug, settings, taps):
     """Columns that can differ are shown apart once the hands made them differ; columns that cannot
-    (wins and hands won, stakes and money at a stake of 1) are one column."""
+    (wins and hands won) are one column. Money is a net (stake x (n x own - everyone's)), never the
+    stakes, so a stake of 1 has its money column too."""
     sitting = start(client, slug, settings, ["A", "B", "C"])
     for number, (winner, answers) in enumerate(taps, start=1):
         tap(client, sitting, number, winner, answers)
@@ -130,12 +131,18 @@ def test_no_two_score_columns_always_show_the_same_numbers(client, slug, setting
             assert columns[left] != columns[right], (headings[left], headings[right], rows)
 
 
-def test_a_stake_of_one_names_its_currency_in_the_stakes_heading(client):
+def test_a_stake_of_one_has_its_money_column_named_by_its_currency(client):
+    """The money column is each player's net: every other player pays the winner stake x multiplier,
+    so with n seats a player nets stake x (n x own stakes - everyone's). Even at a stake of 1 that
+    differs from the stakes won: B's x4 is +4 for B and -4 for A. Source: RULES.md, Fapfap stakes."""
     sitting = start(client, "fapfap", {"stake_amount": "1", "stake_label": "€"}, ["A", "B"])
     tap(client, sitting, 1, 2, {"multiplier": "4"})
-    assert tally(client.get(url(sitting)).content.decode()) == (["Stakes (€)", "Hands won"], {"A": [0, 0], "B": [4, 1]})
+    assert tally(client.get(url(sitting)).content.decode()) == (
+        ["Stakes", "€", "Hands won"],
+        {"A": [0, -4, 0], "B": [4, 4, 1]},
+    )
     french = tally(client.get(url(sitting), **FR).content.decode())
-    assert french[0] == ["Mises (€)", "Mains gagnées"]
+    assert french[0] == ["Mises", "€", "Mains gagnées"]
 
 
 # --- C. the screen-awake button -----------------------------------------------------------------------------

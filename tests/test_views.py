@@ -405,7 +405,7 @@ def test_home_lists_only_this_phones_sittings_in_progress_first(client, sitting)
 
 def test_demo_button_opens_the_worked_sitting(client):
     response = client.post("/demo/")
-    sitting = Sitting.objects.get()
+    sitting = Sitting.objects.get(finished_at__isnull=True)
     assert response["Location"] == url(sitting)
     table = sitting.table()
     assert [s.name for s in table.seats] == WORKED
@@ -416,7 +416,18 @@ def test_demo_button_opens_the_worked_sitting(client):
 def test_load_demo_command_prints_the_table_address(db):
     out = io.StringIO()
     call_command("load_demo", stdout=out)
-    assert url(Sitting.objects.get()) in out.getvalue()
+    assert url(Sitting.objects.get(finished_at__isnull=True)) in out.getvalue()
+
+
+def test_the_demo_comes_in_a_group_with_finished_matches_statistics_and_a_chart(client):
+    table = client.get(client.post("/demo/")["Location"]).content.decode()
+    sitting = Sitting.objects.get(finished_at__isnull=True)
+    assert '<figure class="chart">' in table and sitting.group is not None
+    assert sitting.group.sittings.filter(finished_at__isnull=False).count() == 3
+    home = client.get("/").content.decode()
+    assert sitting.group.get_absolute_url() in home  # the phone remembers the demo group
+    figures = client.get(sitting.group.get_absolute_url() + "stats/").content.decode()
+    assert "Aïcha" in figures and "CFA" in figures  # a Fapfap night to settle
 
 
 def test_rematch_opens_a_new_sitting_with_the_same_seats(client, sitting):

@@ -2,8 +2,9 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import matches.models.sittings
 from django.db import migrations, models
+
+import matches.models.sittings
 
 
 def fill_running_totals_and_best_runs(apps, schema_editor):

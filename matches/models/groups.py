@@ -154,9 +154,10 @@ class Group(models.Model):
         is in another group already, BadInput when two seats would become the same member. Saving it
         again does nothing.
         """
+        given = sitting
         with transaction.atomic():
             group = self._lock()
-            sitting = Sitting.objects.select_for_update().get(pk=sitting.pk)
+            sitting = Sitting.objects.select_for_update().get(pk=given.pk)
             if sitting.group_id == group.pk:
                 return sitting
             if sitting.group_id is not None:
@@ -196,6 +197,8 @@ class Group(models.Model):
             sitting._update(group=group)
             group._touch()
         self._adopt(group)
+        given._adopt(sitting)
+        given.group = group
         return sitting
 
     def last_settings(self, game: str) -> dict[str, object]:

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext_lazy
 
 from .. import rules
+from ..settlement import Settling, settling
 from .choices import EndedHow, HandStatus
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def score_is_hands_won(slug: str) -> bool:
 @dataclass(frozen=True)
 class Column:
     """One numeric column of the score table. `key`: SCORE (the game's unit: chips in front of the
-    seat, points, stakes), MONEY (stakes times the sitting's stake) or WON (hands won); `heading` as
+    seat, points, stakes), MONEY (the seat's net money at the sitting's stake) or WON (hands won); `heading` as
     the column's header shows it ("Chips", "FCFA", "Hands won")."""
 
     key: str
@@ -93,6 +94,12 @@ class TableState:
         if last is None:
             return 0
         return last.number if last.status == HandStatus.WON else last.number - 1
+
+    @property
+    def earlier_hands(self) -> int:
+        """Hands played before the ones read (the table shows the newest few; the history all)."""
+        numbers = [hand.number for hand in self.recent_hands]
+        return min(numbers) - 1 if numbers else 0
 
     @cached_property
     def open_number(self) -> int:
@@ -161,19 +168,15 @@ class TableState:
     def columns(self) -> list[Column]:
         """The score table's numeric columns, in order; never two that always show the same numbers.
 
-        The unit's column is left out when the score is necessarily the hands won (one win a hand),
-        the money column when a stake of 1 makes it equal to the stakes (the currency then goes into
-        the stakes' heading). Source: RULES.md (Agram family; Fapfap stakes).
+        The unit's column is left out when the score is necessarily the hands won (one win a hand).
+        A sitting played for a stake gets a money column: each seat's net (see `money`), which
+        differs from its stakes whatever the stake. Source: RULES.md (Agram family; Fapfap stakes).
         """
         sitting = self.sitting
-        stake = sitting.stake_amount or 0
         columns = []
         if not score_is_hands_won(sitting.game):
-            heading = capfirst(_(sitting.rules.unit))
-            if stake == 1 and sitting.stake_label:
-                heading = _("%(unit)s (%(currency)s)") % {"unit": heading, "currency": sitting.stake_label}
-            columns.append(Column(SCORE, heading))
-        if stake > 1:
+            columns.append(Column(SCORE, capfirst(_(sitting.rules.unit))))
+        if sitting.stake_amount:
             columns.append(Column(MONEY, sitting.stake_label or _("Money")))
         columns.append(Column(WON, _("Hands won")))
         return columns
@@ -184,23 +187,49 @@ class TableState:
         column would always read +1). Source: RULES.md, the Agram family."""
         return not score_is_hands_won(self.sitting.game)
 
-    def cells(self, total: int, won: int, batches: int) -> list[tuple[Column, int]]:
+    def cells(self, total: int, won: int, batches: int, everyone: int) -> list[tuple[Column, int]]:
         """One seat's numbers under `columns`, from its `total` (the sum of its hands' points, in the
-        game's unit), its hands `won` and the chip `batches` re-issued so far (Cat Tê)."""
+        game's unit), its hands `won`, the chip `batches` re-issued so far (Cat Tê) and `everyone`,
+        the sum of every seat's total at that point (for the money column)."""
         values = {
             SCORE: self.chips_issued(batches) + total,
-            MONEY: total * (self.sitting.stake_amount or 0),
+            MONEY: self.money(total, everyone),
             WON: won,
         }
         return [(column, values[column.key]) for column in self.columns]
+
+    def money(self, total: int, everyone: int) -> int:
+        """A seat's net money at the sitting's stake (0 without one), from its `total` of stakes and
+        `everyone`'s: on every hand each other player pays the winner the stake times the hand's
+        multiplier, so with n seats the seat nets stake x (n x total - everyone); the nets sum to 0.
+        Source: RULES.md, Fapfap stakes (settlement.nets_from_totals)."""
+        return (self.sitting.stake_amount or 0) * (len(self.seats) * total - everyone)
+
+    @cached_property
+    def settling(self) -> Settling | None:
+        """Who pays whom to settle up now, by seat name in seating order: Fapfap at a stake in its
+        currency (the money column's nets), Cat Tê in chips (each seat's total: its chips against
+        the stacks handed out). None for the other games, before any hand is won, or (Cat Tê) if
+        the chips moved did not add up to 0. Source: RULES.md (Fapfap stakes; Cat Te chips)."""
+        sitting, totals = self.sitting, [seat.total for seat in self.seats]
+        if self.hands_played == 0:
+            return None
+        names = {seat.position: seat.name for seat in self.seats}
+        if sitting.rules.uses_chips and sum(totals) == 0:
+            return settling(names, {seat.position: seat.total for seat in self.seats}, chips=True)
+        if sitting.rules.uses_stake and sitting.stake_amount:
+            nets = {seat.position: self.money(seat.total, sum(totals)) for seat in self.seats}
+            return settling(names, nets, unit=sitting.stake_label)
+        return None
 
     @cached_property
     def tally(self) -> list[TallyRow]:
         """The score table's rows, in seating order, from the seats' kept totals."""
         first = {seat.pk for seat in self.leaders}
-        batches = self.sitting.chips_reissued
+        batches, everyone = self.sitting.chips_reissued, sum(seat.total for seat in self.seats)
         return [
-            TallyRow(seat, self.cells(seat.total, seat.hands_won, batches), seat.pk in first) for seat in self.seats
+            TallyRow(seat, self.cells(seat.total, seat.hands_won, batches, everyone), seat.pk in first)
+            for seat in self.seats
         ]
 
     @cached_property

@@ -151,15 +151,21 @@ FAPFAP = Game(
             _("How was the last trick won?"),
             "choice",
             (
-                Choice("1", _("With a 4 or higher: x1"), "x1"),
-                Choice("2", _("With a 3, last trick only: x2"), "x2"),
-                Choice("4", _("With 3s, the last two tricks: x4"), "x4"),
+                Choice("1", _("With a 4 or higher: 1 stake"), "x1"),
+                Choice("2", _("With a 3, last trick only: 2 stakes"), "x2"),
+                Choice("4", _("With 3s, the last two tricks: 4 stakes"), "x4"),
             ),
         ),
     ),
     uses_stake=True,
     unit=_("stakes"),
-    notes=(_("Each player plays their cards face up in a pile in front of them."),),
+    notes=(
+        _("Each player plays their cards face up in a pile in front of them."),
+        _(
+            "Played for a stake: on every hand, each other player pays the winner the stake times the hand's "
+            "multiplier. The money column is each player's net, and the table says who pays whom to settle up."
+        ),
+    ),
     **_AGRAM_FAMILY,
 )
 
@@ -200,9 +206,9 @@ SPAR = Game(
             _("Which card won the last trick?"),
             "choice",
             (
-                Choice("other", _("Another card: 1"), _("another card")),
-                Choice("seven", _("A seven: 2"), _("a seven")),
-                Choice("six", _("A six: 3"), _("a six")),
+                Choice("other", _("Another card: 1 point"), _("another card")),
+                Choice("seven", _("A seven: 2 points"), _("a seven")),
+                Choice("six", _("A six: 3 points"), _("a six")),
             ),
         ),
     ),
@@ -236,10 +242,10 @@ SIPA = Game(
             _("Which of the last tricks did the winner take with a seven?"),
             "choice",
             (
-                Choice("none", _("No seven: 1"), _("no seven")),
-                Choice("last", _("The last trick: 2"), _("a seven on the last trick")),
-                Choice("two", _("The last two tricks: 4"), _("sevens on the last two tricks")),
-                Choice("three", _("The last three tricks: 6"), _("sevens on the last three tricks")),
+                Choice("none", _("No seven: 1 point"), _("no seven")),
+                Choice("last", _("The last trick: 2 points"), _("a seven on the last trick")),
+                Choice("two", _("The last two tricks: 4 points"), _("sevens on the last two tricks")),
+                Choice("three", _("The last three tricks: 6 points"), _("sevens on the last three tricks")),
             ),
         ),
     ),
@@ -279,8 +285,8 @@ CAT_TE = Game(
             "choice",
             (
                 Choice("last", _("Last trick: 1 chip from each"), _("last trick")),
-                Choice("flush", _("Dealt flush: 2 from each"), _("dealt flush")),
-                Choice("sweep", _("First four tricks: 2 from each"), _("first four tricks")),
+                Choice("flush", _("Dealt a flush: 2 chips from each"), _("dealt a flush")),
+                Choice("sweep", _("Sweep (the first four tricks): 2 chips from each"), _("first four tricks")),
             ),
         ),
         Question(

@@ -51,17 +51,17 @@ def answer_forms(
 
     if not choices:
         button = _("Record: %(name)s wins") % {"name": seats[winner].name}
-        return [AnswerForm(button=button, primary=True, checks=checks_for(None))]
+        return [AnswerForm(button=button, primary=True, checks=checks_for(None))]  # the only one: to confirm
     question = choices[0]
     return [
         AnswerForm(
             button=_(choice.label),
-            primary=choice.value == current[question.key] if question.key in current else index == 0,
+            primary=current.get(question.key) == choice.value,  # none looks chosen before the tap
             fixed={question.key: choice.value},
             checks=checks_for(choice.value),
             current=current.get(question.key) == choice.value,
         )
-        for index, choice in enumerate(question.choices)
+        for choice in question.choices
     ]
 
 

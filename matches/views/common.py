@@ -36,12 +36,16 @@ NO_SUCH_SITTING = gettext_lazy(
 )
 
 
-def with_sitting(view: Callable[..., HttpResponse], link: str = "token") -> Callable[..., HttpResponse]:
+def with_sitting(
+    view: Callable[..., HttpResponse], link: str = "token", snapshot: bool = True
+) -> Callable[..., HttpResponse]:
     """Resolve the URL's token (the sitting's `link` field) to its sitting, then call
     `view(request, sitting, ...)`; 404 with a message if none.
 
     A GET or HEAD runs whole in one read snapshot, so the sitting's version, seats and hands it
-    shows agree; a POST's verb locks and reads the sitting afresh. POSTs count against the tap
+    shows agree (`snapshot=False`: the view reads its own snapshot when it needs one, as a poll
+    does, whose usual answer is one query: nothing changed); a POST's verb locks and reads the
+    sitting afresh. POSTs count against the tap
     limits (per phone, per address) and get a 429 past them.
     """
 
@@ -49,6 +53,8 @@ def with_sitting(view: Callable[..., HttpResponse], link: str = "token") -> Call
     def wrapper(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
         if request.method not in ("GET", "HEAD"):
             return over_limit(request, CHANGES, known_phone(request)) or resolved(request, token, *args, **kwargs)
+        if not snapshot:
+            return resolved(request, token, *args, **kwargs)
         with read_snapshot():
             return resolved(request, token, *args, **kwargs)
 

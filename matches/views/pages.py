@@ -21,6 +21,7 @@ from ..snapshot import read_snapshot
 from ..texts import pack_line, player_range, table_full
 from .common import HtmxHttpRequest, known_phone, page_or_partial, remember, remembered_tokens
 from .errors import message_response
+from .groups import optional_url, remember_group, remembered_groups
 from .limits import STARTS, over_limit
 
 REMOVE_ROW = re.compile(r"remove-([0-9]{1,2})")
@@ -28,14 +29,16 @@ REMOVE_ROW = re.compile(r"remove-([0-9]{1,2})")
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    """This phone's sittings, in progress first, each with Rematch; a demo for newcomers."""
+    """This phone's groups, then its sittings, in progress first, each with Rematch; a demo for newcomers."""
     tokens = remembered_tokens(request)
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
     with read_snapshot():  # each sitting's state and its seats' totals agree
         found = {s.token: s for s in Sitting.objects.filter(token__in=tokens).prefetch_related(seats)}
+        groups = remembered_groups(request)
     sittings = [found[t] for t in tokens if t in found]
     sittings.sort(key=lambda s: s.is_finished)  # stable: most recently opened first within each group
-    return render(request, "matches/home.html", {"sittings": sittings})
+    context = {"sittings": sittings, "groups": groups, "import_url": optional_url("group-import")}
+    return render(request, "matches/home.html", context)
 
 
 def choose_game(request: HtmxHttpRequest) -> HttpResponse:
@@ -100,4 +103,5 @@ def demo(request: HtmxHttpRequest) -> HttpResponse:
         return limited
     sitting = create_demo_sitting()
     remember(request, sitting)
+    remember_group(request, sitting.group)
     return redirect(sitting.get_absolute_url())

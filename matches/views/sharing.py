@@ -3,6 +3,8 @@ watch link, rotating both, and a phone saying which seat it holds."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
@@ -16,9 +18,10 @@ from .errors import message_response
 from .table import poll_response, table_response
 
 
-def watched(view):
-    """Resolve a watch link's token to its sitting (in one read snapshot); 404 with a message otherwise."""
-    return with_sitting(view, link="watch_token")
+def watched(view, snapshot: bool = True):
+    """Resolve a watch link's token to its sitting (in one read snapshot unless `snapshot` is off);
+    404 with a message otherwise."""
+    return with_sitting(view, link="watch_token", snapshot=snapshot)
 
 
 @require_safe
@@ -30,7 +33,7 @@ def watch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 
 
 @require_safe
-@watched
+@partial(watched, snapshot=False)
 def watch_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     return poll_response(request, sitting, watching=True)
 
@@ -43,6 +46,7 @@ def rotate(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     forget(request, old)
     remember(request, sitting)
     claim_seat(request, sitting, seat)
+    messages.success(request, _("New links made: the old ones no longer work. Show the table this new QR code."))
     response = redirect(sitting)
     if request.htmx:
         response = HttpResponse(status=204)

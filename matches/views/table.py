@@ -7,6 +7,8 @@ Refusals re-render the table with the reason and a 4xx status.
 
 from __future__ import annotations
 
+from functools import partial
+
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -21,7 +23,7 @@ from ..errors import AlreadyRecorded, TableError
 from ..forms import HandNumberForm, TapForm
 from ..models import Sitting
 from .answers import answer_forms, choice_prompt
-from .chart import sitting_chart
+from .chart import sitting_chart, table_rows
 from .common import (
     HtmxHttpRequest,
     action,
@@ -64,7 +66,8 @@ def table_response(
         "poll_url": reverse("watch-poll" if watching else "poll", kwargs={"token": token}),
         "asks": None if watching else asks(sitting, state),
         "question": choice_prompt(sitting.rules),
-        "chart": sitting_chart(sitting, state),
+        "chart": (chart := sitting_chart(sitting, state)),
+        "chart_rows": table_rows(chart),
     }
     if not wants_partial(request) and not watching:
         context.update(sharing_context(request, sitting, state))
@@ -107,7 +110,7 @@ def table(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 
 
 @require_safe
-@with_sitting
+@partial(with_sitting, snapshot=False)
 def poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """Live updates: 204 and no body while the sitting's version is the one the phone shows
     (`?v=`), the fresh table region once it changed."""
@@ -121,6 +124,11 @@ def poll_response(request: HtmxHttpRequest, sitting: Sitting, watching: bool) ->
         response = HttpResponse(status=204)
         add_never_cache_headers(response)
         return response
+    if watching and sitting.next_sitting_id:  # the table started a rematch: the screen follows it
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("watch", args=[sitting.next_sitting.watch_token])
+        add_never_cache_headers(response)
+        return response
     return table_response(request, sitting, watching=watching)
 
 
@@ -131,14 +139,39 @@ def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     if not form.is_valid():
         return table_response(request, sitting, first_error(form), status=400)
     number, seat = form.cleaned_data["number"], form.cleaned_data["winner"] - 1
+    before = (sitting.threshold, sitting.is_finished)
     try:
         hand = sitting.record_hand(number, seat, form.extras(), by=recorder(request, sitting))
     except TableError as refusal:
         return refused(request, sitting, refusal)
-    notice = _("Hand %(number)d recorded: %(name)s.") % {"number": hand.number, "name": hand.winner.name}
-    if sitting.is_finished:
-        notice += " " + _("The match is over.")
-    return after_change(request, sitting, notice)
+    notice = hand_notice(
+        _("Hand %(number)d recorded: %(name)s."), _("Hand %(number)d recorded: %(name)s (%(how)s)."), sitting, hand
+    )
+    return after_change(request, sitting, " ".join([notice, *what_changed(sitting, *before)]))
+
+
+def hand_notice(plain: str, with_how: str, sitting: Sitting, hand) -> str:
+    """ "Hand 3 recorded: Marie (x2)." — the hand's answers echoed, so a wrong one shows at once."""
+    how = (
+        sitting.table_after_change.describe(hand)
+        if sitting.table_after_change
+        else sitting.table(recent=0).describe(hand)
+    )
+    values = {"number": hand.number, "name": hand.winner.name, "how": how}
+    return (with_how if how else plain) % values
+
+
+def what_changed(sitting: Sitting, threshold: int | None, was_finished: bool) -> list[str]:
+    """What a change did to the match beyond its hand: a raised threshold, the match ended or reopened."""
+    changes = []
+    if sitting.threshold != threshold and sitting.threshold is not None and sitting.tied_at is not None:
+        changes.append(
+            _("Tie at %(tie)d: now playing to %(threshold)d.")
+            % {"tie": sitting.tied_at, "threshold": sitting.threshold}
+        )
+    if was_finished and not sitting.is_finished:  # (a match ending shows its standings: no need to say it)
+        changes.append(_("The match is open again."))
+    return changes
 
 
 @vary_on_headers("HX-Request")
@@ -190,15 +223,20 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
         if not form.is_valid() or form.cleaned_data["number"] != number:
             message = first_error(form) if form.errors else _("This correction is for another hand.")
             return correction_page(request, sitting, hand, message, status=400)
+        before = (sitting.threshold, sitting.is_finished)
         try:
             hand = sitting.correct_hand(
                 number, form.cleaned_data["winner"] - 1, form.extras(), by=recorder(request, sitting)
             )
         except TableError as refusal:
             return correction_page(request, sitting, hand, refusal.message, status=refusal.status)
-        return after_change(
-            request, sitting, _("Hand %(number)d corrected: %(name)s.") % {"number": number, "name": hand.winner.name}
+        notice = hand_notice(
+            _("Hand %(number)d corrected: %(name)s."),
+            _("Hand %(number)d corrected: %(name)s (%(how)s)."),
+            sitting,
+            hand,
         )
+        return after_change(request, sitting, " ".join([notice, *what_changed(sitting, *before)]))
     return correction_page(request, sitting, hand)
 
 

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models import Count, QuerySet
 
 from matches.models import Sitting
-from matches.retention import forget_sittings, untouched_for
+from matches.retention import forget_groups, forget_sittings, untouched_for, untouched_groups
 
 
 def plural(count: int, word: str) -> str:
@@ -50,8 +50,10 @@ class Command(BaseCommand):
             self.list_stale(stale, days)
             return
         sittings, hands = forget_sittings(stale)
+        groups = forget_groups(untouched_groups(days))
         self.stdout.write(
             f"Forgot {plural(sittings, 'sitting')} untouched for {plural(days, 'day')} ({plural(hands, 'hand')})."
+            + (f" Forgot {plural(groups, 'group')} left with no match." if groups else "")
         )
 
     def list_stale(self, stale: QuerySet[Sitting], days: int) -> None:

@@ -1,0 +1,211 @@
+"""A group's figures from the database: its finished matches as stats.MatchRecords, read in two
+queries whatever the number of matches and hands (the sittings, then all their seats), and the
+drawing of each player's win rate over time.
+
+Per seat the database keeps everything the figures need: its total (the sum of its hands' points),
+its hands won and, once the match is over, its best run. So no hand row is read here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from django.utils import timezone
+
+from . import rules, stats
+from .chart import sampled, spread_labels
+from .models import Group, Seat, Sitting
+from .settlement import nets_from_totals
+
+RATE_WIDTH, RATE_HEIGHT = 260, 100  # the win-rate chart's plot area, in viewBox units
+RATE_POINTS = 60  # at most this many matches drawn across (evenly sampled; always the last)
+COLOURS = 8  # line styles (.chart .l0 to .l7 in app.css)
+NAME_CHARS = 12  # longer names are shortened in the drawing (the numbers beside it have them whole)
+
+
+@dataclass(frozen=True)
+class GroupRead:
+    """A group's finished matches as MatchRecords (oldest first, keyed by sitting id, players by
+    Player id) and every seated player's name by id (an erased player's replaced name)."""
+
+    matches: list[stats.MatchRecord]
+    names: dict[int, str]
+
+
+def group_matches(group: Group) -> list[stats.MatchRecord]:
+    """The group's finished matches (finished_at set), oldest first, in two queries."""
+    return read_group(group).matches
+
+
+SITTING_COLUMNS = (
+    "pk",
+    "game",
+    "started_at",
+    "starting_chips",
+    "chips_reissued",
+    "stake_amount",
+    "stake_label",
+    "ended_how",
+)
+SEAT_COLUMNS = ("sitting_id", "player_id", "player__name", "total", "hands_won", "best_run")
+
+
+class SittingRow(NamedTuple):
+    """What the figures read of a finished sitting (plain values: no model built per row)."""
+
+    pk: int
+    game: str
+    started_at: object
+    starting_chips: int | None
+    chips_reissued: int
+    stake_amount: int | None
+    stake_label: str
+    ended_how: str
+
+
+class SeatRow(NamedTuple):
+    """What the figures read of a seat, in seating order."""
+
+    sitting_id: int
+    player_id: int
+    name: str
+    total: int
+    hands_won: int
+    best_run: int
+
+
+def read_group(group: Group) -> GroupRead:
+    """The group's finished matches and its players' names, in two queries of plain values: the
+    sittings, then their seats with their players' names. See `record` for what each seat gives."""
+    finished = Sitting.objects.filter(group=group, finished_at__isnull=False)
+    sittings = list(map(SittingRow._make, finished.order_by("started_at", "pk").values_list(*SITTING_COLUMNS)))
+    seats: dict[int, list[SeatRow]] = {}
+    names: dict[int, str] = {}
+    rows = Seat.objects.filter(sitting__in=finished).order_by("sitting_id", "position").values_list(*SEAT_COLUMNS)
+    for row in rows:
+        seats.setdefault(row[0], []).append(SeatRow._make(row))
+        names[row[1]] = row[2]
+    zone = timezone.get_current_timezone()
+    matches = [record(sitting, seats[sitting.pk], zone) for sitting in sittings if sitting.pk in seats]
+    return GroupRead(matches, names)
+
+
+def record(sitting: SittingRow, seats: Sequence[SeatRow], zone=None) -> stats.MatchRecord:
+    """One finished sitting as the figures count it, from its seats in seating order.
+
+    Finals as the table shows them (chips in front of each player for Cat Tê: the stacks handed out
+    plus the seat's total; the total otherwise); hands played: the seats' hands won added up (each
+    won hand has one winner); points: each seat's total. Fapfap at a stake: each seat's net money,
+    stake x (n x own stakes - everyone's) (every other player pays each hand's winner the stake
+    times its multiplier), in the stake's currency. Cat Tê: each seat's net chips, its total.
+    """
+    game = rules.get_game(sitting.game)
+    totals = tuple(seat.total for seat in seats)
+    issued = (sitting.starting_chips or 0) * (1 + sitting.chips_reissued) if game.uses_chips else 0
+    money = None
+    if game.uses_stake and sitting.stake_amount:
+        money = tuple(nets_from_totals(totals, sitting.stake_amount))
+    return stats.MatchRecord(
+        key=sitting.pk,
+        game=sitting.game,
+        day=sitting.started_at.astimezone(zone or timezone.get_current_timezone()).date(),
+        players=tuple(seat.player_id for seat in seats),
+        finals=tuple(issued + total for total in totals),
+        hands_won=tuple(seat.hands_won for seat in seats),
+        # Kept when the match ended (and again after a correction); never more than the hands won.
+        best_runs=tuple(min(seat.best_run, seat.hands_won) for seat in seats),
+        points=totals,
+        ended_early=sitting.ended_how == Sitting.EndedHow.ENDED_EARLY,
+        money=money,
+        chips_net=totals if game.uses_chips else None,
+        currency=sitting.stake_label if money is not None else "",
+    )
+
+
+# --- the win rate over time, drawn ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RateLine:
+    """One player's line: `points` as SVG polyline text, the name drawn at `label_y`, its last point
+    `end`, its `colour` class (l0..l7, with a dash pattern each: never colour alone), and the win
+    rates (whole percents) after each match they played, for the numbers beside the drawing."""
+
+    colour: str
+    name: str
+    label: str
+    points: str
+    label_y: int
+    end: tuple[int, int]
+    rates: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RateChart:
+    """Each player's win rate after every counted match (sampled), 0 to 100 % up the side."""
+
+    lines: tuple[RateLine, ...]
+    matches: int
+    width: int = RATE_WIDTH
+    height: int = RATE_HEIGHT
+
+    @property
+    def ticks(self) -> list[tuple[int, int]]:
+        """(y, percent) for the axis: 0, 50 and 100 %."""
+        return [(round((100 - percent) * self.height / 100), percent) for percent in (100, 50, 0)]
+
+
+def rate_chart(
+    matches: Sequence[stats.MatchRecord], names: Mapping[int, str], game: str | None = None
+) -> RateChart | None:
+    """The win rate over time of every player of the counted matches of `game` (all when None).
+
+    Across: the counted matches in order, at most RATE_POINTS of them drawn. A player's line starts
+    at their first match and holds its rate through the matches they sat out (it does not change),
+    to the last one, where their name is written. None when no match counts.
+    """
+    counted = [match for match in matches if match.counts and (game is None or match.game == game)]
+    if not counted:
+        return None
+    players = sorted({player for match in counted for player in match.players}, key=lambda p: (names[p].casefold(), p))
+    after: dict[int, list[int | None]] = {player: [] for player in players}  # rate after each match, or None before
+    own: dict[int, list[int]] = {player: [] for player in players}
+    played = dict.fromkeys(players, 0)
+    won = dict.fromkeys(players, 0)
+    for match in counted:
+        for seat, player in enumerate(match.players):
+            played[player] += 1
+            won[player] += match.won_by(seat)
+            own[player].append(round(100 * won[player] / played[player]))
+        for player in players:
+            after[player].append(round(100 * won[player] / played[player]) if played[player] else None)
+    keep = sampled(len(counted), RATE_POINTS)
+
+    def x(index: int) -> int:
+        return round(index * RATE_WIDTH / max(1, len(counted) - 1))
+
+    def y(percent: int) -> int:
+        return round((100 - percent) * RATE_HEIGHT / 100)
+
+    labels = spread_labels([y(after[player][-1]) for player in players], top=0, bottom=RATE_HEIGHT)
+    lines = []
+    for index, (player, label_y) in enumerate(zip(players, labels)):
+        drawn = [(x(i), y(after[player][i])) for i in keep if after[player][i] is not None]
+        first = next(i for i, rate in enumerate(after[player]) if rate is not None)
+        if first not in keep:  # start the line where the player's first match is, not at the next sample
+            drawn.insert(0, (x(first), y(after[player][first])))
+        name = names[player]
+        lines.append(
+            RateLine(
+                colour=f"l{index % COLOURS}",
+                name=name,
+                label=name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…",
+                points=" ".join(f"{px},{py}" for px, py in drawn),
+                label_y=label_y,
+                end=drawn[-1],
+                rates=tuple(own[player][i] for i in sampled(len(own[player]), RATE_POINTS)),
+            )
+        )
+    return RateChart(tuple(lines), len(counted))

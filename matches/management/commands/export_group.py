@@ -1,0 +1,59 @@
+"""`manage.py export_group LINK [--output FILE]`: a group's JSON archive, for `import_group` on
+another server (see matches.group_archive for the format). Written to stdout unless --output
+names a file, which is written beside and renamed into place, so it is never left half-written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from matches.group_archive import dumps, export_group
+from matches.management.commands.backup import write_into_place
+from matches.models import Group
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,32}")
+GROUP_LINK = re.compile(r"(?:^|/)g/([A-Za-z0-9_-]{16,32})(?:/|$)")
+
+
+def find_group(link: str) -> Group:
+    """The group whose member link (a whole address, a path /g/<token>/, or the bare token) is `link`;
+    CommandError when there is none."""
+    link = link.strip()
+    found = GROUP_LINK.search(link.split("?")[0].split("#")[0])
+    token = found[1] if found else link
+    group = Group.objects.filter(token=token).first() if TOKEN.fullmatch(token) else None
+    if group is None:
+        raise CommandError(
+            f"No group has the link {link!r}: paste the group's member link (/g/<token>/) or its token, "
+            "as the group's page shows it now (new links stop the old ones)."
+        )
+    return group
+
+
+class Command(BaseCommand):
+    help = (
+        "Write a group's JSON archive (every player, match and hand; no links) to stdout or --output FILE. "
+        "`manage.py import_group FILE` brings it into another server."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("link", help="The group's member link, its path /g/<token>/, or its token.")
+        parser.add_argument("--output", "-o", type=Path, help="File to write (replaced if it exists).")
+
+    def handle(self, *args, link: str, output: Path | None, **options) -> None:
+        group = find_group(link)
+        try:
+            data = export_group(group)
+        except Group.DoesNotExist:
+            raise CommandError("The group was deleted while it was being read.") from None
+        text = dumps(data)
+        if output is None:
+            self.stdout.write(text, ending="")
+            return
+        write_into_place(output, lambda partial: partial.write_text(text, encoding="utf-8"))
+        self.stdout.write(
+            f"Wrote the group {group.name or group.pk!s} ({len(data['players'])} players, "
+            f"{len(data['sittings'])} matches) to {output}."
+        )

@@ -1,0 +1,33 @@
+"""`manage.py import_group FILE`: a new group from a JSON archive made by `export_group` (or the
+group page's download) on this or another server; prints the new group's link path. Everything in
+the file is checked first: a file this server cannot take changes nothing and the error says what
+to fix. FILE "-" reads stdin."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from matches.group_archive import ArchiveError, import_group, read_archive
+
+
+class Command(BaseCommand):
+    help = "Create a new group (with new links) from a group's JSON archive; prints its link path /g/<token>/."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "file", help='The archive (.json) that export_group or the group page wrote; "-" for stdin.'
+        )
+
+    def handle(self, *args, file: str, **options) -> None:
+        try:
+            raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+        except OSError as error:
+            raise CommandError(f"Could not read {file}: {error.strerror or error}.") from None
+        try:
+            group = import_group(read_archive(raw))
+        except ArchiveError as refusal:
+            raise CommandError(f"{file}: {refusal.message} Nothing was imported.") from None
+        self.stdout.write(group.get_absolute_url())

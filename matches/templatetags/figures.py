@@ -1,0 +1,34 @@
+"""Template filters and a tag for settling up and for the result a table shares at the match end."""
+
+from django import template
+
+from ..settlement import Settling, Transfer
+from ..views import figures
+
+register = template.Library()
+
+
+@register.filter
+def signed(net: int) -> str:
+    """A net with its sign: "+1,100", "−400", "0"."""
+    return figures.signed(net)
+
+
+@register.filter
+def payment(transfer: Transfer, settled: Settling) -> str:
+    """One payment of `settled` as a sentence: "Mbarga pays Ngono 300 FCFA."."""
+    return figures.payment(transfer, settled)
+
+
+@register.filter
+def settling_title(settled: Settling) -> str:
+    """ "Settling up in FCFA", "Settling up in chips", "Settling up"."""
+    return figures.settling_title(settled)
+
+
+@register.simple_tag(takes_context=True)
+def result_text(context: template.Context) -> str:
+    """The result to share at the match end (the context's `table`), with the sitting's watch link:
+    never the member link, so whoever receives it can follow but not change the score."""
+    state = context["table"]
+    return figures.result_text(state, figures.watch_url(context.get("request"), state.sitting))
