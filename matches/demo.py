@@ -3,6 +3,8 @@ has played a few matches already, so that statistics, charts and settling up sho
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from . import rules
 from .models import Group, Sitting
 
@@ -23,7 +25,7 @@ def create_demo_sitting() -> Sitting:
 
     Source: RULES.md, A worked sitting (002). Chaibou, the winner, deals hand 2.
     """
-    group = Group.create("Demo club", DEMO_PLAYERS)
+    group = Group.create(_("Demo club"), DEMO_PLAYERS)
     seating = [player.pk for name in DEMO_PLAYERS for player in group.members() if player.name == name]
     for game, end, options, winners in PLAYED:
         played = group.start_match(game, seating, end, **options)

@@ -184,3 +184,11 @@ def test_kept_totals_agree_with_the_ledger(sitting):
     assert sitting.check_totals() == []
     sitting.seats.filter(position=0).update(total=99)
     assert sitting.check_totals() == ["Aïcha: kept 99 points and 1 wins, ledger says 1 and 1"]
+
+
+def test_links_never_start_with_a_dash_that_a_command_line_takes_for_an_option(monkeypatch):
+    from matches.models import sittings
+
+    made = iter(["-abcdefghijklmnopqrstu", "Zabcdefghijklmnopqrstu"])
+    monkeypatch.setattr(sittings.secrets, "token_urlsafe", lambda n: next(made))
+    assert sittings.new_token() == "Zabcdefghijklmnopqrstu"

@@ -103,3 +103,22 @@ def test_a_taps_queries_do_not_grow_with_the_chart(client):
     for number in range(31, 400):
         sitting.record_hand(number, number % 4)
     assert tap_queries(400) == short
+
+
+@pytest.mark.parametrize(
+    "game, options, answers, title",
+    [
+        ("fapfap", {"stake_amount": 100, "stake_label": "CFA"}, {"multiplier": "2"}, "Money after each hand (CFA)"),
+        ("cat-te", {}, {"how": "last"}, "Chips after each hand"),
+        ("agram", {}, {}, "Score after each hand"),
+    ],
+)
+def test_the_chart_says_what_it_draws(client, game, options, answers, title):
+    sitting = Sitting.start(game, NAMES[:3], **options)
+    figure = chart_of(client.post(url(sitting, "tap/"), {"number": 1, "winner": 1, **answers}, **HX).content.decode())
+    assert f"<figcaption>{title}</figcaption>" in figure and f"<caption>{title}</caption>" in figure
+
+
+def test_the_demo_group_is_named_in_the_phones_language(client):
+    client.post("/demo/", HTTP_ACCEPT_LANGUAGE="fr")
+    assert Sitting.objects.filter(finished_at__isnull=True).get().group.name == "Club de démo"

@@ -35,8 +35,11 @@ HANDS_ON_TABLE = 6  # newest hand rows shown on the match table; the rest are on
 
 
 def new_token() -> str:
-    """128 random bits, URL-safe: the only way to reach a sitting."""
-    return secrets.token_urlsafe(16)
+    """128 random bits, URL-safe: the only way to reach a sitting or a group. Never starting with
+    "-", which a command line would take for an option (`manage.py export_group <token>`)."""
+    while (token := secrets.token_urlsafe(16)).startswith("-"):
+        pass
+    return token
 
 
 @dataclass(frozen=True)

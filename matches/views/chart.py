@@ -5,6 +5,7 @@ hands; a hand missing from that read is fetched here."""
 from __future__ import annotations
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from .. import rules
 from ..chart import CHART_POINTS, Chart, draw, sampled
@@ -67,3 +68,12 @@ def table_rows(chart: Chart | None) -> SafeString:
             for hand, row in chart.points
         )
     )
+
+
+def chart_title(sitting: Sitting) -> str:
+    """What the chart draws, said above it: chips, money in the stake's currency, or the score."""
+    if sitting.rules.uses_chips:
+        return _("Chips after each hand")
+    if sitting.stake_amount:
+        return _("Money after each hand (%(currency)s)") % {"currency": sitting.stake_label or _("money")}
+    return _("Score after each hand")

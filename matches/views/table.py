@@ -23,7 +23,7 @@ from ..errors import AlreadyRecorded, TableError
 from ..forms import HandNumberForm, TapForm
 from ..models import Sitting
 from .answers import answer_forms, choice_prompt
-from .chart import sitting_chart, table_rows
+from .chart import chart_title, sitting_chart, table_rows
 from .common import (
     HtmxHttpRequest,
     action,
@@ -68,6 +68,7 @@ def table_response(
         "question": choice_prompt(sitting.rules),
         "chart": (chart := sitting_chart(sitting, state)),
         "chart_rows": table_rows(chart),
+        "chart_title": chart_title(sitting),
     }
     if not wants_partial(request) and not watching:
         context.update(sharing_context(request, sitting, state))
