@@ -239,6 +239,7 @@ FR = {
     "Money after each hand (%(currency)s)": "Argent après chaque main (%(currency)s)",
     "money": "argent",
     "Demo club": "Club de démo",
+    "The table scrolls sideways: more figures to the right.": f"Le tableau défile de côté{N}: d’autres chiffres à droite.",
     "a minute": "une minute",
     "an hour": "une heure",
     "%(n)d minutes": "%(n)d minutes",

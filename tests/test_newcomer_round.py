@@ -87,3 +87,12 @@ def test_making_new_links_asks_first_and_says_what_it_did(client):
 def test_the_tap_panel_says_which_trick_decides_the_hand(client):
     page = client.get(url(Sitting.start("eighty-three", NAMES))).content.decode()
     assert "Whoever wins the 5th trick (not the last) wins the hand." in page
+
+
+def test_the_statistics_say_their_table_scrolls_sideways(client):
+    from matches.models import Group
+
+    group = Group.create("Friday", NAMES[:2])
+    sitting = group.start_match("agram", [p.pk for p in group.members()], rules.MatchEnd(rules.MatchEndKind.WINS, 1))
+    sitting.record_hand(1, 0)
+    assert "The table scrolls sideways" in client.get(group.get_absolute_url() + "stats/").content.decode()
