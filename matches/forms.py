@@ -169,16 +169,7 @@ class StartForm(forms.Form):
             del names[remove - 1]
         while len(names) > game.max_players and not names[-1].strip():
             names.pop()
-        initial = {
-            key: data.get(key) for key in ("end_kind", "starting_chips", "stake_amount", "stake_label") if key in data
-        }
-        for kind in game.match_ends:
-            field = END_TARGET_FIELDS.get(kind)
-            if field in data:
-                kept = data.get(field)
-                initial[field] = (
-                    game.target_for(kind, len(names)) if kept == str(game.target_for(kind, shown)) else kept
-                )
+        initial = posted_settings(data, game, shown, len(names))
         initial.update({f"player_{row}": name for row, name in enumerate(names, start=1)})
         return cls(game=game, initial=initial, rows=len(names))
 
@@ -325,3 +316,17 @@ class HandNumberForm(forms.Form):
 
     stamp = forms.CharField(required=False, max_length=12)
     number = hand_number(_("Say which hand this is about."))
+
+
+def posted_settings(data, game: rules.Game, before: int, after: int) -> dict:
+    """The settings as posted, for the form shown again after a change of seating from `before` to
+    `after` players; a number still at the default for `before` takes the default for `after`."""
+    initial = {
+        key: data.get(key) for key in ("end_kind", "starting_chips", "stake_amount", "stake_label") if key in data
+    }
+    for kind in game.match_ends:
+        field = END_TARGET_FIELDS.get(kind)
+        if field in data:
+            kept = data.get(field)
+            initial[field] = game.target_for(kind, after) if kept == str(game.target_for(kind, before)) else kept
+    return initial

@@ -30,7 +30,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from .. import rules
 from ..errors import BadInput, TableError
-from ..forms import END_TARGET_FIELDS, MAX_FORM_ROWS, StartForm
+from ..forms import END_TARGET_FIELDS, MAX_FORM_ROWS, StartForm, posted_settings
 from ..models import GROUP_NAME_MAX_LENGTH, NAME_MAX_LENGTH, Group, Player, Seat, Sitting
 from ..names import clean_name, is_visible, same_name
 from ..snapshot import read_snapshot
@@ -557,20 +557,6 @@ def remembered_settings(group: Group, game: rules.Game) -> dict:
             initial["stake_amount"] = last["stake_amount"]
         if last["stake_label"]:
             initial["stake_label"] = last["stake_label"]
-    return initial
-
-
-def posted_settings(data, game: rules.Game, before: int, after: int) -> dict:
-    """The settings as posted, for the form shown again after a change of seating from `before` to
-    `after` players; a number still at the default for `before` takes the default for `after`."""
-    initial = {
-        key: data.get(key) for key in ("end_kind", "starting_chips", "stake_amount", "stake_label") if key in data
-    }
-    for kind in game.match_ends:
-        field = END_TARGET_FIELDS.get(kind)
-        if field in data:
-            kept = data.get(field)
-            initial[field] = game.target_for(kind, after) if kept == str(game.target_for(kind, before)) else kept
     return initial
 
 
