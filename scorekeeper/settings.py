@@ -1,8 +1,9 @@
 """Settings for Last Trick, read from the environment.
 
 DEBUG is off unless DEBUG=1 (`make dev` sets it, bound to 127.0.0.1). DATABASE_URL picks the database (a
-SQLite file beside manage.py by default; postgres://... in production). `make run` keeps a generated
-SECRET_KEY in `.env` and sets PLAIN_HTTP=1: served to phones on a local network without HTTPS.
+SQLite file beside manage.py by default; postgres://... in production). Without SECRET_KEY in the
+environment, this install makes one once and keeps it in `.env`. `make run` sets PLAIN_HTTP=1:
+served to phones on a local network without HTTPS.
 """
 
 import os
@@ -11,10 +12,12 @@ from pathlib import Path
 import dj_database_url
 from dotenv import load_dotenv
 
+from .secret_key import kept_secret_key
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-# `.env` (written once by `make run`, git-ignored) keeps this install's secret key; real
-# environment variables win over it, and production has no such file.
-load_dotenv(os.environ.get("ENV_FILE") or BASE_DIR / ".env", override=False)
+# `.env` (git-ignored) keeps this install's secret key; real environment variables win over it.
+ENV_FILE = Path(os.environ.get("ENV_FILE") or BASE_DIR / ".env")
+load_dotenv(ENV_FILE, override=False)
 
 
 def env_flag(name: str, default: bool = False) -> bool:
@@ -36,13 +39,8 @@ def env_int(name: str, default: int) -> int:
 
 DEBUG = env_flag("DEBUG")
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        from django.core.exceptions import ImproperlyConfigured
-
-        raise ImproperlyConfigured("Set SECRET_KEY in the environment (or DEBUG=1 for development).")
-    SECRET_KEY = "dev-only-insecure-key-for-local-play"
+# Several app servers must share one: set SECRET_KEY on each (README, "Growing past one machine").
+SECRET_KEY = os.environ.get("SECRET_KEY") or kept_secret_key(ENV_FILE)
 
 # `make run` lists the laptop's own names and LAN address; `make dev` answers only on 127.0.0.1.
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS") or (["127.0.0.1", "localhost"] if DEBUG else [])

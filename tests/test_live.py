@@ -207,12 +207,26 @@ def test_check_deploy_is_clean_under_production_settings(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_production_settings_refuse_to_start_without_a_secret_key():
+def settings_key(env_file) -> subprocess.CompletedProcess:
+    """Start the production settings without SECRET_KEY, keeping it in `env_file`; print the key."""
     env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
-    env.update(DJANGO_SETTINGS_MODULE="scorekeeper.settings", DEBUG="0")  # DEBUG=0 wins over a developer's .env
-    result = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env, capture_output=True, text=True
-    )
+    env.update(DJANGO_SETTINGS_MODULE="scorekeeper.settings", DEBUG="0", ENV_FILE=str(env_file))
+    script = "import django; django.setup(); from django.conf import settings; print(settings.SECRET_KEY)"
+    return subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
+
+
+def test_without_a_secret_key_an_install_makes_one_once_and_keeps_it(tmp_path):
+    first, again = settings_key(tmp_path / ".env"), settings_key(tmp_path / ".env")
+    key = first.stdout.strip()
+    assert first.returncode == 0 and len(key) >= 50 and again.stdout.strip() == key
+    assert (tmp_path / ".env").read_text() == f"SECRET_KEY={key}\n"
+    assert (tmp_path / ".env").stat().st_mode & 0o077 == 0  # readable by its owner alone
+    other = settings_key(tmp_path / "other.env").stdout.strip()
+    assert other and other != key  # never a fixed, public key
+
+
+def test_without_a_secret_key_or_a_place_to_keep_one_the_start_says_what_to_set(tmp_path):
+    result = settings_key(tmp_path / "missing-folder" / ".env")
     assert result.returncode != 0 and "Set SECRET_KEY" in result.stderr
 
 
