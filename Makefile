@@ -7,7 +7,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run dev test bench
+.PHONY: run dev test bench messages
 
 $(VENV)/installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,15 @@ test: $(VENV)/installed
 	bin/ensure-debian-packages
 	DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 $(PY) -m pytest
 	bin/test-postgres $(PY)
+
+# After changing texts: every catalogue (locale/<language>/LC_MESSAGES/django.po) gains the new
+# texts to translate, then the .mo files the app reads are compiled. Both are committed, so that
+# `make run` needs no gettext. Needs Debian's gettext (`bin/ensure-debian-packages gettext`).
+LOCALES := $(patsubst locale/%/LC_MESSAGES,%,$(wildcard locale/*/LC_MESSAGES))
+messages: $(VENV)/installed
+	bin/ensure-debian-packages gettext
+	DEBUG=1 $(PY) manage.py makemessages $(LOCALES:%=-l %) --no-location --ignore=.venv --ignore=tests --ignore=bench
+	$(PY) manage.py compilemessages --ignore=.venv --ignore=tests --ignore=bench
 
 # Speed and size budgets (not part of the tests): prints a table, writes bench/results.json.
 bench: $(VENV)/installed

@@ -19,18 +19,25 @@ PLAYED = (
 FAPFAP_ANSWERS = ({"multiplier": "1"}, {"multiplier": "2"}, {"multiplier": "4"}, {"multiplier": "1"})
 
 
-def create_demo_sitting() -> Sitting:
+def create_demo_sitting(group: Group | None = None, time_zone: str = "") -> Sitting:
     """A new Agram sitting seated Aïcha, Boubacar, Chaibou, Djibo where Chaibou won hand 1, in a
-    new demo group that already finished three matches (Agram twice, Fapfap for 100 CFA a stake).
+    new demo group that already finished three matches (Agram twice, Fapfap for 100 CFA a stake);
+    in `group` instead (the demo group this phone already opened) while its four players are all
+    still in it, so that trying the demo again piles up no other group. A new group and the new match
+    keep `time_zone` (the phone's IANA zone name; "": the server's).
 
     Source: RULES.md, A worked sitting (002). Chaibou, the winner, deals hand 2.
     """
-    group = Group.create(_("Demo club"), DEMO_PLAYERS)
-    seating = [player.pk for name in DEMO_PLAYERS for player in group.members() if player.name == name]
-    for game, end, options, winners in PLAYED:
-        played = group.start_match(game, seating, end, **options)
-        for number, winner in enumerate(winners, start=1):
-            played.record_hand(number, winner, FAPFAP_ANSWERS[number - 1] if game == "fapfap" else None)
-    sitting = group.start_match(DEMO_GAME, seating)
+    members = {player.name: player.pk for player in group.members()} if group is not None else {}
+    if group is None or any(name not in members for name in DEMO_PLAYERS):
+        group = Group.create(_("Demo club"), DEMO_PLAYERS, time_zone=time_zone)
+        members = {player.name: player.pk for player in group.members()}
+        seating = [members[name] for name in DEMO_PLAYERS]
+        for game, end, options, winners in PLAYED:
+            played = group.start_match(game, seating, end, **options)
+            for number, winner in enumerate(winners, start=1):
+                played.record_hand(number, winner, FAPFAP_ANSWERS[number - 1] if game == "fapfap" else None)
+    seating = [members[name] for name in DEMO_PLAYERS]
+    sitting = group.start_match(DEMO_GAME, seating, time_zone=time_zone)
     sitting.record_hand(1, winner=DEMO_PLAYERS.index("Chaibou"))
     return sitting

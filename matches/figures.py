@@ -12,12 +12,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.utils import timezone
-
 from . import rules, stats
 from .chart import sampled, spread_labels
 from .models import Group, Seat, Sitting
 from .settlement import nets_from_totals
+from .zones import zone_named
 
 RATE_WIDTH, RATE_HEIGHT = 260, 100  # the win-rate chart's plot area, in viewBox units
 RATE_POINTS = 60  # at most this many matches drawn across (evenly sampled; always the last)
@@ -48,6 +47,7 @@ SITTING_COLUMNS = (
     "stake_amount",
     "stake_label",
     "ended_how",
+    "time_zone",
 )
 SEAT_COLUMNS = ("sitting_id", "player_id", "player__name", "total", "hands_won", "best_run")
 
@@ -63,6 +63,7 @@ class SittingRow(NamedTuple):
     stake_amount: int | None
     stake_label: str
     ended_how: str
+    time_zone: str
 
 
 class SeatRow(NamedTuple):
@@ -78,7 +79,11 @@ class SeatRow(NamedTuple):
 
 def read_group(group: Group) -> GroupRead:
     """The group's finished matches and its players' names, in two queries of plain values: the
-    sittings, then their seats with their players' names. See `record` for what each seat gives."""
+    sittings, then their seats with their players' names. See `record` for what each seat gives.
+
+    Each match's day is its table's own (its time zone's), and the matches are kept in order of those
+    days, then of their start: tables in different zones may date two matches in the other order
+    than they started, and the statistics need days that never go back."""
     finished = Sitting.objects.filter(group=group, finished_at__isnull=False)
     sittings = list(map(SittingRow._make, finished.order_by("started_at", "pk").values_list(*SITTING_COLUMNS)))
     seats: dict[int, list[SeatRow]] = {}
@@ -87,13 +92,14 @@ def read_group(group: Group) -> GroupRead:
     for row in rows:
         seats.setdefault(row[0], []).append(SeatRow._make(row))
         names[row[1]] = row[2]
-    zone = timezone.get_current_timezone()
-    matches = [record(sitting, seats[sitting.pk], zone) for sitting in sittings if sitting.pk in seats]
+    matches = [record(sitting, seats[sitting.pk]) for sitting in sittings if sitting.pk in seats]
+    matches.sort(key=lambda match: match.day)  # stable: by start within a day
     return GroupRead(matches, names)
 
 
-def record(sitting: SittingRow, seats: Sequence[SeatRow], zone=None) -> stats.MatchRecord:
-    """One finished sitting as the figures count it, from its seats in seating order.
+def record(sitting: SittingRow, seats: Sequence[SeatRow]) -> stats.MatchRecord:
+    """One finished sitting as the figures count it, from its seats in seating order; its day is the
+    day it started on its table's clock (its time zone; the server's when it has none).
 
     Finals as the table shows them (chips in front of each player for Cat Tê: the stacks handed out
     plus the seat's total; the total otherwise); hands played: the seats' hands won added up (each
@@ -110,7 +116,7 @@ def record(sitting: SittingRow, seats: Sequence[SeatRow], zone=None) -> stats.Ma
     return stats.MatchRecord(
         key=sitting.pk,
         game=sitting.game,
-        day=sitting.started_at.astimezone(zone or timezone.get_current_timezone()).date(),
+        day=sitting.started_at.astimezone(zone_named(sitting.time_zone)).date(),
         players=tuple(seat.player_id for seat in seats),
         finals=tuple(issued + total for total in totals),
         hands_won=tuple(seat.hands_won for seat in seats),

@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import rules
+from .bidi import bdi, sentence
 from .models import (
     DEFAULT_STARTING_CHIPS,
     MATCH_END_WORDS,
@@ -219,8 +220,10 @@ class StartForm(forms.Form):
             elif name.casefold() in seen:
                 self.add_error(
                     field,
-                    gettext("%(name)s is already at the table (player %(row)d).")
-                    % {"name": name, "row": seen[name.casefold()]},
+                    sentence(
+                        gettext("%(name)s is already at the table (player %(row)d)."),
+                        {"name": bdi(name), "row": seen[name.casefold()]},
+                    ),
                 )
             else:
                 seen[name.casefold()] = row

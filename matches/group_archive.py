@@ -10,6 +10,7 @@ Format "last-trick-group", version 1 (indexes are 0-based positions in the file'
     {
       "format": "last-trick-group", "version": 1,
       "name": "Thursday club", "created_at": "2025-05-01T19:15:00.123456+00:00", "changed_at": "...",
+      "time_zone": "Africa/Lome",                                 # "": the server's; may be left out
       "players": [{"name": "Aïcha", "left": false, "erased": false}, ...],      # in the order they joined
       "sittings": [                                                             # oldest first
         {"game": "cat-te", "end_kind": "hands", "end_target": 12,
@@ -17,6 +18,7 @@ Format "last-trick-group", version 1 (indexes are 0-based positions in the file'
          "chips_reissued": 1, "reissued_before": [7], "threshold": null, "tied_at": null,
          "next_sitting": 3,                                   # its rematch, a later entry of "sittings"
          "started_at": "...", "changed_at": "...", "finished_at": "..." or null, "ended_how": "match-end",
+         "time_zone": "Asia/Ho_Chi_Minh",                     # its table's clock; may be left out
          "seats": [{"player": 0, "total": 5, "hands_won": 2, "best_run": 1}, ...],   # in playing order
          "hands": [{"number": 1, "status": "won", "winner": 2, "dealer_position": 0,  # winner: a seat
                     "extras": {"how": "sweep", "aces": [1]}, "points": [-3, -2, 5], "running": [-3, -2, 5],
@@ -26,7 +28,10 @@ Format "last-trick-group", version 1 (indexes are 0-based positions in the file'
         ...]
     }
 
-Times are ISO 8601 in UTC. Left out on purpose: the links (tokens are secrets of the server that
+Times are ISO 8601 in UTC; each match is shown on the clock of its "time_zone" (an IANA name, the
+zone of the phone that started it; "" for the server's own). Archives from before time zones were kept
+have no "time_zone": "" then. A zone this server's time zone database does not know is read as "" too,
+rather than refusing the group. Left out on purpose: the links (tokens are secrets of the server that
 made them; an import gets new ones), database ids, and the `version` counters (they count one
 server's changes, which phones poll against; an imported group and its matches start at 1). A
 rematch link to a match outside the group (a match saved into the group after its rematch was
@@ -68,6 +73,7 @@ from .models import (
 from .names import clean_name, is_visible
 from .snapshot import read_snapshot
 from .texts import rule_message
+from .zones import ZONE_MAX_LENGTH, clean_zone
 
 FORMAT = "last-trick-group"
 VERSION = 1
@@ -76,6 +82,7 @@ POINTS_MAX = 1_000_000  # what one hand may give or take from one seat
 PHONE_MAX_LENGTH = STAMP_MAX_LENGTH = 12  # Hand.recorded_by_phone, corrected_by_phone, stamp
 
 GROUP_FIELDS = ("format", "version", "name", "created_at", "changed_at", "players", "sittings")
+ZONE = "time_zone"  # in a group and in each of its sittings; optional (archives made before it lack it)
 PLAYER_FIELDS = ("name", "left", "erased")
 SITTING_FIELDS = (
     "game",
@@ -150,6 +157,7 @@ def export_group(group: Group) -> dict:
             "name": group.name,
             "created_at": _moment(group.created_at),
             "changed_at": _moment(group.changed_at),
+            ZONE: group.time_zone,
             "players": [{"name": p.name, "left": p.left, "erased": p.erased} for p in players],
             "sittings": [
                 _sitting_entry(sitting, seats[sitting.pk], hands[sitting.pk], index, numbers) for sitting in sittings
@@ -179,6 +187,7 @@ def _sitting_entry(
         "changed_at": _moment(sitting.changed_at),
         "finished_at": _moment(sitting.finished_at),
         "ended_how": sitting.ended_how,
+        ZONE: sitting.time_zone,
         "seats": [
             {"player": players[s.player_id], "total": s.total, "hands_won": s.hands_won, "best_run": s.best_run}
             for s in seats
@@ -271,8 +280,9 @@ def import_group(data: object) -> Group:
     this server keeps it; nothing is written then. The group's `changed_at` becomes the moment of
     the import (a change on this server: retention counts from it), everything else is as in `data`."""
     name, created_at, _changed_at, players, sittings = _checked(data)
+    zone = _zone(data, ZONE)
     with transaction.atomic():
-        group = Group.objects.create(name=name, created_at=created_at, changed_at=timezone.now())
+        group = Group.objects.create(name=name, created_at=created_at, changed_at=timezone.now(), time_zone=zone)
         made = _inserted([Player(name=p.name, group=group, left=p.left, erased=p.erased) for p in players])
         rows = _inserted([Sitting(group=group, **s.fields) for s in sittings])
         seats = _inserted(
@@ -327,7 +337,7 @@ def _checked(data: object) -> tuple[str, datetime.datetime, datetime.datetime, l
             _("This archive is version %(found)s of the format; this server reads version %(known)d only.")
             % {"found": json.dumps(data.get("version")), "known": VERSION}
         )
-    _fields(data, _("The archive"), GROUP_FIELDS)
+    _fields(data, _("The archive"), GROUP_FIELDS, optional=(ZONE,))
     name = _text(data, "name", "name", GROUP_NAME_MAX_LENGTH)
     if name != clean_name(name):
         _fail_unclean("name", name)
@@ -393,7 +403,7 @@ def _distinct_members(players: list[_Player]) -> None:
 
 def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> _Sitting:
     entry = _object(entry, where)
-    _fields(entry, where, SITTING_FIELDS)
+    _fields(entry, where, SITTING_FIELDS, optional=(ZONE,))
     slug = _text(entry, "game", f"{where}.game", 20)
     game = rules.GAMES.get(slug)
     if game is None:
@@ -487,6 +497,7 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> _Sit
         "changed_at": _moment_of(entry, "changed_at", f"{where}.changed_at"),
         "finished_at": finished_at,
         "ended_how": ended_how,
+        "time_zone": _zone(entry, f"{where}.{ZONE}"),
     }
     rematch = _whole(entry, "next_sitting", f"{where}.next_sitting", 0, n_sittings - 1, optional=True)
     return _Sitting(fields, rematch, seats, hands)
@@ -647,17 +658,28 @@ def _agree(where: str, found: object, expected: object) -> None:
 # --- fields --------------------------------------------------------------------------
 
 
-def _fields(entry: dict, where: str, names: tuple[str, ...]) -> None:
-    """`entry` has exactly the fields `names`."""
+def _fields(entry: dict, where: str, names: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+    """`entry` has exactly the fields `names`, and may have those of `optional`."""
     for name in names:
         if name not in entry:
             raise ArchiveError(_('%(where)s has no "%(field)s": add it.') % {"where": where, "field": name})
     for name in entry:
-        if name not in names:
+        if name not in names and name not in optional:
             raise ArchiveError(
                 _('%(where)s has a field "%(field)s" that this format does not know: remove it.')
                 % {"where": where, "field": name}
             )
+
+
+def _zone(entry: dict, where: str) -> str:
+    """The entry's "time_zone", "" when it has none: text of at most 64 characters (else ArchiveError);
+    a zone this server does not know reads as "" (the server's own), see the module's docstring."""
+    if ZONE not in entry:
+        return ""
+    value = entry[ZONE]
+    if not isinstance(value, str) or len(value) > ZONE_MAX_LENGTH:
+        _fail_type(where, value, _("text of at most %(max)d characters") % {"max": ZONE_MAX_LENGTH})
+    return clean_zone(value)
 
 
 def _problem(where: str, problem: str) -> ArchiveError:

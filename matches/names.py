@@ -30,3 +30,20 @@ def is_visible(name: str) -> bool:
 def same_name(a: str, b: str) -> bool:
     """Whether two cleaned names name the same person at one table ("Cissé" and "cissé" do)."""
     return a.casefold() == b.casefold()
+
+
+FSI, PDI = "\u2068", "\u2069"  # Unicode's first strong isolate and pop directional isolate
+
+
+def isolate(name: str) -> str:
+    """`name` between FSI and PDI, for text that stays plain (the result a table shares, a chart's
+    label in SVG, a page's title, a hand's few words): the name takes its own direction from its
+    first letter and stays next to its own numbers, so "عائشة 3" never shows as "3 عائشة" in a
+    left-to-right line, nor "Ana: 2" in a right-to-left one. HTML puts names in <bdi> instead
+    (matches.bidi). clean_name drops such characters from typed names, so the pair is always balanced."""
+    return f"{FSI}{name}{PDI}"
+
+
+def without_isolates(text: str) -> str:
+    """`text` without the FSI and PDI that `isolate` added (for files that keep names as typed)."""
+    return text.replace(FSI, "").replace(PDI, "")

@@ -33,6 +33,20 @@ def summary(game: rules.Game) -> str:
     }
 
 
+def cards_dealt(game: rules.Game, n_seats: int) -> str:
+    """What the dealer deals at a table of `n_seats`, for the match table: "7 cards each.", and the
+    pack when this table size changes it ("8 cards each, from a Skat pack without the four eights.").
+    Source: RULES.md (cards each per game; Letzter Stich by the number of players)."""
+    count = game.cards_for(n_seats)
+    pack = game.pack_for(n_seats)
+    if pack == game.pack:
+        return ngettext("%(count)d card each.", "%(count)d cards each.", count) % {"count": count}
+    return ngettext("%(count)d card each, from %(pack)s.", "%(count)d cards each, from %(pack)s.", count) % {
+        "count": count,
+        "pack": _(pack.description),
+    }
+
+
 def pack_line(game: rules.Game) -> str:
     """The start page's line under its title: pack and cards each (the form says the players)."""
     return _("%(size)d-card pack · %(cards)s cards each") % {"size": game.pack.size, "cards": cards_text(game)}

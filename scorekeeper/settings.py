@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from django.utils.translation import gettext_noop
 from dotenv import load_dotenv
 
 from .secret_key import kept_secret_key
@@ -124,11 +125,15 @@ SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 
-# The language follows the browser (Accept-Language) until the switcher sets a cookie.
+# The language follows the browser (Accept-Language) until the switcher sets a cookie. Each language
+# is named in its own words; the switcher translates these names, so "English" is marked for our
+# catalogues to keep it English (Django's own would make it "Englisch"). Adding one: README, Languages.
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("fr", "Français")]
+LANGUAGES = [("en", gettext_noop("English")), ("fr", "Français"), ("de", "Deutsch"), ("vi", "Tiếng Việt")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
-TIME_ZONE = os.environ.get("TIME_ZONE", "Africa/Niamey")
+TIME_ZONE = os.environ.get("TIME_ZONE", "Africa/Niamey")  # for sittings whose phone did not say its own
+# Dates nobody misreads ("5 Dec 2026"), 24-hour times, thousands grouped per language: scorekeeper/formats.
+FORMAT_MODULE_PATH = ["scorekeeper.formats"]
 USE_I18N = True
 USE_TZ = True
 

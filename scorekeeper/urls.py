@@ -1,10 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from .manifest import web_manifest
+
 urlpatterns = [
     path("admin/", admin.site.urls),  # the operator's, behind a superuser login
     path("", include("matches.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switcher
+    path("manifest.<str:language>.webmanifest", web_manifest, name="web-manifest"),  # in the page's language
 ]
 
 handler400 = "matches.views.errors.bad_request"

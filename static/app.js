@@ -96,6 +96,15 @@
     if (last && last.getBoundingClientRect().bottom > window.innerHeight) last.scrollIntoView({ block: "end" });
   }, true);
 
+  // An answer that asks more (Cat Tê's sweep) opens its question under it, and Undo or handing out
+  // chips open what they will do: their confirming button on screen too.
+  document.addEventListener("toggle", function (event) {
+    var more = event.target;
+    if (!more.matches || !more.matches("details.more, details.undo, details.reissue") || !more.open) return;
+    var record = more.querySelector("button");
+    if (record && record.getBoundingClientRect().bottom > window.innerHeight) record.scrollIntoView({ block: "end" });
+  }, true);
+
   // Fresh table (an answer or a poll): whatever the connection warning said is out of date.
   document.addEventListener("htmx:afterSwap", function (event) {
     var notice = document.getElementById("notice");
@@ -197,4 +206,25 @@
       });
     }
   });
+})();
+
+// --- the phone's time zone, for the forms that start a match or make a group: the new sitting keeps
+// it, so its times show on the table's own clock whoever looks (left empty: the server's zone) ---
+(function () {
+  "use strict";
+  var zone = "";
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  } catch (error) {
+    zone = "";
+  }
+  function fill(root) {
+    if (!zone || !root || !root.querySelectorAll) return;
+    root.querySelectorAll("input[data-time-zone]").forEach(function (input) {
+      input.value = zone;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { fill(document); });
+  document.addEventListener("htmx:load", function (event) { fill(event.target); }); // a form swapped in
+  document.addEventListener("submit", function (event) { fill(event.target); }, true); // before htmx reads it
 })();

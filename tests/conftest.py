@@ -1,11 +1,22 @@
+import re
+
 import pytest
 from django.utils import translation
 
 from matches.models import Hand, Seat, Sitting
+from matches.names import without_isolates
 
 from .browsers import browser  # noqa: F401 - the module-wide chromium, for every browser test
 
 WORKED = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
+BDI = re.compile(r"</?bdi>")
+
+
+def shown(text: str) -> str:
+    """A page or a message as its words read, without what keeps each name in its own direction (the
+    <bdi> around a name beside other words, FSI and PDI in a sentence built as text): for the tests of
+    wording. test_bidi and test_bidi_browser check that isolation itself."""
+    return without_isolates(BDI.sub("", text))
 
 
 @pytest.fixture(autouse=True)

@@ -48,7 +48,8 @@ def test_start_tap_undo_end_rematch(browser, live_server, size, scheme):
     assert no_horizontal_scroll(page)
     shot(page, f"table-{tag}")
 
-    page.get_by_role("button", name="Undo hand 3").click()
+    page.get_by_text("Undo hand 3", exact=True).click()  # opens the question: nothing undone yet
+    page.get_by_role("button", name="Yes, undo hand 3").click()
     page.get_by_text("Hand 3 undone").wait_for()
     assert page.locator('input[name="number"]').first.get_attribute("value") == "3"
 
@@ -105,7 +106,8 @@ def test_the_tap_flow_works_without_javascript(browser, live_server):
     page.get_by_text("Chaibou deals, Djibo leads.").wait_for()
     page.get_by_role("button", name="Djibo").click()
     page.get_by_text("Djibo deals, Aïcha leads.").wait_for()
-    page.get_by_role("button", name="Undo hand 2").click()
+    page.get_by_text("Undo hand 2", exact=True).click()
+    page.get_by_role("button", name="Yes, undo hand 2").click()
     page.get_by_text("Chaibou deals, Djibo leads.").wait_for()
     page.goto(live_server.url + "/start/sink-sink/")
     page.get_by_role("button", name="Add a player").click()
@@ -125,11 +127,11 @@ def test_fapfap_and_eighty_three_answers_then_correct_a_past_hand(browser, live_
     page.locator("summary", has_text="Chaibou").click()
     shot(page, f"fapfap-answers-{size}-{scheme}")
     page.get_by_role("button", name="With a 3, last trick only: 2 stakes").click()
-    page.get_by_text("Hand 1 recorded: Chaibou (x2).").wait_for()
+    page.get_by_text("Hand 1 recorded: Chaibou (x2 = 200 FCFA from each other player).").wait_for()
     assert "400" in page.locator("table.tally").inner_text()  # net: the two others pay 2 stakes of 100 each
     page.locator("summary", has_text="Aïcha").click()
     page.get_by_role("button", name="With a 4 or higher: 1 stake").click()
-    page.get_by_text("Hand 2 recorded: Aïcha (x1).").wait_for()
+    page.get_by_text("Hand 2 recorded: Aïcha (x1 = 100 FCFA from each other player).").wait_for()
 
     page.get_by_role("link", name="All hands").click()
     page.get_by_role("link", name="Correct hand 1").click()
@@ -138,7 +140,7 @@ def test_fapfap_and_eighty_three_answers_then_correct_a_past_hand(browser, live_
     page.locator("details[open]", has_text="Boubacar").get_by_role(
         "button", name="With 3s, the last two tricks: 4 stakes"
     ).click()
-    page.get_by_text("Hand 1 corrected: Boubacar (x4).").wait_for()
+    page.get_by_text("Hand 1 corrected: Boubacar (x4 = 400 FCFA from each other player).").wait_for()
     assert [s.total for s in fapfap.table().seats] == [1, 4, 0]
 
     eighty_three = Sitting.start("eighty-three", ["Aïcha", "Boubacar", "Chaibou"])
@@ -212,7 +214,7 @@ def test_on_3g_a_tap_is_one_round_trip_and_shows_at_once_that_it_is_recording(br
     page.locator("summary", has_text="Chaibou").click()
     page.get_by_role("button", name="With a 3, last trick only: 2 stakes").click()
     assert "pending" in page.get_by_role("button", name="With a 3, last trick only: 2 stakes").get_attribute("class")
-    page.get_by_text("Hand 1 recorded: Chaibou (x2).").wait_for(timeout=20_000)
+    page.get_by_text("Hand 1 recorded: Chaibou (x2 = 2 stakes from each other player).").wait_for(timeout=20_000)
     taps = [r for r in requests if "/tap/" in r[1]]
     assert taps == [("POST", live_server.url + sitting.get_absolute_url() + "tap/")]
     # No redirect, no follow-up fetch (the browser may still fetch the page's icon, a static file, meanwhile).

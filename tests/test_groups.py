@@ -13,7 +13,7 @@ from matches.errors import BadInput, Conflict
 from matches.models import Group, Player, Seat, Sitting
 from matches.rules import MatchEnd, MatchEndKind
 
-from .conftest import WORKED
+from .conftest import WORKED, shown
 from .test_i18n import ENGLISH, FR, visible_text
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +79,7 @@ def test_create_keeps_the_name_and_the_players_who_are_its_members():
     "name, players, message",
     [
         ("x" * 41, [], "Keep the group's name to 40 characters."),
-        ("Vendredi", ["Aïcha", "AÏCHA"], "Aïcha is in this group already."),
+        ("Vendredi", ["Aïcha", "AÏCHA"], "<bdi>Aïcha</bdi> is in this group already."),
         ("Vendredi", ["Aïcha", " "], "Type the player's name."),
         ("Vendredi", ["Aïcha", "x" * 41], "Keep names to 40 characters (this one has 41)."),
     ],
@@ -93,7 +93,7 @@ def test_create_refuses_a_bad_name_and_makes_nothing(name, players, message):
 def test_add_player_a_newcomer_joins_a_same_name_is_refused_a_former_player_comes_back(group):
     ousmane = group.add_player("Ousmane")
     assert "Ousmane" in members(group) and ousmane.group_id == group.pk
-    with pytest.raises(BadInput, match="Ousmane is in this group already"):
+    with pytest.raises(BadInput, match="<bdi>Ousmane</bdi> is in this group already"):
         group.add_player("ousmane")
     group.remove_player(ousmane.pk)
     back = group.add_player("OUSMANE")
@@ -117,7 +117,7 @@ def test_rename_shows_the_new_name_in_every_match_history_included(group, client
     group.rename_player(ids(group)["Aïcha"], "Aïcha Maïga")
     assert sitting.table().seats[0].name == "Aïcha Maïga"
     assert "Aïcha Maïga" in client.get(f"/s/{sitting.token}/hands/").content.decode()
-    with pytest.raises(BadInput, match="Boubacar is in this group already"):
+    with pytest.raises(BadInput, match="<bdi>Boubacar</bdi> is in this group already"):
         group.rename_player(ids(group)["Djibo"], "boubacar")
     group.rename_player(ids(group)["Djibo"], "DJIBO")  # its own name in other capitals is fine
     assert "DJIBO" in members(group)
@@ -168,8 +168,8 @@ def test_start_match_seats_members_in_order_and_a_newcomer_joins(group):
     "seating, message",
     [
         (lambda i: [i["Aïcha"], 10**6], "Someone picked is no longer in this group"),
-        (lambda i: [i["Aïcha"], i["Aïcha"]], "Aïcha is picked twice"),
-        (lambda i: [i["Aïcha"], "aïcha"], "Aïcha is in this group already"),
+        (lambda i: [i["Aïcha"], i["Aïcha"]], "<bdi>Aïcha</bdi> is picked twice"),
+        (lambda i: [i["Aïcha"], "aïcha"], "<bdi>Aïcha</bdi> is in this group already"),
         (lambda i: ["Ousmane"], "Agram needs at least 2 players"),
         (lambda i: [*i.values(), "Ousmane", "Zeinab"], "Agram is for 2 to 5 players"),
     ],
@@ -251,10 +251,10 @@ def test_group_page_plain_is_the_whole_page_and_htmx_its_region_both_with_vary(c
     page = client.get(g(group))
     assert page.status_code == 200 and is_full_page(page) and "HX-Request" in page["Vary"]
     body = page.content.decode()
-    assert "<h1>Vendredi</h1>" in body
+    assert "<h1><bdi>Vendredi</bdi></h1>" in body
     for name in WORKED:
         assert f'<span class="name">{name}</span>' in body
-    assert f'href="/s/{sitting.token}/"' in body and "Aïcha 1 · Djibo 0" in body  # standings, best first
+    assert f'href="/s/{sitting.token}/"' in body and "Aïcha 1 · Djibo 0" in shown(body)  # standings, best first
     assert "no-store" in page["Cache-Control"]
     assert group.token in body and group.watch_token in body and "<svg" in body  # links and QR code
     region = client.get(g(group), **HX)
@@ -284,7 +284,7 @@ def test_a_phone_remembers_its_groups_and_home_lists_them_above_the_matches(clie
     client.get(g(group))
     client.get(g(other))
     assert client.session["groups"] == [other.token, group.token]
-    body = client.get("/").content.decode()
+    body = shown(client.get("/").content.decode())
     assert body.index("Samedi") < body.index("Vendredi") < body.index("Matches on this phone")
     assert "Aïcha, Boubacar, Chaibou, Djibo" in body and "New group" in body
 
@@ -314,7 +314,7 @@ def test_new_group_from_home_with_a_name_and_players(client):
 )
 def test_a_bad_new_group_answers_400_with_the_reason_and_makes_nothing(client, data, message):
     response = client.post("/groups/new/", data)
-    assert response.status_code == 400 and message in response.content.decode()
+    assert response.status_code == 400 and message in shown(response.content.decode())
     assert Group.objects.count() == 0 and Player.objects.count() == 0
 
 
@@ -324,9 +324,9 @@ def test_a_bad_new_group_answers_400_with_the_reason_and_makes_nothing(client, d
 def test_add_player_plain_redirects_and_htmx_answers_the_players_region(client, group):
     plain = client.post(g(group, "players/"), {"name": "Ousmane"})
     assert plain.status_code == 302 and plain["Location"] == g(group) and "HX-Request" in plain["Vary"]
-    assert "Ousmane is in the group." in client.get(g(group)).content.decode()  # the message followed
+    assert "Ousmane is in the group." in shown(client.get(g(group)).content.decode())  # the message followed
     htmx = client.post(g(group, "players/"), {"name": "Zeinab"}, **HX)
-    body = htmx.content.decode()
+    body = shown(htmx.content.decode())
     assert htmx.status_code == 200 and not is_full_page(htmx) and "HX-Request" in htmx["Vary"]
     assert body.lstrip().startswith('<div id="members"') and "Zeinab is in the group." in body
     assert members(group) == ["Aïcha", "Boubacar", "Chaibou", "Djibo", "Ousmane", "Zeinab"]
@@ -345,7 +345,7 @@ def test_add_player_plain_redirects_and_htmx_answers_the_players_region(client, 
 def test_a_bad_new_player_answers_400_with_the_reason_and_changes_nothing(client, group, name, message, headers):
     before = state(group)
     response = client.post(g(group, "players/"), {"name": name}, **headers)
-    assert response.status_code == 400 and message in response.content.decode()
+    assert response.status_code == 400 and message in shown(response.content.decode())
     assert is_full_page(response) != bool(headers)
     assert state(group) == before
 
@@ -354,12 +354,12 @@ def test_the_player_page_renames_removes_brings_back_and_erases(client, group):
     sitting = group.start_match("agram", [ids(group)["Aïcha"], ids(group)["Djibo"]])
     sitting.record_hand(1, 1)
     djibo = ids(group)["Djibo"]
-    page = client.get(g(group, f"players/{djibo}/")).content.decode()
+    page = shown(client.get(g(group, f"players/{djibo}/")).content.decode())
     assert "Rename" in page and "Take Djibo off the group" in page and "Erase Djibo…" in page
 
     renamed = client.post(g(group, f"players/{djibo}/rename/"), {"name": "Djibo Hama"})
     assert renamed.status_code == 302 and renamed["Location"] == g(group)
-    assert "Djibo is now Djibo Hama, in every match too." in client.get(g(group)).content.decode()
+    assert "Djibo is now Djibo Hama, in every match too." in shown(client.get(g(group)).content.decode())
     assert "Djibo Hama" in client.get(sitting.get_absolute_url()).content.decode()
 
     removed = client.post(g(group, f"players/{djibo}/remove/"))
@@ -370,10 +370,10 @@ def test_the_player_page_renames_removes_brings_back_and_erases(client, group):
     assert "Djibo Hama" in members(group) and ids(group)["Djibo Hama"] == djibo
 
     confirm = client.get(g(group, f"players/{djibo}/erase/"))
-    assert confirm.status_code == 200 and "Yes, erase Djibo Hama" in confirm.content.decode()
+    assert confirm.status_code == 200 and "Yes, erase Djibo Hama" in shown(confirm.content.decode())
     erased = client.post(g(group, f"players/{djibo}/erase/"), {"confirm": "erase"})
     assert erased.status_code == 302
-    assert "every match now says Erased player 1" in client.get(g(group)).content.decode()
+    assert "every match now says Erased player 1" in shown(client.get(g(group)).content.decode())
     table = client.get(sitting.get_absolute_url()).content.decode()
     assert "Erased player 1" in table and "Djibo" not in table
     assert [s.total for s in sitting.table().seats] == [0, 1]
@@ -405,7 +405,7 @@ def test_bad_player_changes_answer_4xx_and_change_nothing(client, group, path, d
     path = path.format(aicha=ids(group)["Aïcha"], other=other.pk)
     before = state(group)
     response = client.get(g(group, path)) if data is None else client.post(g(group, path), data)
-    assert response.status_code == status and message in response.content.decode()
+    assert response.status_code == status and message in shown(response.content.decode())
     assert state(group) == before and Player.objects.filter(name="Zeinab").exists()
 
 
@@ -573,7 +573,7 @@ def test_start_from_the_group_with_a_newcomer_goes_to_the_match_table(client, gr
     assert sitting.group == group and [s.name for s in sitting.table().seats] == ["Djibo", "Ousmane", "Aïcha"]
     assert "Ousmane" in members(group)
     assert client.session["sittings"] == [sitting.token] and client.session["groups"] == [group.token]
-    table = client.get(sitting.get_absolute_url()).content.decode()
+    table = shown(client.get(sitting.get_absolute_url()).content.decode())
     assert "Djibo deals" in table
 
 
@@ -636,7 +636,7 @@ def test_a_bad_new_match_form_answers_4xx_with_the_reason_and_changes_nothing(
         assert response.status_code in (200, 302)
         return
     assert response.status_code == status, response.content.decode()[:2000]
-    assert message in response.content.decode()
+    assert message in shown(response.content.decode())
     assert state(group) == before
 
 
@@ -707,14 +707,14 @@ def test_a_finished_match_offers_save_into_a_group_and_then_links_back(client, g
     assert "/group/" not in watch
     group.save_sitting(sitting)
     table = client.get(sitting.get_absolute_url()).content.decode()
-    assert f'href="{g(group)}"' in table and "Back to the group: Vendredi" in table
+    assert f'href="{g(group)}"' in table and "Back to the group: Vendredi" in shown(table)
     assert group.token not in client.get(f"/w/{sitting.watch_token}/").content.decode()
 
 
 def test_save_into_one_of_this_phones_groups_matching_names_case_aside(client, group):
     client.get(g(group))
     sitting = finished(["aïcha", "DJIBO", "Ousmane"])
-    page = client.get(f"/s/{sitting.token}/group/").content.decode()
+    page = shown(client.get(f"/s/{sitting.token}/group/").content.decode())
     assert "Save into Vendredi" in page and "Aïcha, Boubacar, Chaibou, Djibo" in page
     response = client.post(f"/s/{sitting.token}/group/", {"group": group.token})
     assert response.status_code == 302 and response["Location"] == g(group)
@@ -722,9 +722,9 @@ def test_save_into_one_of_this_phones_groups_matching_names_case_aside(client, g
     assert sitting.group == group
     assert [s.name for s in sitting.table().seats] == ["Aïcha", "Djibo", "Ousmane"]
     assert members(group) == ["Aïcha", "Boubacar", "Chaibou", "Djibo", "Ousmane"]
-    body = client.get(g(group)).content.decode()
+    body = shown(client.get(g(group)).content.decode())
     assert "This match is now one of Vendredi&#x27;s." in body and f"/s/{sitting.token}/" in body
-    again = client.get(f"/s/{sitting.token}/group/").content.decode()
+    again = shown(client.get(f"/s/{sitting.token}/group/").content.decode())
     assert "This match is in Vendredi." in again and "Save into Vendredi" not in again
 
 
@@ -811,9 +811,9 @@ def test_group_screens_come_in_french(client, group):
     for path in pages:
         text = visible_text(client.get(path, **FR).content.decode())
         assert not ENGLISH.findall(text), (path, ENGLISH.findall(text), text[:3000])
-    assert "Retour au groupe\u00a0: Vendredi" in client.get(sitting.get_absolute_url(), **FR).content.decode()
+    assert "Retour au groupe\u00a0: Vendredi" in shown(client.get(sitting.get_absolute_url(), **FR).content.decode())
     assert "Enregistrer dans un groupe" in client.get(unsaved.get_absolute_url(), **FR).content.decode()
-    refused = client.post(g(group, "players/"), {"name": "djibo"}, **FR).content.decode()
+    refused = shown(client.post(g(group, "players/"), {"name": "djibo"}, **FR).content.decode())
     assert "Djibo est déjà dans ce groupe." in refused
     started = post_form(client, group, [f"m{ids(group)['Aïcha']}"], "start", FR)
     assert "Agram demande au moins 2 joueurs\u00a0:" in started.content.decode()
@@ -825,7 +825,7 @@ def test_the_group_link_include_for_the_table_header(group):
 
     sitting = group.start_match("agram", [ids(group)["Aïcha"], ids(group)["Djibo"]])
     header = render_to_string("matches/_group_link.html", {"sitting": sitting, "place": "header"})
-    assert f'href="{g(group)}"' in header and ">Vendredi</a>" in header
+    assert f'href="{g(group)}"' in header and "><bdi>Vendredi</bdi></a>" in header
     alone = Sitting.start("agram", ["A", "B"])
     assert render_to_string("matches/_group_link.html", {"sitting": alone, "place": "header"}).strip() == ""
 

@@ -66,7 +66,7 @@ def test_a_winner_seated_elsewhere_fails_validation(sitting):
 
 def test_recording_the_same_hand_twice_writes_one_row_and_names_the_winner(sitting):
     play(sitting, [2])
-    with pytest.raises(AlreadyRecorded, match="Hand 1 is already recorded: Chaibou"):
+    with pytest.raises(AlreadyRecorded, match="Hand 1 is already recorded: <bdi>Chaibou</bdi>"):
         sitting.record_hand(1, winner=0)
     assert sitting.hands.count() == 1
 
@@ -74,7 +74,7 @@ def test_recording_the_same_hand_twice_writes_one_row_and_names_the_winner(sitti
 def test_a_tap_for_a_past_hand_never_lands_on_the_open_one(sitting):
     play(sitting, [0, 1, 2])
     before = snapshot(sitting)
-    with pytest.raises(AlreadyRecorded, match="Hand 2 is already recorded: Boubacar"):
+    with pytest.raises(AlreadyRecorded, match="Hand 2 is already recorded: <bdi>Boubacar</bdi>"):
         sitting.record_hand(2, winner=3)
     assert snapshot(sitting) == before
 

@@ -15,7 +15,7 @@ from .test_views import HX, url
 
 pytestmark = pytest.mark.django_db
 FIGURE = re.compile(r'<figure class="chart">.*?</figure>', re.S)
-TABLE_ROW = re.compile(r'<tr><th scope="row">(\d+)</th>((?:<td>-?\d+</td>)+)</tr>')
+TABLE_ROW = re.compile(r'<tr><th scope="row">(\d+)</th>((?:<td>\u2212?\d+</td>)+)</tr>')  # a negative: U+2212
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo", "Fatouma", "Garba", "Habsatou", "Issoufou"]
 
 
@@ -26,7 +26,7 @@ def chart_of(body: str) -> str:
 
 def last_row(figure: str) -> tuple[int, list[int]]:
     number, cells = TABLE_ROW.findall(figure)[-1]
-    return int(number), [int(v) for v in re.findall(r"-?\d+", cells)]
+    return int(number), [int(v.replace("\u2212", "-")) for v in re.findall(r"\u2212?\d+", cells)]
 
 
 def test_no_chart_before_the_first_hand_and_one_in_every_taps_answer(client, sitting):

@@ -11,9 +11,11 @@ from django.template.loader import render_to_string
 from django.utils import formats, timezone
 
 from matches.models import Sitting
+from matches.names import isolate
 from matches.rules import MatchEnd, MatchEndKind
 
 from .browsers import open_phone, shot
+from .conftest import shown
 from .test_table_words import start, tally, tap
 from .test_views import url
 
@@ -28,10 +30,11 @@ NAMES = ["Mbarga", "Ngono", "Ateba"]
 
 
 def settlements(page: str) -> list[tuple[dict[str, str], list[str]]]:
-    """Every settlement on a page: the nets by name as shown, and the payments as sentences."""
+    """Every settlement on a page: the nets by name as shown, and the payments as sentences (names
+    without their isolation: test_bidi checks it)."""
     return [
         ({unescape(n): unescape(v) for n, v in NET.findall(block)}, [unescape(p) for p in PAYMENT.findall(block)])
-        for block in SETTLE.findall(page)
+        for block in SETTLE.findall(shown(page))
     ]
 
 
@@ -191,13 +194,13 @@ def test_the_shared_result_in_english(client):
     expected = "\n".join(
         [
             f"Fapfap · {formats.date_format(day, 'DATE_FORMAT')}",  # Nov. 30, 2026
-            "1. Ngono: 7 stakes",
-            "2. Mbarga: 1 stake",
-            "3. Ateba: 0 stakes",
-            "Ngono wins the match with 7 stakes.",
+            f"1. {isolate('Ngono')}: +1,300 FCFA (7 stakes)",  # at a stake, the money first (issue 10)
+            f"2. {isolate('Mbarga')}: \u2212500 FCFA (1 stake)",  # names isolated: FSI ... PDI (issue 12)
+            f"3. {isolate('Ateba')}: \u2212800 FCFA (0 stakes)",
+            f"{isolate('Ngono')} wins the match with +1,300 FCFA (7 stakes).",
             "Settling up in FCFA:",
-            "Mbarga pays Ngono 500 FCFA.",
-            "Ateba pays Ngono 800 FCFA.",
+            f"{isolate('Mbarga')} pays {isolate('Ngono')} 500 FCFA.",
+            f"{isolate('Ateba')} pays {isolate('Ngono')} 800 FCFA.",
             f"Follow the score: http://testserver/w/{sitting.watch_token}/",
         ]
     )
@@ -215,29 +218,17 @@ def test_the_shared_result_in_french(client):
     sitting.record_hand(2, 2, {"how": "last"})  # Ben and Dia level at 11: a shared first place
     text = shared_text(client.get(url(sitting), **FR).content.decode())
     day = timezone.localtime(sitting.started_at)
-    months = [
-        "janvier",
-        "février",
-        "mars",
-        "avril",
-        "mai",
-        "juin",
-        "juillet",
-        "août",
-        "septembre",
-        "octobre",
-        "novembre",
-        "décembre",
-    ]
+    months = ["jan.", "fév.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."]
+    ben, cal, dia = isolate("Ben"), isolate("Cal"), isolate("Dia")
     assert text.split("\n") == [
-        f"Cat Tê · {day.day} {months[day.month - 1]} {day.year}",
-        "1. Ben\u00a0: 11 jetons",
-        "1. Dia\u00a0: 11 jetons",
-        "3. Cal\u00a0: 8 jetons",
-        "Première place partagée\u00a0: Ben et Dia, avec 11 jetons chacun.",
+        f"Cat Tê · {day.day} {months[day.month - 1]} {day.year}",  # the month abbreviated: nobody misreads it
+        f"1. {ben}\u00a0: 11 jetons",
+        f"1. {dia}\u00a0: 11 jetons",
+        f"3. {cal}\u00a0: 8 jetons",
+        f"Première place partagée\u00a0: {ben} et {dia}, avec 11 jetons chacun.",
         "Comptes à régler, en jetons\u00a0:",
-        "Cal donne 1 jeton à Ben.",
-        "Cal donne 1 jeton à Dia.",
+        f"{cal} donne 1 jeton à {ben}.",
+        f"{cal} donne 1 jeton à {dia}.",
         f"Suivre le score\u00a0: http://testserver/w/{sitting.watch_token}/",
     ]
 
@@ -245,7 +236,7 @@ def test_the_shared_result_in_french(client):
 @pytest.mark.django_db
 def test_a_match_with_no_hand_won_shares_that(client, sitting):
     sitting.end_match(1)
-    text = shared_text(client.get(url(sitting)).content.decode())
+    text = shown(shared_text(client.get(url(sitting)).content.decode()))
     assert text.split("\n")[1:] == [
         "1. Aïcha: 0 hands won",
         "1. Boubacar: 0 hands won",
@@ -284,7 +275,7 @@ def test_the_share_button_uses_the_share_sheet_after_the_last_tap(browser, live_
     page.wait_for_function("window.__shared.length === 1")
     shared = page.evaluate("window.__shared[0]")
     assert shared["title"] == "Fapfap"
-    assert "Mbarga pays Ngono 500 FCFA." in shared["text"] and f"/w/{sitting.watch_token}/" in shared["text"]
+    assert "Mbarga pays Ngono 500 FCFA." in shown(shared["text"]) and f"/w/{sitting.watch_token}/" in shared["text"]
     assert sitting.token not in shared["text"]
     page.context.close()
 
@@ -302,14 +293,14 @@ def test_without_a_share_sheet_the_button_copies_and_without_javascript_the_text
     button.click()
     page.get_by_role("button", name="Result copied: paste it in your chat").wait_for()
     copied = page.evaluate("navigator.clipboard.readText()")
-    assert copied.startswith("Cat Tê · ") and "Cal gives Ben 1 chip." in copied
+    assert copied.startswith("Cat Tê · ") and "Cal gives Ben 1 chip." in shown(copied)
     shot(page, "share-result-copied-412x915")
     page.context.close()
 
     plain = open_phone(browser, java_script_enabled=False)
     plain.goto(live_server.url + sitting.get_absolute_url())
     box = plain.get_by_role("textbox", name=re.compile("The result, to send to the group"))
-    assert box.is_visible() and "Dia gives Ben 1 chip." in box.input_value()
+    assert box.is_visible() and "Dia gives Ben 1 chip." in shown(box.input_value())
     assert not plain.get_by_role("button", name="Share result").is_visible()
     shot(plain, "share-result-no-js-360x640")
     plain.context.close()

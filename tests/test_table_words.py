@@ -24,8 +24,8 @@ HANDS = re.compile(r'<table class="hands">.*?</table>', re.S)
 
 
 def number(text: str) -> int:
-    """A number as a page shows it ("1,200", "1\u00a0200", "-3")."""
-    return int(re.sub(r"[^\d-]", "", unescape(text)))
+    """A number as a page shows it ("1,200", "1\u00a0200", "\u22123" with the minus sign, "+400")."""
+    return int(re.sub(r"[^\d-]", "", unescape(text).replace("\u2212", "-")))
 
 
 def tally(page: str) -> tuple[list[str], dict[str, list[int]]]:
@@ -204,8 +204,8 @@ RESULTS = [
         "fapfap",
         {"stake_amount": "100", "stake_label": "FCFA"},
         [(2, {"multiplier": "4"}), (1, {"multiplier": "2"}), (2, {"multiplier": "1"})],
-        "<strong>B</strong> wins the match with 5 stakes.",
-        "<strong>B</strong> gagne la partie avec 5 mises.",
+        "<strong>B</strong> wins the match with +800 FCFA (5 stakes).",  # at a stake: the money first
+        "<strong>B</strong> gagne la partie avec +800 FCFA (5 mises).",
     ),
     (
         "fapfap",

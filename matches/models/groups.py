@@ -15,8 +15,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import rules
+from ..bidi import bdi, sentence
 from ..errors import BadInput, Conflict
 from ..names import NAME_MAX_LENGTH, clean_name, is_visible, same_name
+from ..zones import ZONE_MAX_LENGTH, clean_zone, zone_named
 from .sittings import Player, Sitting, new_token
 
 GROUP_NAME_MAX_LENGTH = 40
@@ -35,12 +37,19 @@ class Group(models.Model):
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(default=timezone.now)
     changed_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # The IANA time zone of the phone that made it; "": the server's TIME_ZONE. Its matches keep their own.
+    time_zone = models.CharField(max_length=ZONE_MAX_LENGTH, blank=True, default="")
 
     def __str__(self) -> str:
         return self.name or f"group {self.pk}"
 
     def get_absolute_url(self) -> str:
         return reverse("group", kwargs={"token": self.token})
+
+    @property
+    def zone(self):
+        """The group's clock (a tzinfo): the day its files are named for."""
+        return zone_named(self.time_zone)
 
     def members(self) -> models.QuerySet[Player]:
         """The players who can be seated today: in the group, not removed, not erased; by name."""
@@ -49,14 +58,15 @@ class Group(models.Model):
     # --- verbs -----------------------------------------------------------
 
     @classmethod
-    def create(cls, name: str = "", players: Sequence[str] = ()) -> Group:
-        """A new group named `name` (may be blank) with these players. Raises BadInput for a name
-        that is too long or a player name that is not accepted (see add_player)."""
+    def create(cls, name: str = "", players: Sequence[str] = (), time_zone: str = "") -> Group:
+        """A new group named `name` (may be blank) with these players, keeping `time_zone` (the
+        making phone's IANA zone name; "" or one unknown here: the server's). Raises BadInput for a
+        name that is too long or a player name that is not accepted (see add_player)."""
         name = clean_name(name)
         if len(name) > GROUP_NAME_MAX_LENGTH:
             raise BadInput(_("Keep the group's name to %(max)d characters.") % {"max": GROUP_NAME_MAX_LENGTH})
         with transaction.atomic():
-            group = cls.objects.create(name=name)
+            group = cls.objects.create(name=name, time_zone=clean_zone(time_zone))
             for player in players:
                 group._new_player(player)
         return group
@@ -118,10 +128,16 @@ class Group(models.Model):
         self._adopt(group)
 
     def start_match(
-        self, game: str, seating: Sequence[int | str], match_end: rules.MatchEnd | None = None, **options
+        self,
+        game: str,
+        seating: Sequence[int | str],
+        match_end: rules.MatchEnd | None = None,
+        time_zone: str = "",
+        **options,
     ) -> Sitting:
         """A new sitting of `game` seated in the order of `seating`: a member's id, or a newcomer's
-        name (who joins the group). `match_end` and `options` as Sitting.start takes them.
+        name (who joins the group). `match_end` and `options` as Sitting.start takes them;
+        `time_zone`, the starting phone's zone, else the group's.
 
         Raises BadInput for a member not in the group, someone seated twice, a newcomer's name
         that is not accepted, or what Sitting.start refuses.
@@ -138,9 +154,12 @@ class Group(models.Model):
                 else:
                     player = group._new_player(entry)
                 if any(player.pk == seated.pk for seated in players):
-                    raise BadInput(_("%(name)s is picked twice: seat each player once.") % {"name": player.name})
+                    raise BadInput(
+                        sentence(_("%(name)s is picked twice: seat each player once."), {"name": bdi(player.name)})
+                    )
                 players.append(player)
-            sitting = Sitting._seat(game, players, match_end, Sitting.options(**options), group=group)
+            zone = clean_zone(time_zone) or group.time_zone
+            sitting = Sitting._seat(game, players, match_end, Sitting.options(**options), group=group, time_zone=zone)
             group._touch()
         self._adopt(group)
         return sitting
@@ -173,8 +192,10 @@ class Group(models.Model):
                     member = next((p for p in known if same_name(p.name, player.name)), None)
                 if member is not None and any(member.pk == other.pk for other in chosen):
                     raise BadInput(
-                        _("Two players of this match are both called %(name)s: this group cannot tell them apart.")
-                        % {"name": player.name}
+                        sentence(
+                            _("Two players of this match are both called %(name)s: this group cannot tell them apart."),
+                            {"name": bdi(player.name)},
+                        )
                     )
                 if member is None and player.group_id is None:
                     member = player
@@ -248,7 +269,7 @@ class Group(models.Model):
             )
         for other in self.players.filter(left=False, erased=False):
             if same_name(other.name, name) and other.pk != getattr(keep, "pk", None):
-                raise BadInput(_("%(name)s is in this group already.") % {"name": other.name})
+                raise BadInput(sentence(_("%(name)s is in this group already."), {"name": bdi(other.name)}))
         return name
 
     def _new_player(self, raw: str) -> Player:

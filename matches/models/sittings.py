@@ -19,10 +19,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from .. import rules
+from ..bidi import bdi, sentence
 from ..chart import CHART_POINTS, sampled
 from ..errors import AlreadyRecorded, BadInput, Conflict
 from ..snapshot import read_snapshot
 from ..texts import rule_message
+from ..zones import ZONE_MAX_LENGTH, clean_zone, zone_named
 from .choices import EndedHow, HandStatus
 from .table_state import TableState
 
@@ -118,6 +120,8 @@ class Sitting(models.Model):
     changed_at = models.DateTimeField(default=timezone.now, db_index=True)  # with every version, for retention
     finished_at = models.DateTimeField(null=True, blank=True)
     ended_how = models.CharField(max_length=12, choices=EndedHow.choices, default="", blank=True)
+    # The IANA time zone of the phone that started it ("Africa/Lome"); "": the server's TIME_ZONE.
+    time_zone = models.CharField(max_length=ZONE_MAX_LENGTH, blank=True, default="")
 
     class Meta:
         constraints = [
@@ -146,6 +150,11 @@ class Sitting(models.Model):
     def is_finished(self) -> bool:
         return self.finished_at is not None
 
+    @property
+    def zone(self):
+        """The table's own clock: every time of this sitting is shown in it (a tzinfo)."""
+        return zone_named(self.time_zone)
+
     def scores(self) -> list[tuple[str, int]]:
         """(name, score) per seat as the tally shows it (chips in front of each for Cat Tê).
 
@@ -171,17 +180,20 @@ class Sitting(models.Model):
         starting_chips: int | None = None,
         stake_amount: int | None = None,
         stake_label: str = "",
+        time_zone: str = "",
     ) -> Sitting:
         """Open a sitting of `game` with players seated in the order of `names`.
 
         `match_end` defaults to the game's usual one; `starting_chips` (Cat Tê, default 20)
         and `stake_amount`/`stake_label` (Fapfap, optional) only for the games that use them.
+        `time_zone`: the starting phone's IANA zone name (one this server does not know counts as
+        "": the server's own).
         Raises BadInput, with the reason, when the game is unknown, the player count is
         outside its range, or a setting does not suit the game.
         """
         players = [Player(name=name) for name in names]
         options = cls.options(starting_chips=starting_chips, stake_amount=stake_amount, stake_label=stake_label)
-        return cls._seat(game, players, match_end, options)
+        return cls._seat(game, players, match_end, options, time_zone=time_zone)
 
     @staticmethod
     def options(
@@ -191,7 +203,8 @@ class Sitting(models.Model):
         return {"starting_chips": starting_chips, "stake_amount": stake_amount, "stake_label": stake_label}
 
     def rematch(self) -> Sitting:
-        """A new sitting of the same game, same players in the same seats, same settings, same group.
+        """A new sitting of the same game, same players in the same seats, same settings, same group,
+        same time zone.
 
         Only one per sitting: when another phone already started it, that one is returned,
         so the table stays together.
@@ -202,14 +215,22 @@ class Sitting(models.Model):
                 return sitting.next_sitting
             players = [seat.player for seat in sitting.seats.select_related("player").order_by("position")]
             options = self.options(sitting.starting_chips, sitting.stake_amount, sitting.stake_label)
-            new = sitting._seat(sitting.game, players, sitting.match_end, options, group=sitting.group)
+            new = sitting._seat(
+                sitting.game, players, sitting.match_end, options, group=sitting.group, time_zone=sitting.time_zone
+            )
             sitting._update(next_sitting=new)
         self.next_sitting_id = new.pk
         return new
 
     @classmethod
     def _seat(
-        cls, game: str, players: list[Player], match_end: rules.MatchEnd | None, options: dict, group=None
+        cls,
+        game: str,
+        players: list[Player],
+        match_end: rules.MatchEnd | None,
+        options: dict,
+        group=None,
+        time_zone: str = "",
     ) -> Sitting:
         try:
             entry = rules.get_game(game)
@@ -227,6 +248,7 @@ class Sitting(models.Model):
             sitting = cls.objects.create(
                 game=game,
                 group=group,
+                time_zone=clean_zone(time_zone),
                 end_kind=match_end.kind.value,
                 end_target=match_end.target,
                 threshold=rules.Progress.start(len(players), match_end).threshold,
@@ -363,8 +385,10 @@ class Sitting(models.Model):
                 )
             if stamp is not None and stamp != last.stamp:
                 raise Conflict(
-                    _("Hand %(number)d changed since your screen showed it (now %(winner)s): nothing was undone.")
-                    % {"number": number, "winner": table.name_of(last.winner_id)}
+                    sentence(
+                        _("Hand %(number)d changed since your screen showed it (now %(winner)s): nothing was undone."),
+                        {"number": number, "winner": bdi(table.name_of(last.winner_id))},
+                    )
                 )
             last.delete()
             sitting._recompute(table.seats)
@@ -506,8 +530,10 @@ class Sitting(models.Model):
                 _("Hand %(number)d was abandoned when the match ended.") % {"number": number}, number
             )
         return AlreadyRecorded(
-            _("Hand %(number)d is already recorded: %(winner)s.")
-            % {"number": number, "winner": table.name_of(hand.winner_id)},
+            sentence(
+                _("Hand %(number)d is already recorded: %(winner)s."),
+                {"number": number, "winner": bdi(table.name_of(hand.winner_id))},
+            ),
             number,
         )
 

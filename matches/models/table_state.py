@@ -9,13 +9,15 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
+from django.utils import formats
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst, get_text_list
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import ngettext, ngettext_lazy
 
 from .. import rules
+from ..names import isolate
 from ..settlement import Settling, settling
 from .choices import EndedHow, HandStatus
 
@@ -27,18 +29,28 @@ SCORE, MONEY, WON = "score", "money", "won"
 
 # A number of a game's unit, worded for a sentence. Source: RULES.md (wins: Agram family; stakes:
 # Fapfap; chips: Cat Te; points: the others).
+# %(amount)s is the count grouped by thousands as the language writes it; "count" picks the plural.
 UNIT_AMOUNTS = {
-    "wins": ngettext_lazy("%(count)d hand won", "%(count)d hands won", "count"),
-    "points": ngettext_lazy("%(count)d point", "%(count)d points", "count"),
-    "stakes": ngettext_lazy("%(count)d stake", "%(count)d stakes", "count"),
-    "chips": ngettext_lazy("%(count)d chip", "%(count)d chips", "count"),
+    "wins": ngettext_lazy("%(amount)s hand won", "%(amount)s hands won", "count"),
+    "points": ngettext_lazy("%(amount)s point", "%(amount)s points", "count"),
+    "stakes": ngettext_lazy("%(amount)s stake", "%(amount)s stakes", "count"),
+    "chips": ngettext_lazy("%(amount)s chip", "%(amount)s chips", "count"),
 }
+
+
+def grouped(number: int) -> str:
+    """A whole number grouped by thousands as the active language writes it (scorekeeper/formats):
+    "1,000" (English), "1 000" (French, a no-break space), "1.000" (German, Vietnamese); a negative
+    with the minus sign U+2212, "−1,000", the one sign every screen shows (the CSV keeps ASCII "-").
+    The `number` template filter is this function."""
+    text = formats.number_format(abs(number), force_grouping=True)
+    return f"\u2212{text}" if number < 0 else text
 
 
 def amount(unit: str, count: int) -> str:
     """`count` of a game's `unit` ("wins", "points", "stakes", "chips") in the active language:
-    "1 point", "11 points", "2 hands won". Raises KeyError for a unit without wording here."""
-    return UNIT_AMOUNTS[unit] % {"count": count}
+    "1 point", "1,100 points", "2 hands won". Raises KeyError for a unit without wording here."""
+    return UNIT_AMOUNTS[unit] % {"count": count, "amount": grouped(count)}
 
 
 @cache
@@ -82,6 +94,7 @@ class TableState:
     seats: list[Seat]
     recent_hands: list[Hand]
     drawn_hands: dict[int, Hand] = field(default_factory=dict)  # the hands the score chart samples, by number
+    this_phone: str = ""  # the id of the phone reading the table, to tell its changes from the others'
 
     @property
     def last_hand(self) -> Hand | None:
@@ -249,7 +262,7 @@ class TableState:
         first = self.leaders
         if not first:
             return mark_safe("")
-        words = conditional_escape(amount(self.sitting.rules.unit, self.first_score))
+        words = conditional_escape(self.score_words(self.first_score))
         names = [format_html("<strong>{}</strong>", seat.name) for seat in first]
         if len(names) == 1:
             sentence = _("%(name)s wins the match with %(amount)s.") % {"name": names[0], "amount": words}
@@ -258,9 +271,55 @@ class TableState:
             sentence = _("Shared first place: %(names)s, with %(amount)s each.") % {"names": listed, "amount": words}
         return mark_safe(sentence)  # noqa: S308 - our own sentence; names and amount escaped above
 
+    def score_words(self, score: int) -> str:
+        """A score as the tally shows it, worded: "11 points", "2 hands won", "5 chips"; at a Fapfap
+        stake the money it comes to first, with its sign and currency: "+1,100 CFA (6 stakes)" (for
+        a seat whose total is `score` stakes). Source: RULES.md, Fapfap stakes."""
+        words = amount(self.sitting.rules.unit, score)
+        if not self.sitting.stake_amount:
+            return words
+        return _("%(money)s (%(amount)s)") % {"money": self.money_words(score), "amount": words}
+
+    def money_words(self, total: int) -> str:
+        """The net money of a seat whose total is `total` stakes, signed, in the stake's currency:
+        "+1,100 CFA", "−400 CFA", "0 CFA"."""
+        net = self.money(total, sum(seat.total for seat in self.seats))
+        text = f"+{grouped(net)}" if net > 0 else grouped(net)
+        return f"{text} {self.sitting.stake_label}" if self.sitting.stake_label else text
+
+    def stake_worth(self, short: str, multiplier: int) -> str:
+        """What a Fapfap multiplier (`short`, "x2") is worth, in words: "x2 = 200 CFA from each other
+        player" at a stake, "x2 = 2 stakes from each other player" without one: every other player
+        pays the winner the stake times the multiplier. Source: RULES.md, Fapfap stakes."""
+        stake, label = self.sitting.stake_amount, self.sitting.stake_label
+        if stake and label:
+            return _("%(short)s = %(amount)s %(currency)s from each other player") % {
+                "short": short,
+                "amount": grouped(stake * multiplier),
+                "currency": label,
+            }
+        if stake:
+            return _("%(short)s = %(amount)s from each other player") % {
+                "short": short,
+                "amount": grouped(stake * multiplier),
+            }
+        return ngettext(
+            "%(short)s = %(amount)s stake from each other player",
+            "%(short)s = %(amount)s stakes from each other player",
+            multiplier,
+        ) % {"short": short, "amount": grouped(multiplier)}
+
     @cached_property
     def someone_ran_out(self) -> bool:
         return self.sitting.rules.uses_chips and min(self.balances()) <= 0
+
+    @cached_property
+    def ran_out(self) -> str:
+        """Cat Tê: who has no chip left in front of them, names isolated ("Ben and Chloé"); "" if nobody."""
+        if not self.sitting.rules.uses_chips:
+            return ""
+        names = [isolate(seat.name) for seat, chips in zip(self.seats, self.balances()) if chips <= 0]
+        return str(get_text_list(names, _("and"))) if names else ""
 
     @cached_property
     def leaders(self) -> list[Seat]:
@@ -287,29 +346,56 @@ class TableState:
                 how=self.describe(hand),
                 recorded_by=self.who(hand.recorded_by_seat, hand.recorded_by_phone),
                 corrected_by=self.who(hand.corrected_by_seat, hand.corrected_by_phone),
+                handed_out=self.handed_out_after(hand.number),
             )
             for hand in self.recent_hands
         ]
 
+    def handed_out_after(self, number: int) -> str:
+        """Cat Tê: the chips handed to everyone right after hand `number` (before the next hand), as
+        a sentence for its own row of the hands ("Everyone received 10 more chips."); "" if none.
+        Source: RULES.md, Cat Te ("an equal batch to every player")."""
+        sitting = self.sitting
+        if not sitting.chips_reissued:
+            return ""
+        batches = sum(1 for before in sitting.reissued_before[: sitting.chips_reissued] if before == number + 1)
+        chips = batches * (sitting.starting_chips or 0)
+        if not chips:
+            return ""
+        return ngettext("Everyone received %(chips)d more chip.", "Everyone received %(chips)d more chips.", chips) % {
+            "chips": chips
+        }
+
     def who(self, seat: int | None, phone: str) -> str:
-        """Who made a change, for a hand's details: "Djibo", "phone k3Xa", or "" when unknown."""
+        """Who made a change, for a hand's details: "Djibo" (the seat the phone said it holds),
+        "this phone (k3Xa)" (the phone reading the table), "another phone (k3Xa)", or "" when unknown.
+        The short id tells two other phones apart; its words say whose it is."""
         if seat is not None and seat < len(self.seats):
             return self.seats[seat].name
-        return _("phone %(id)s") % {"id": phone} if phone else ""
+        if not phone:
+            return ""
+        if phone == self.this_phone:
+            return _("this phone (%(id)s)") % {"id": phone}
+        return _("another phone (%(id)s)") % {"id": phone}
 
-    def describe(self, hand: Hand) -> str:
-        """A hand's extra facts in a few words ("x2", "dealt flush", "Ace; bonus: Djibo")."""
+    def describe(self, hand: Hand, worth: bool = True) -> str:
+        """A hand's extra facts in a few words ("x2", "dealt flush", "Ace; bonus: Djibo"), names isolated
+        (names.isolate: the files take them out again). With `worth`, a stake's multiplier says what
+        it is worth ("x2 = 200 CFA from each other player"); the files keep the short "x2"."""
         words = []
         if hand.status != HandStatus.WON:
             return ""  # an abandoned hand has no answers
         for question in self.sitting.rules.asked(hand.extras):
             answer = hand.extras.get(question.key)
             if question.kind == "choice":
-                words.extend(_(c.short) for c in question.choices if c.value == answer)
+                short = [_(c.short) for c in question.choices if c.value == answer]
+                if worth and short and self.sitting.rules.uses_stake:
+                    short = [self.stake_worth(short[0], hand.points[self.position_of(hand.winner_id)])]
+                words.extend(short)
             elif question.kind == "flag" and answer:
                 words.append(_(question.short or question.prompt))
             elif question.kind == "seats" and answer:
-                names = ", ".join(self.seats[p].name for p in answer)
+                names = ", ".join(isolate(self.seats[p].name) for p in answer)
                 words.append(
                     _("%(question)s: %(names)s") % {"question": _(question.short or question.prompt), "names": names}
                 )
@@ -328,3 +414,4 @@ class HandRow:
     how: str
     recorded_by: str
     corrected_by: str
+    handed_out: str = ""  # Cat Tê: the chips everyone received after this hand, worded ("" for none)

@@ -2,6 +2,7 @@
 
 from django import template
 
+from ..models.table_state import grouped
 from ..settlement import Settling, Transfer
 from ..views import figures
 
@@ -12,6 +13,13 @@ register = template.Library()
 def signed(net: int) -> str:
     """A net with its sign: "+1,100", "−400", "0"."""
     return figures.signed(net)
+
+
+@register.filter
+def number(value: int) -> str:
+    """A whole number as every screen writes it: grouped by thousands as the language groups them,
+    a negative with the minus sign U+2212: "1,100", "−400" (table_state.grouped)."""
+    return grouped(value)
 
 
 @register.filter

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from .. import rules
+from ..bidi import bdi, sentence
 from ..models import Seat
 
 
@@ -32,6 +33,9 @@ class AnswerForm:
     fixed: dict[str, str] = field(default_factory=dict)
     current: bool = False  # the answer recorded for the hand being corrected
     checks: list[Check] = field(default_factory=list)
+    # An answer that asks more (Cat Tê's sweep: who held back an Ace?): the answer opens its own
+    # question, above its checkboxes, and this button records it. "" for an answer recorded by its tap.
+    confirm: str = ""
 
 
 def answer_forms(
@@ -50,25 +54,36 @@ def answer_forms(
         ]
 
     if not choices:
-        button = _("Record: %(name)s wins") % {"name": seats[winner].name}
+        button = sentence(_("Record: %(name)s wins"), {"name": bdi(seats[winner].name)})
         return [AnswerForm(button=button, primary=True, checks=checks_for(None))]  # the only one: to confirm
     question = choices[0]
-    return [
-        AnswerForm(
-            button=_(choice.label),
-            primary=current.get(question.key) == choice.value,  # none looks chosen before the tap
-            fixed={question.key: choice.value},
-            checks=checks_for(choice.value),
-            current=current.get(question.key) == choice.value,
+    confirm = sentence(_("Record: %(name)s wins"), {"name": bdi(seats[winner].name)})
+    forms = []
+    for choice in question.choices:
+        checks = checks_for(choice.value)
+        forms.append(
+            AnswerForm(
+                button=_(choice.label),
+                primary=current.get(question.key) == choice.value,  # none looks chosen before the tap
+                fixed={question.key: choice.value},
+                checks=checks,
+                current=current.get(question.key) == choice.value,
+                confirm=confirm if checks else "",
+            )
         )
-        for choice in question.choices
-    ]
+    return forms
 
 
 def choice_prompt(game: rules.Game) -> str:
     """The question a tap's answer buttons answer ("Which card won the last trick?"), translated;
-    "" when the game asks for the winner alone or only with checkboxes (they carry their own labels)."""
-    return next((_(q.prompt) for q in game.questions if q.kind == "choice"), "")
+    for a game that asks only with checkboxes (Eighty Three), what to do with them; "" when the
+    game asks for the winner alone."""
+    if not game.questions:
+        return ""
+    return next(
+        (_(q.prompt) for q in game.questions if q.kind == "choice"),
+        _("Anything else this hand? Tick what happened (often nothing), then tap Record."),
+    )
 
 
 def checkboxes(question: rules.Question, seats: list[Seat], winner: int, current: Mapping[str, object]) -> Check:

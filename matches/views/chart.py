@@ -64,10 +64,15 @@ def table_rows(chart: Chart | None) -> SafeString:
         return mark_safe("")
     return mark_safe(  # noqa: S308 - integers only
         "".join(
-            f'<tr><th scope="row">{int(hand)}</th>{"".join(f"<td>{int(value)}</td>" for value in row)}</tr>'
+            f'<tr><th scope="row">{int(hand)}</th>{"".join(f"<td>{minus(value)}</td>" for value in row)}</tr>'
             for hand, row in chart.points
         )
     )
+
+
+def minus(value: int) -> str:
+    """An integer with a negative's minus sign U+2212, as every screen writes it (table_state.grouped)."""
+    return str(int(value)) if value >= 0 else f"\u2212{-int(value)}"
 
 
 def chart_title(sitting: Sitting) -> str:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from ..models import Hand, Sitting, TableState
+from ..names import without_isolates
 from .common import HtmxHttpRequest, with_sitting
 
 
@@ -20,9 +21,10 @@ from .common import HtmxHttpRequest, with_sitting
 def export(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """CSV, one row per hand (number, status, dealer, winner, how, each seat's points in the game's
     unit, then each seat's running numbers under the score table's columns), plus a row where a batch
-    of chips was handed out (Cat Tê). The last row's running numbers are the score table's."""
+    of chips was handed out (Cat Tê). The last row's running numbers are the score table's. Named for
+    the day the match started on the table's own clock (its time zone)."""
     state = sitting.table(recent=None)
-    filename = f"last-trick-{sitting.game}-{timezone.localtime(sitting.started_at):%Y-%m-%d}.csv"
+    filename = f"last-trick-{sitting.game}-{timezone.localtime(sitting.started_at, sitting.zone):%Y-%m-%d}.csv"
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     response.write("\ufeff")  # so spreadsheet programs read the names' accents as UTF-8
@@ -86,7 +88,8 @@ def batch_dates(sitting: Sitting) -> list[float]:
 def hand_row(state: TableState, hand: Hand) -> list[object]:
     winner = state.name_of(hand.winner_id) if hand.winner_id else ""
     dealer = state.seats[hand.dealer_position].name
-    return [hand.number, hand.get_status_display(), dealer, winner, state.describe(hand), *hand.points]
+    how = without_isolates(state.describe(hand, worth=False))  # the file keeps names as typed
+    return [hand.number, hand.get_status_display(), dealer, winner, how, *hand.points]
 
 
 def batch_row(state: TableState, totals: list[int], wins: list[int], batches: int) -> list[object]:

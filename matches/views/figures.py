@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from html import unescape
 from urllib.parse import urlencode
 
-from django.contrib.humanize.templatetags.humanize import intcomma
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
@@ -26,9 +25,11 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 from django.views.decorators.http import require_safe
 
 from .. import rules, stats
+from ..bidi import bdi, sentence
 from ..figures import GroupRead, rate_chart, read_group
 from ..models import Group, Sitting, TableState
-from ..models.table_state import amount, score_is_hands_won
+from ..models.table_state import grouped, score_is_hands_won
+from ..names import FSI, PDI, isolate
 from ..settlement import Settling, Transfer, settling
 from ..snapshot import read_snapshot
 from .common import TOKEN, HtmxHttpRequest
@@ -63,9 +64,9 @@ HEADINGS = {
 def signed(net: int) -> str:
     """A net with its sign, grouped as the language groups numbers: "+1,100", "−400", "0"."""
     if net > 0:
-        return f"+{intcomma(net)}"
+        return f"+{grouped(net)}"
     if net < 0:
-        return f"\u2212{intcomma(-net)}"
+        return f"\u2212{grouped(-net)}"
     return "0"
 
 
@@ -76,21 +77,24 @@ def percent(ratio: float | None) -> str:
     return _("%(percent)d%%") % {"percent": round(100 * ratio)}
 
 
-def payment(transfer: Transfer, settled: Settling) -> str:
-    """One payment as a sentence: "Mbarga pays Ngono 300 FCFA.", "Ben gives Ana 4 chips."."""
-    words = {"payer": transfer.payer, "payee": transfer.payee, "amount": intcomma(transfer.amount)}
+def payment(transfer: Transfer, settled: Settling, plain: bool = False) -> str:
+    """One payment as a sentence: "Mbarga pays Ngono 300 FCFA.", "Ben gives Ana 4 chips.". Each name
+    stays before its own amount in any script: HTML with the names in <bdi> (matches.bidi), or with
+    `plain`, text with the names between FSI and PDI (for the shared result)."""
+    name = isolate if plain else bdi
+    words = {"payer": name(transfer.payer), "payee": name(transfer.payee), "amount": grouped(transfer.amount)}
     if settled.chips:
-        return (
-            ngettext(
-                "%(payer)s gives %(payee)s %(amount)s chip.",
-                "%(payer)s gives %(payee)s %(amount)s chips.",
-                transfer.amount,
-            )
-            % words
+        template = ngettext(
+            "%(payer)s gives %(payee)s %(amount)s chip.",
+            "%(payer)s gives %(payee)s %(amount)s chips.",
+            transfer.amount,
         )
-    if settled.unit:
-        return _("%(payer)s pays %(payee)s %(amount)s %(currency)s.") % {**words, "currency": settled.unit}
-    return _("%(payer)s pays %(payee)s %(amount)s.") % words
+    elif settled.unit:
+        template = _("%(payer)s pays %(payee)s %(amount)s %(currency)s.")
+        words["currency"] = settled.unit
+    else:
+        template = _("%(payer)s pays %(payee)s %(amount)s.")
+    return template % words if plain else sentence(template, words)
 
 
 def settling_title(settled: Settling) -> str:
@@ -103,8 +107,9 @@ def settling_title(settled: Settling) -> str:
 
 
 def match_day(sitting: Sitting) -> str:
-    """The day the match was played, as the language writes a date ("March 8, 2025", "8 mars 2025")."""
-    return formats.date_format(timezone.localtime(sitting.started_at), "DATE_FORMAT")
+    """The day the match started on the table's own clock (its time zone), as the language writes a
+    date ("8 Mar 2025", "8 mars 2025")."""
+    return formats.date_format(timezone.localtime(sitting.started_at, sitting.zone), "DATE_FORMAT")
 
 
 def standings(state: TableState) -> list[tuple[int, str, int]]:
@@ -116,22 +121,29 @@ def standings(state: TableState) -> list[tuple[int, str, int]]:
 
 
 def result_text(state: TableState, watch_url: str) -> str:
-    """The result to send to the group, plain text in the active language: game and date, the
-    standings, who won, the settlement when the game has one, and the watch (read-only) link."""
+    """The result to send to the group, plain text in the active language: game and date (the table's
+    day), the standings, who won, the settlement when the game has one, and the watch (read-only)
+    link. Names are isolated (names.isolate: FSI ... PDI), so "عائشة: 3" stays in its order in any chat."""
     sitting = state.sitting
-    unit = sitting.rules.unit
     lines = [f"{_(sitting.rules.name)} · {match_day(sitting)}"]
     lines += [
-        _("%(place)d. %(name)s: %(amount)s") % {"place": place, "name": name, "amount": amount(unit, score)}
+        _("%(place)d. %(name)s: %(amount)s")
+        % {"place": place, "name": isolate(name), "amount": state.score_words(score)}
         for place, name, score in standings(state)
     ]
-    lines.append(unescape(strip_tags(state.result)) if state.result else _("No hand was won."))
+    lines.append(plain_result(state.result) if state.result else _("No hand was won."))
     settled = state.settling
     if settled is not None:
         lines.append(_("%(title)s:") % {"title": settling_title(settled)})
-        lines += [payment(transfer, settled) for transfer in settled.transfers] or [_("Nobody owes anything.")]
+        payments = [payment(transfer, settled, plain=True) for transfer in settled.transfers]
+        lines += payments or [_("Nobody owes anything.")]
     lines.append(_("Follow the score: %(url)s") % {"url": watch_url})
     return "\n".join(lines)
+
+
+def plain_result(result: str) -> str:
+    """TableState.result as plain text, its names (the words in bold) between FSI and PDI."""
+    return unescape(strip_tags(result.replace("<strong>", FSI).replace("</strong>", PDI)))
 
 
 def watch_url(request: HtmxHttpRequest | None, sitting: Sitting) -> str:
@@ -256,7 +268,8 @@ def stats_context(request: HtmxHttpRequest, group: Group, read: GroupRead, watch
         "currencies": [(label, link(currency=label)) for label in sorted(currencies)] if several else [],
         "currency": currency,
         "headings": headings,
-        "rows": [(names[player], cells(figure, shown)) for player, figure in rows],
+        # Each figure with its heading: on a phone the heading is said in the player's card (app.css).
+        "rows": [(names[player], list(zip(shown.values(), cells(figure, shown)))) for player, figure in rows],
         "explanations": [(shown.get(key) or HEADINGS[key], _(stats.EXPLANATIONS[key])) for key in explained],
         "pairs": [
             (names[first], names[second], pair, ahead(names[first], pair.first_wins, names[second], pair.second_wins))
@@ -270,9 +283,9 @@ def stats_context(request: HtmxHttpRequest, group: Group, read: GroupRead, watch
 
 
 def ahead(first: str, first_wins: int, second: str, second_wins: int) -> list[str]:
-    """How often each of a pair finished higher, one line each: ["Ana: 2", "Ben: 1"]."""
+    """How often each of a pair finished higher, one line each: ["Ana: 2", "Ben: 1"] (HTML, names in <bdi>)."""
     return [
-        _("%(name)s: %(count)d") % {"name": name, "count": count}
+        sentence(_("%(name)s: %(count)d"), {"name": bdi(name), "count": count})
         for name, count in ((first, first_wins), (second, second_wins))
     ]
 
@@ -302,18 +315,19 @@ def form_letters(form: tuple[str, ...]) -> str:
 
 
 def cells(figure: stats.PlayerStats, shown: dict[str, str]) -> list[str]:
-    """A player's figures as the table shows them, in the order of `shown`."""
+    """A player's figures as the table shows them, in the order of `shown`, grouped by thousands as
+    the language writes numbers."""
     text = {
-        "matches_played": str(figure.matches_played),
-        "matches_won": str(figure.matches_won),
+        "matches_played": grouped(figure.matches_played),
+        "matches_won": grouped(figure.matches_won),
         "win_rate": percent(figure.win_rate),
-        "hands_played": str(figure.hands_played),
-        "hands_won": str(figure.hands_won),
+        "hands_played": grouped(figure.hands_played),
+        "hands_won": grouped(figure.hands_won),
         "hand_share": percent(figure.hand_share),
         "points_per_hand": "–"
         if figure.points_per_hand is None
-        else formats.number_format(figure.points_per_hand, decimal_pos=2),
-        "best_run": str(figure.best_run),
+        else formats.number_format(figure.points_per_hand, decimal_pos=2, force_grouping=True),
+        "best_run": grouped(figure.best_run),
         "net_chips": "–" if figure.net_chips is None else signed(figure.net_chips),
         "net_money": "–" if figure.net_money is None else signed(figure.net_money),
         "recent_form": form_letters(figure.recent_form),

@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from ..csrf import NoReferrerCsrfViewMiddleware
 from ..group_archive import ArchiveError, dumps, export_group, import_group, read_archive
 from ..models import Group, Hand, Player, Seat, Sitting, TableState
+from ..names import without_isolates
 from ..snapshot import read_snapshot
 from .common import HtmxHttpRequest, known_phone
 from .groups import remember_group, with_group
@@ -34,9 +35,10 @@ ROWS_PER_CHUNK = 200
 
 
 def attachment(response: HttpResponse, group: Group, extension: str) -> HttpResponse:
-    """Save-as `last-trick-group-<name or id>-<today>.<extension>`; never kept by a browser or proxy."""
+    """Save-as `last-trick-group-<name or id>-<today on the group's clock>.<extension>`; never kept by a
+    browser or proxy."""
     name = slugify(group.name, allow_unicode=True) or str(group.pk)
-    filename = f"last-trick-group-{name}-{timezone.localdate():%Y-%m-%d}.{extension}"
+    filename = f"last-trick-group-{name}-{timezone.localdate(timezone=group.zone):%Y-%m-%d}.{extension}"
     response["Content-Disposition"] = content_disposition_header(True, filename)
     add_never_cache_headers(response)
     return response
@@ -60,7 +62,7 @@ def group_json(request: HtmxHttpRequest, group: Group) -> HttpResponse:
 @with_group
 def group_csv(request: HtmxHttpRequest, group: Group) -> StreamingHttpResponse:
     """Every hand of every match of the group, oldest match first, hands in order: the match's start
-    (local time), game, unit, match number in the file, then the hand as the match's own CSV has it
+    (on its table's own clock: its time zone), game, unit, match number in the file, then the hand as the match's own CSV has it
     (number, status, dealer, winner, how) and the points it gave each player who ever played in the
     group, one column per player (empty where they were not seated).
 
@@ -122,7 +124,7 @@ def csv_rows(group_pk: int, language: str | None) -> Generator[list[object], Non
             seats = list(Seat.objects.filter(sitting=sitting).select_related("player").order_by("position"))
             state = TableState(sitting, seats, [])
             facts = [
-                timezone.localtime(sitting.started_at).strftime("%Y-%m-%d %H:%M"),
+                timezone.localtime(sitting.started_at, sitting.zone).strftime("%Y-%m-%d %H:%M"),
                 _(sitting.rules.name),
                 _(sitting.rules.unit),
                 number,
@@ -144,7 +146,7 @@ def hand_facts(state: TableState, hand: Hand) -> list[object]:
     """Number, status, dealer, winner and how, as the match's own CSV writes them."""
     winner = state.name_of(hand.winner_id) if hand.winner_id else ""
     dealer = state.seats[hand.dealer_position].name
-    return [hand.number, hand.get_status_display(), dealer, winner, state.describe(hand)]
+    return [hand.number, hand.get_status_display(), dealer, winner, without_isolates(state.describe(hand, worth=False))]
 
 
 # --- importing an archive -------------------------------------------------------------

@@ -29,12 +29,14 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from .. import rules
+from ..bidi import bdi, joined, sentence
 from ..errors import BadInput, TableError
 from ..forms import END_TARGET_FIELDS, MAX_FORM_ROWS, StartForm, posted_settings
 from ..models import GROUP_NAME_MAX_LENGTH, NAME_MAX_LENGTH, Group, Player, Seat, Sitting
 from ..names import clean_name, is_visible, same_name
 from ..snapshot import read_snapshot
 from ..texts import pack_line, player_range, rule_message, table_full
+from ..zones import posted_zone
 from .common import (
     TOKEN,
     HtmxHttpRequest,
@@ -214,7 +216,7 @@ def group_page(
     """The group page, or one of its regions for an htmx swap: `group` (everything above the links)
     or `members` (the players and the form that adds one; its notice beside them)."""
     if not notice and not request.htmx:
-        notice = " ".join(str(message) for message in messages.get_messages(request))
+        notice = joined(message.message for message in messages.get_messages(request))
     partial = wants_partial(request)
     context = group_context(request, group, links=not partial)
     key = "member_notice" if region == "members" else "notice"
@@ -260,7 +262,9 @@ def add_player(request: HtmxHttpRequest, group: Group) -> HttpResponse:
         player = group.add_player(typed)
     except TableError as refusal:
         return group_page(request, group, refusal.message, refusal.status, region="members", typed=typed)
-    return after_change(request, group, _("%(name)s is in the group.") % {"name": player.name}, region="members")
+    return after_change(
+        request, group, sentence(_("%(name)s is in the group."), {"name": bdi(player.name)}), region="members"
+    )
 
 
 def find_player(group: Group, player_id: int) -> Player | None:
@@ -307,9 +311,11 @@ def rename_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Htt
     except TableError as refusal:
         return player_page(request, group, player_id, refusal.message, refusal.status, typed=typed)
     if player.name == before.name:
-        return after_change(request, group, _("%(name)s keeps that name.") % {"name": player.name})
+        return after_change(request, group, sentence(_("%(name)s keeps that name."), {"name": bdi(player.name)}))
     return after_change(
-        request, group, _("%(old)s is now %(new)s, in every match too.") % {"old": before.name, "new": player.name}
+        request,
+        group,
+        sentence(_("%(old)s is now %(new)s, in every match too."), {"old": bdi(before.name), "new": bdi(player.name)}),
     )
 
 
@@ -321,8 +327,10 @@ def remove_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Htt
     return after_change(
         request,
         group,
-        _("%(name)s is off the group's list; their matches stay. Add the name again to bring them back.")
-        % {"name": player.name},
+        sentence(
+            _("%(name)s is off the group's list; their matches stay. Add the name again to bring them back."),
+            {"name": bdi(player.name)},
+        ),
     )
 
 
@@ -344,7 +352,10 @@ def erase_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Http
     return after_change(
         request,
         group,
-        _("%(old)s is erased: every match now says %(new)s, and the scores stay.") % {"old": old, "new": erased.name},
+        sentence(
+            _("%(old)s is erased: every match now says %(new)s, and the scores stay."),
+            {"old": bdi(old), "new": bdi(erased.name)},
+        ),
     )
 
 
@@ -400,7 +411,7 @@ def create_group(request: HtmxHttpRequest) -> HttpResponse:
     if limited := over_limit(request, STARTS, known_phone(request)):
         return limited
     try:
-        group = Group.create(name, names)
+        group = Group.create(name, names, time_zone=posted_zone(request.POST))
     except TableError as refusal:
         page = render(request, "matches/group_create.html", {**context, "notice": refusal.message}, status=400)
         return no_store(page)
@@ -447,7 +458,7 @@ def save_to_group(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
             if limited := over_limit(request, STARTS, known_phone(request)):
                 return limited
             with transaction.atomic():  # no empty group left behind when the match cannot be saved
-                group = Group.create(name)
+                group = Group.create(name, time_zone=posted_zone(request.POST) or sitting.time_zone)
                 group.save_sitting(sitting)
         else:
             found = list(Group.objects.filter(token=choice)[:1]) if TOKEN.fullmatch(choice) else []
@@ -461,7 +472,7 @@ def save_to_group(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         return save_page(request, sitting, str(NO_SUCH_GROUP), 404)
     remember_group(request, group)
     remember(request, sitting)
-    messages.success(request, _("This match is now one of %(group)s's.") % {"group": group_name(group)})
+    messages.success(request, sentence(_("This match is now one of %(group)s's."), {"group": bdi(group_name(group))}))
     return redirect(group)
 
 
@@ -668,10 +679,14 @@ def seat_newcomer(
         )
     for seated in seating:
         if same_name(seated.name, name):
-            raise BadInput(_("%(name)s is at the table already.") % {"name": seated.name})
+            raise BadInput(sentence(_("%(name)s is at the table already."), {"name": bdi(seated.name)}))
     for member in members.values():
         if same_name(member.name, name):
-            raise BadInput(_("%(name)s is in this group already: tap their name to seat them.") % {"name": member.name})
+            raise BadInput(
+                sentence(
+                    _("%(name)s is in this group already: tap their name to seat them."), {"name": bdi(member.name)}
+                )
+            )
     if len(seating) >= game.max_players:
         raise BadInput(table_full(game))
     return [*seating, Seated(name)]
@@ -701,11 +716,17 @@ def start_from_group(
         return show_new_match(request, group, game, members, seating, form, rule_message(refusal), 400, bound=False)
     if not form.is_valid():
         names = [error for field in form.player_fields() for error in field.errors]
-        return show_new_match(request, group, game, members, seating, form, " ".join(names), 400)
+        return show_new_match(request, group, game, members, seating, form, joined(names), 400)
     if limited := over_limit(request, STARTS, known_phone(request)):
         return limited
     try:
-        sitting = group.start_match(game.slug, [s.entry for s in seating], form.match_end(), **form.options())
+        sitting = group.start_match(
+            game.slug,
+            [s.entry for s in seating],
+            form.match_end(),
+            time_zone=posted_zone(request.POST),
+            **form.options(),
+        )
     except TableError as refusal:
         return show_new_match(request, group, game, members, seating, form, refusal.message, refusal.status)
     remember(request, sitting)

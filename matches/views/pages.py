@@ -13,12 +13,13 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from .. import rules
-from ..demo import create_demo_sitting
+from ..demo import DEMO_GAME, create_demo_sitting
 from ..errors import TableError
 from ..forms import DEFAULT_ROWS, StartForm
-from ..models import Seat, Sitting
+from ..models import Group, Seat, Sitting
 from ..snapshot import read_snapshot
 from ..texts import pack_line, player_range, table_full
+from ..zones import posted_zone
 from .common import HtmxHttpRequest, known_phone, page_or_partial, remember, remembered_tokens
 from .errors import message_response
 from .groups import optional_url, remember_group, remembered_groups
@@ -71,7 +72,9 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
     if limited := over_limit(request, STARTS, known_phone(request)):
         return limited
     try:
-        sitting = Sitting.start(game, form.cleaned_data["names"], form.match_end(), **form.options())
+        sitting = Sitting.start(
+            game, form.cleaned_data["names"], form.match_end(), time_zone=posted_zone(request.POST), **form.options()
+        )
     except TableError as refusal:
         form.add_error(None, refusal.message)
         return show_start(request, form, status=400)
@@ -98,10 +101,25 @@ def show_start(request: HtmxHttpRequest, form: StartForm, status: int = 200) -> 
 
 @require_POST
 def demo(request: HtmxHttpRequest) -> HttpResponse:
-    """The worked sitting of RULES.md, live: Aïcha, Boubacar, Chaibou, Djibo; Chaibou won hand 1."""
-    if limited := over_limit(request, STARTS, known_phone(request)):
-        return limited
-    sitting = create_demo_sitting()
+    """The worked sitting of RULES.md, live: Aïcha, Boubacar, Chaibou, Djibo; Chaibou won hand 1.
+
+    A phone that tried the demo before gets its demo match back while it is still being played,
+    else a new one in the same demo group: never another demo group on its home screen."""
+    known = request.session.get("demo_group")
+    group = Group.objects.filter(pk=known).first() if isinstance(known, int) else None
+    sitting = open_demo(request, group) if group is not None else None
+    if sitting is None:
+        if limited := over_limit(request, STARTS, known_phone(request)):
+            return limited
+        sitting = create_demo_sitting(group, time_zone=posted_zone(request.POST))
+        request.session["demo_group"] = sitting.group_id
     remember(request, sitting)
     remember_group(request, sitting.group)
     return redirect(sitting.get_absolute_url())
+
+
+def open_demo(request: HtmxHttpRequest, group: Group) -> Sitting | None:
+    """The demo match this phone opened in its demo `group`, if it is still being played."""
+    tokens = remembered_tokens(request)
+    playing = group.sittings.filter(game=DEMO_GAME, token__in=tokens, finished_at__isnull=True)
+    return playing.order_by("-started_at").first()

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from ..bidi import bdi, sentence
 from ..models import Sitting
 from .common import HtmxHttpRequest, action, claim_seat, claimed_seat, forget, remember, with_sitting
 from .errors import message_response
@@ -70,5 +71,5 @@ def me(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         messages.success(request, _("This phone belongs to nobody in particular now."))
     else:
         name = sitting.seats.get(position=seat).name
-        messages.success(request, _("This phone is %(name)s's now: its taps say so.") % {"name": name})
+        messages.success(request, sentence(_("This phone is %(name)s's now: its taps say so."), {"name": bdi(name)}))
     return redirect(sitting)

@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from ..bidi import bdi, joined, sentence
 from ..errors import AlreadyRecorded, TableError
 from ..forms import HandNumberForm, TapForm
 from ..models import Sitting
@@ -54,7 +55,7 @@ def table_response(
     # A tap already read and updated everything the table shows, inside its transaction.
     state = getattr(sitting, "table_after_change", None) or sitting.fresh_table()
     if not notice and not request.htmx:
-        notice = " ".join(str(message) for message in messages.get_messages(request))
+        notice = joined(message.message for message in messages.get_messages(request))
     token = sitting.watch_token if watching else sitting.token
     context = {
         "sitting": sitting,
@@ -148,18 +149,19 @@ def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     notice = hand_notice(
         _("Hand %(number)d recorded: %(name)s."), _("Hand %(number)d recorded: %(name)s (%(how)s)."), sitting, hand
     )
-    return after_change(request, sitting, " ".join([notice, *what_changed(sitting, *before)]))
+    return after_change(request, sitting, joined([notice, *what_changed(sitting, *before)]))
 
 
 def hand_notice(plain: str, with_how: str, sitting: Sitting, hand) -> str:
-    """ "Hand 3 recorded: Marie (x2)." — the hand's answers echoed, so a wrong one shows at once."""
+    """ "Hand 3 recorded: Marie (x2)." — the hand's answers echoed, so a wrong one shows at once (HTML:
+    the name in <bdi>, see matches.bidi)."""
     how = (
         sitting.table_after_change.describe(hand)
         if sitting.table_after_change
         else sitting.table(recent=0).describe(hand)
     )
-    values = {"number": hand.number, "name": hand.winner.name, "how": how}
-    return (with_how if how else plain) % values
+    values = {"number": hand.number, "name": bdi(hand.winner.name), "how": how}
+    return sentence(with_how if how else plain, values)
 
 
 def what_changed(sitting: Sitting, threshold: int | None, was_finished: bool) -> list[str]:
@@ -237,7 +239,7 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
             sitting,
             hand,
         )
-        return after_change(request, sitting, " ".join([notice, *what_changed(sitting, *before)]))
+        return after_change(request, sitting, joined([notice, *what_changed(sitting, *before)]))
     return correction_page(request, sitting, hand)
 
 
@@ -303,6 +305,8 @@ def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 @with_sitting
 def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """Every hand of the sitting, newest first, with who recorded or corrected it."""
-    response = render(request, "matches/history.html", {"sitting": sitting, "table": sitting.table(recent=None)})
+    state = sitting.table(recent=None)
+    state.this_phone = known_phone(request) or ""  # "this phone" or "another phone" made a change
+    response = render(request, "matches/history.html", {"sitting": sitting, "table": state})
     add_never_cache_headers(response)
     return response

@@ -1,0 +1,8 @@
+"""English: "5 Dec 2026", "5 Dec 2026, 23:30", 1,000 (day first: no reader takes 5 Dec for 12 May)."""
+
+DATE_FORMAT = SHORT_DATE_FORMAT = "j M Y"
+TIME_FORMAT = "H:i"
+DATETIME_FORMAT = SHORT_DATETIME_FORMAT = "j M Y, H:i"
+DECIMAL_SEPARATOR = "."
+THOUSAND_SEPARATOR = ","
+NUMBER_GROUPING = 3
