@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, models, transaction
@@ -40,6 +41,15 @@ def new_token() -> str:
     while (token := secrets.token_urlsafe(16)).startswith("-"):
         pass
     return token
+
+
+class ChartPoint(NamedTuple):
+    """What the score chart needs of a hand it samples: its number, each seat's running total
+    after it and Eighty Three's threshold after it."""
+
+    number: int
+    running: list[int]
+    threshold_after: int | None
 
 
 @dataclass(frozen=True)
@@ -255,6 +265,7 @@ class Sitting(models.Model):
         try:
             with transaction.atomic():
                 sitting, seats = self._lock()
+                self.state_before = (sitting.threshold, sitting.is_finished)
                 table = TableState(sitting, seats, *sitting._read_hands(seats, HANDS_ON_TABLE, upcoming=1))
                 recorded = sitting._same_as_recorded(table, number, winner, extras)
                 hand = recorded or sitting._record(table, number, winner, extras, by)
@@ -443,15 +454,30 @@ class Sitting(models.Model):
         the write lock. Raises Sitting.DoesNotExist when the sitting is no longer reached by the
         link this copy was found by: deleted (admin, retention), or its links were made new.
         """
+        link = {"sitting__token": self.token} if self.pk is None else {"sitting_id": self.pk, "sitting__token": self.token}
         seats = list(
             Seat.objects.select_for_update(of=("self", "sitting"))
             .select_related("sitting", "player")
-            .filter(sitting_id=self.pk, sitting__token=self.token)
+            .filter(**link)
             .order_by("position")
         )
         if not seats:
             raise Sitting.DoesNotExist("This sitting was deleted, or its links were made new.")
+        self._read_from(seats[0].sitting)
         return seats[0].sitting, seats
+
+    @classmethod
+    def at_link(cls, token: str) -> Sitting:
+        """A copy that knows only its member link: the first verb's lock reads the row (so a change
+        reads its sitting once), and fresh_table() reads it when no verb ran. Raises
+        Sitting.DoesNotExist then, when no sitting has this link."""
+        return cls(pk=None, token=token)
+
+    def _read_from(self, fresh: Sitting) -> None:
+        """Take every field of `fresh` when this copy came from at_link() and was not read yet."""
+        if self.pk is None:
+            self.__dict__.update({name: value for name, value in fresh.__dict__.items() if name != "_state"})
+            self._state.adding, self._state.db = False, fresh._state.db
 
     def _adopt(self, fresh: Sitting) -> None:
         """Take the state a verb left in the locked copy `fresh`, without reading it again."""
@@ -574,6 +600,7 @@ class Sitting(models.Model):
         ]
 
     table_after_change: TableState | None = None  # set by record_hand, so the answer needs no new read
+    state_before: tuple[int | None, bool] | None = None  # (threshold, is_finished) before record_hand's change
 
     def table(self, recent: int | None = HANDS_ON_TABLE) -> TableState:
         """What the match table shows, in two queries whatever the number of hands.
@@ -585,30 +612,36 @@ class Sitting(models.Model):
 
     def _read_hands(self, seats: list[Seat], recent: int | None, upcoming: int = 0) -> tuple[list[Hand], dict]:
         """The newest `recent` hands (newest first; None: all) and the hands the score chart draws,
-        by number, in one query. The number of the last hand follows from the seats (won hands)
-        and the match's state (a match ended by a member ends on one abandoned hand). `upcoming`:
-        hands about to be added (a tap adds one), so that the chart samples as it will be drawn."""
+        by number (as ChartPoint: number, running totals, threshold; the newest hands as Hand rows).
+        The number of the last hand follows from the seats (won hands) and the match's state (a
+        match ended by a member ends on one abandoned hand). `upcoming`: hands about to be added (a
+        tap adds one), so that the chart samples as it will be drawn. Two queries at most."""
         if recent == 0:
             return [], {}
         if recent is None:
             hands = list(self.hands.order_by("-number"))
             return hands, {hand.number: hand for hand in hands}
         last = sum(seat.hands_won for seat in seats) + (1 if self.is_final else 0)
+        hands = list(self.hands.filter(number__gt=last - recent).order_by("-number")) if last else []
         drawn = [number for number in sampled(last + upcoming + 1, CHART_POINTS) if 0 < number <= last - recent]
-        hands = list(
-            self.hands.filter(models.Q(number__gt=last - recent) | models.Q(number__in=drawn)).order_by("-number")
-        )
-        return [hand for hand in hands if hand.number > last - recent], {hand.number: hand for hand in hands}
+        points = {hand.number: hand for hand in hands}
+        if drawn:
+            rows = self.hands.filter(number__in=drawn).values_list("number", "running", "threshold_after")
+            points.update((row[0], ChartPoint(*row)) for row in rows)
+        return hands, points
 
     def fresh_table(self, recent: int | None = HANDS_ON_TABLE) -> TableState:
         """table(), with this sitting's row read again in the same snapshot as its seats and hands,
         so that version, totals and hands agree even while other phones tap. Inside a transaction
         (a GET view's snapshot, a verb) the reads agree already: no row is read again. Raises
         Sitting.DoesNotExist when the sitting is gone from this copy's link (see _lock)."""
-        if connection.in_atomic_block:
+        if connection.in_atomic_block and self.pk is not None:
             return self.table(recent)
         with read_snapshot():
-            self._adopt(Sitting.objects.get(pk=self.pk, token=self.token))  # DoesNotExist: deleted or new links
+            link = {"token": self.token} if self.pk is None else {"pk": self.pk, "token": self.token}
+            fresh = Sitting.objects.get(**link)  # DoesNotExist: deleted, or its links were made new
+            self._read_from(fresh)
+            self._adopt(fresh)
             return self.table(recent)
 
 
