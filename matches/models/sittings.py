@@ -7,6 +7,7 @@ serialised, and raises a TableError subclass instead of writing when refused.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ from ..chart import CHART_POINTS, sampled
 from ..errors import AlreadyRecorded, BadInput, Conflict
 from ..snapshot import read_snapshot
 from ..texts import rule_message
+from . import rows
 from .choices import EndedHow, HandStatus
 from .table_state import TableState
 
@@ -310,7 +312,7 @@ class Sitting(models.Model):
             recorded_by_seat=by.seat,
         )
         hand.clean()
-        hand.save()
+        rows.insert(hand)
         Seat.add_points(table.seats, points, winner=winner, sign=1)
         self._save_progress(progress, table.seats)
         return hand
@@ -454,17 +456,22 @@ class Sitting(models.Model):
         the write lock. Raises Sitting.DoesNotExist when the sitting is no longer reached by the
         link this copy was found by: deleted (admin, retention), or its links were made new.
         """
-        link = {"sitting__token": self.token} if self.pk is None else {"sitting_id": self.pk, "sitting__token": self.token}
-        seats = list(
-            Seat.objects.select_for_update(of=("self", "sitting"))
-            .select_related("sitting", "player")
-            .filter(**link)
-            .order_by("position")
-        )
-        if not seats:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _locking_read(self.pk is not None), [self.token] if self.pk is None else [self.token, self.pk]
+            )
+            found = cursor.fetchall()
+        if not found:
             raise Sitting.DoesNotExist("This sitting was deleted, or its links were made new.")
-        self._read_from(seats[0].sitting)
-        return seats[0].sitting, seats
+        sitting = rows.build(Sitting, found[0][: rows.width(Sitting)])
+        seats = []
+        seat_end = rows.width(Sitting) + rows.width(Seat)
+        for row in found:
+            seat = rows.build(Seat, row[rows.width(Sitting) : seat_end])
+            seat.sitting, seat.player = sitting, rows.build(Player, row[seat_end:])
+            seats.append(seat)
+        self._read_from(sitting)
+        return sitting, seats
 
     @classmethod
     def at_link(cls, token: str) -> Sitting:
@@ -501,7 +508,7 @@ class Sitting(models.Model):
         and keep them on this copy."""
         changes["version"] = self.version + 1
         changes["changed_at"] = timezone.now()
-        Sitting.objects.filter(pk=self.pk).update(**changes)
+        rows.update(Sitting, self.pk, changes)
         for name, value in changes.items():
             setattr(self, name, value)
 
@@ -622,12 +629,24 @@ class Sitting(models.Model):
             hands = list(self.hands.order_by("-number"))
             return hands, {hand.number: hand for hand in hands}
         last = sum(seat.hands_won for seat in seats) + (1 if self.is_final else 0)
-        hands = list(self.hands.filter(number__gt=last - recent).order_by("-number")) if last else []
+        if not last:
+            return [], {}
         drawn = [number for number in sampled(last + upcoming + 1, CHART_POINTS) if 0 < number <= last - recent]
-        points = {hand.number: hand for hand in hands}
-        if drawn:
-            rows = self.hands.filter(number__in=drawn).values_list("number", "running", "threshold_after")
-            points.update((row[0], ChartPoint(*row)) for row in rows)
+        with connection.cursor() as cursor:
+            cursor.execute(_hands_read(len(drawn)), [self.pk, last - recent, *([self.pk, *drawn] if drawn else [])])
+            found = cursor.fetchall()
+        number, running, threshold = (rows.position(Hand, name) for name in ("number", "running", "threshold_after"))
+        hands, points = [], {}
+        for row in found:
+            if row[number] > last - recent:
+                hand = rows.build(Hand, row)
+                hands.append(hand)
+                points[hand.number] = hand
+            else:
+                points[row[number]] = ChartPoint(
+                    row[number], rows.convert(Hand, "running", row[running]), row[threshold]
+                )
+        hands.sort(key=lambda hand: hand.number, reverse=True)
         return hands, points
 
     def fresh_table(self, recent: int | None = HANDS_ON_TABLE) -> TableState:
@@ -643,6 +662,36 @@ class Sitting(models.Model):
             self._read_from(fresh)
             self._adopt(fresh)
             return self.table(recent)
+
+
+@functools.cache
+def _locking_read(by_pk: bool) -> str:
+    """The statement of Sitting._lock: the sitting, its seats and their players, by link (and pk)."""
+    quote = connection.ops.quote_name
+    return (
+        f"SELECT {rows.columns(Sitting, 's')}, {rows.columns(Seat, 't')}, {rows.columns(Player, 'p')} "
+        f"FROM {quote(Seat._meta.db_table)} t JOIN {quote(Sitting._meta.db_table)} s ON s.id = t.sitting_id "
+        f"JOIN {quote(Player._meta.db_table)} p ON p.id = t.player_id "
+        f"WHERE s.token = %s{' AND s.id = %s' if by_pk else ''} ORDER BY t.position{rows.lock_clause('t', 's')}"
+    )
+
+
+@functools.cache
+def _hands_read(drawn: int) -> str:
+    """The statement of Sitting._read_hands: a sitting's hands after a number, and `drawn` more by
+    number (two index searches: an OR of both would scan every hand of the sitting)."""
+    select = f"SELECT {rows.columns(Hand, 'h')} FROM {connection.ops.quote_name(Hand._meta.db_table)} h"
+    newest = f"{select} WHERE h.sitting_id = %s AND h.number > %s"
+    if not drawn:
+        return newest
+    chart_columns = ", ".join(
+        f"h.{connection.ops.quote_name(field.column)}" if field.name in ChartPoint._fields else "NULL"
+        for field in Hand._meta.concrete_fields
+    )  # what the chart draws of the older hands; NULL keeps the columns of the newest hands' rows
+    return (
+        f"{newest} UNION ALL SELECT {chart_columns} FROM {connection.ops.quote_name(Hand._meta.db_table)} h "
+        f"WHERE h.sitting_id = %s AND h.number IN ({', '.join(['%s'] * drawn)})"
+    )
 
 
 def longest_run(winners: Sequence[int | None], seat: int) -> int:
@@ -726,22 +775,19 @@ class Seat(models.Model):
     def add_points(seats: Sequence[Seat], points: Sequence[int], winner: int, sign: int) -> None:
         """Add (sign=1) or take back (sign=-1) one hand's points and win, in one UPDATE."""
         changed = [(seat, gained) for seat, gained in zip(seats, points) if gained or seat is seats[winner]]
-        if len(changed) == 1:  # the usual case: only the winner scores
-            seat, gained = changed[0]
-            Seat.objects.filter(pk=seat.pk).update(
-                total=models.F("total") + sign * gained, hands_won=models.F("hands_won") + sign
-            )
-        else:
-            Seat.objects.filter(pk__in=[seat.pk for seat, _ in changed]).update(
-                total=models.Case(
-                    *(models.When(pk=seat.pk, then=models.F("total") + sign * gained) for seat, gained in changed),
-                    output_field=models.IntegerField(),
-                ),
-                hands_won=models.Case(
-                    models.When(pk=seats[winner].pk, then=models.F("hands_won") + sign),
-                    default=models.F("hands_won"),
-                    output_field=models.PositiveIntegerField(),
-                ),
+        gains = " ".join("WHEN %s THEN %s" for _ in changed)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {connection.ops.quote_name(Seat._meta.db_table)} "
+                f"SET total = total + CASE id {gains} ELSE 0 END, "
+                "hands_won = hands_won + CASE WHEN id = %s THEN %s ELSE 0 END "
+                f"WHERE id IN ({', '.join(['%s'] * len(changed))})",
+                [
+                    *(value for seat, gained in changed for value in (seat.pk, sign * gained)),
+                    seats[winner].pk,
+                    sign,
+                    *(seat.pk for seat, _ in changed),
+                ],
             )
         for seat, gained in changed:
             seat.total += sign * gained
