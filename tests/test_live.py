@@ -186,6 +186,20 @@ def test_the_table_page_offers_a_qr_code_and_the_links(client, sitting):
     assert "data-share=" in page and "data-copy=" in page
 
 
+def test_the_qr_code_is_made_once_per_link_not_per_view(client, sitting, monkeypatch):
+    import segno
+
+    made = []
+    real = segno.make
+    monkeypatch.setattr(segno, "make", lambda *args, **kwargs: made.append(args[0]) or real(*args, **kwargs))
+    first = client.get(url(sitting)).content.decode()
+    assert client.get(url(sitting)).content.decode().count('class="segno"') == 1
+    assert made == [f"http://testserver/s/{sitting.token}/"] and 'class="segno"' in first
+    sitting.rotate_links()
+    client.get(url(sitting))
+    assert made[-1] == f"http://testserver/s/{sitting.token}/" and len(made) == 2  # new links, a new code
+
+
 # --- headers, limits, deploy check ----------------------------------------------------------------
 
 
