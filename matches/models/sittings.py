@@ -614,7 +614,14 @@ class Sitting(models.Model):
 
         `recent` limits the hand rows read, newest first (None: all of them).
         """
-        seats = list(self.seats.select_related("player").order_by("position"))
+        with connection.cursor() as cursor:
+            cursor.execute(_seats_read(), [self.pk])
+            found = cursor.fetchall()
+        seats = []
+        for row in found:
+            seat = rows.build(Seat, row[: rows.width(Seat)])
+            seat.sitting, seat.player = self, rows.build(Player, row[rows.width(Seat) :])
+            seats.append(seat)
         return TableState(self, seats, *self._read_hands(seats, recent))
 
     def _read_hands(self, seats: list[Seat], recent: int | None, upcoming: int = 0) -> tuple[list[Hand], dict]:
@@ -673,6 +680,16 @@ def _locking_read(by_pk: bool) -> str:
         f"FROM {quote(Seat._meta.db_table)} t JOIN {quote(Sitting._meta.db_table)} s ON s.id = t.sitting_id "
         f"JOIN {quote(Player._meta.db_table)} p ON p.id = t.player_id "
         f"WHERE s.token = %s{' AND s.id = %s' if by_pk else ''} ORDER BY t.position{rows.lock_clause('t', 's')}"
+    )
+
+
+@functools.cache
+def _seats_read() -> str:
+    """The statement of Sitting.table: a sitting's seats in playing order, with their players."""
+    quote = connection.ops.quote_name
+    return (
+        f"SELECT {rows.columns(Seat, 't')}, {rows.columns(Player, 'p')} FROM {quote(Seat._meta.db_table)} t "
+        f"JOIN {quote(Player._meta.db_table)} p ON p.id = t.player_id WHERE t.sitting_id = %s ORDER BY t.position"
     )
 
 
