@@ -1,35 +1,144 @@
 """A cache for counting requests across every worker process of one machine, without a server.
 
 Django's file cache keeps values where all workers see them, but its `add` and `incr` read and then
-write, so two workers counting at once can both read 5 and both write 6. Here they take an
-exclusive lock file first: every request is counted once. (Redis, at CACHE_URL, counts atomically
-on its own and is shared by several machines.)
+write a pickled, compressed file (and list the whole directory to cull it on every write), and two
+workers counting at once can both read 5 and both write 6. Here each counter is one small text
+file, "<expiry> <count>", read and rewritten in place under an flock on that file: every request is
+counted once, in a few system calls. (Redis, at CACHE_URL, counts atomically on its own and is
+shared by several machines.)
 """
 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
-from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.filebased import FileBasedCache
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
+
+SUFFIX = ".djcache"
+SWEEP_EVERY = 500  # new counters made by this process between two sweeps of expired ones
 
 
-class CountingFileCache(FileBasedCache):
-    """FileBasedCache whose add() and incr() are atomic across processes (an flock on one file)."""
+class CountingFileCache(BaseCache):
+    """Whole-number counters in files, atomic across processes: add(), incr(), get(), set(),
+    delete(), clear(). Values other than int are refused (TypeError): it counts, nothing else."""
+
+    def __init__(self, location: str, params: dict) -> None:
+        super().__init__(params)
+        self._dir = os.path.abspath(location)
+        self._made = 0
+
+    def _path(self, key, version) -> str:
+        key = self.make_and_validate_key(key, version=version)
+        return os.path.join(self._dir, hashlib.md5(key.encode(), usedforsecurity=False).hexdigest() + SUFFIX)
 
     @contextmanager
-    def _locked(self) -> Iterator[None]:
-        with open(os.path.join(self._dir, "counting.lock"), "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            yield
+    def _counter(self, key, version, create: bool) -> Iterator[tuple[int, int | None] | None]:
+        """The counter's file, locked: yields (fd, count or None when missing or expired), or None
+        when it does not exist and `create` is false."""
+        path = self._path(key, version)
+        while True:
+            try:
+                fd = os.open(path, os.O_RDWR | (os.O_CREAT if create else 0), 0o600)
+            except FileNotFoundError:
+                if not create:
+                    yield None
+                    return
+                os.makedirs(self._dir, 0o700, exist_ok=True)
+                continue
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            if os.fstat(fd).st_nlink:
+                break
+            os.close(fd)  # swept away while this process waited for its lock: open the new one
+        try:
+            yield fd, _live_count(os.pread(fd, 64, 0))
+        finally:
+            os.close(fd)
+
+    def _write(self, fd: int, value: int, timeout) -> None:
+        expiry = self.get_backend_timeout(timeout)
+        data = f"{0 if expiry is None else expiry:.3f} {value}".encode()
+        os.pwrite(fd, data.ljust(40), 0)
+        self._made += 1
+        if self._made % SWEEP_EVERY == 0:
+            self._sweep()
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None) -> bool:
-        with self._locked():
-            return super().add(key, value, timeout, version)
+        with self._counter(key, version, create=True) as (fd, count):
+            if count is not None:
+                return False
+            self._write(fd, _whole(value), timeout)
+            return True
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None) -> None:
+        with self._counter(key, version, create=True) as (fd, _count):
+            self._write(fd, _whole(value), timeout)
 
     def incr(self, key, delta: int = 1, version=None) -> int:
-        with self._locked():
-            return super().incr(key, delta, version)
+        with self._counter(key, version, create=False) as found:
+            if found is None or found[1] is None:
+                raise ValueError(f"Key '{key}' not found")
+            fd, count = found
+            data = os.pread(fd, 64, 0).split()
+            os.pwrite(fd, f"{data[0].decode()} {count + delta}".encode().ljust(40), 0)
+            return count + delta
+
+    def get(self, key, default=None, version=None):
+        with self._counter(key, version, create=False) as found:
+            return default if found is None or found[1] is None else found[1]
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None) -> bool:
+        with self._counter(key, version, create=False) as found:
+            if found is None or found[1] is None:
+                return False
+            self._write(found[0], found[1], timeout)
+            return True
+
+    def delete(self, key, version=None) -> bool:
+        try:
+            os.remove(self._path(key, version))
+            return True
+        except FileNotFoundError:
+            return False
+
+    def has_key(self, key, version=None) -> bool:
+        return self.get(key, version=version) is not None
+
+    def clear(self) -> None:
+        for path in Path(self._dir).glob(f"*{SUFFIX}"):
+            path.unlink(missing_ok=True)
+
+    def _sweep(self) -> None:
+        """Remove expired counters (their windows are over), so the directory stays small."""
+        for path in Path(self._dir).glob(f"*{SUFFIX}"):
+            try:
+                fd = os.open(path, os.O_RDWR)
+            except OSError:
+                continue
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                if _live_count(os.pread(fd, 64, 0)) is None:
+                    path.unlink(missing_ok=True)
+            finally:
+                os.close(fd)
+
+
+def _live_count(data: bytes) -> int | None:
+    """The count a counter file holds, or None when it is empty, unreadable or expired."""
+    try:
+        expiry, count = data.split()
+        expiry_at = float(expiry)
+        return None if expiry_at and expiry_at < time.time() else int(count)
+    except ValueError:
+        return None
+
+
+def _whole(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError("CountingFileCache keeps whole-number counters only.")
+    return value

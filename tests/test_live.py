@@ -27,6 +27,39 @@ def test_poll_answers_204_with_no_body_while_nothing_changed(client, sitting):
     assert response.status_code == 204 and response.content == b""
 
 
+@pytest.mark.parametrize("link", ["s", "w"])
+def test_an_unchanged_poll_is_a_bare_204_in_one_query(client, sitting, link, django_assert_num_queries):
+    token = sitting.token if link == "s" else sitting.watch_token
+    with django_assert_num_queries(1):
+        response = client.get(f"/{link}/{token}/poll/", {"v": sitting.version}, **HX)
+    assert response.status_code == 204 and response.content == b""
+    assert dict(response.items()) == {"Cache-Control": "no-store"}  # no document: no document headers
+    assert not response.cookies  # nothing read or set: no session, no CSRF cookie
+
+
+@pytest.mark.parametrize(
+    "request_kwargs, status",
+    [
+        ({"HTTP_HOST": "evil.example"}, 400),  # an unknown host is refused as everywhere
+        ({"v": "x"}, 200),  # not a version: the poll view answers with the region
+        ({"v": "1", "htmx": False}, 302),  # a plain request of the poll address goes to the table
+    ],
+    ids=["unknown-host", "not-a-version", "not-htmx"],
+)
+def test_polls_the_fast_answer_cannot_answer_go_through_the_whole_stack(client, sitting, request_kwargs, status):
+    kwargs = dict(request_kwargs)
+    version = kwargs.pop("v", str(sitting.version))
+    headers = HX if kwargs.pop("htmx", True) else {}
+    response = client.get(url(sitting, "poll/"), {"v": version}, **headers, **kwargs)
+    assert response.status_code == status
+
+
+@override_settings(SECURE_SSL_REDIRECT=True)
+def test_a_plain_http_poll_is_redirected_to_https_like_any_request(client, sitting):
+    response = client.get(url(sitting, "poll/"), {"v": sitting.version}, **HX)
+    assert response.status_code == 301 and response["Location"].startswith("https://")
+
+
 def test_poll_answers_the_new_region_after_a_change(client, sitting):
     seen = sitting.version
     Client().post(url(sitting, "tap/"), {"number": 1, "winner": 3})  # another phone taps
@@ -151,6 +184,20 @@ def test_the_table_page_offers_a_qr_code_and_the_links(client, sitting):
     assert f'value="http://testserver/s/{sitting.token}/"' in page
     assert f'value="http://testserver/w/{sitting.watch_token}/"' in page
     assert "data-share=" in page and "data-copy=" in page
+
+
+def test_the_qr_code_is_made_once_per_link_not_per_view(client, sitting, monkeypatch):
+    import segno
+
+    made = []
+    real = segno.make
+    monkeypatch.setattr(segno, "make", lambda *args, **kwargs: made.append(args[0]) or real(*args, **kwargs))
+    first = client.get(url(sitting)).content.decode()
+    assert client.get(url(sitting)).content.decode().count('class="segno"') == 1
+    assert made == [f"http://testserver/s/{sitting.token}/"] and 'class="segno"' in first
+    sitting.rotate_links()
+    client.get(url(sitting))
+    assert made[-1] == f"http://testserver/s/{sitting.token}/" and len(made) == 2  # new links, a new code
 
 
 # --- headers, limits, deploy check ----------------------------------------------------------------

@@ -500,9 +500,9 @@ def count_queries(callable_):
 
 
 @pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
-def test_rendering_tapping_and_polling_cost_the_same_queries_at_5_and_500_hands(client, headers):
+def test_rendering_tapping_and_polling_cost_the_same_queries_at_50_and_500_hands(client, headers):
     counts = []
-    for size in (5, 500):
+    for size in (5, 50, 500):
         sitting = Sitting.start("agram", WORKED)
         fill(sitting, size)
         render = count_queries(lambda: client.get(url(sitting), **headers))
@@ -511,8 +511,9 @@ def test_rendering_tapping_and_polling_cost_the_same_queries_at_5_and_500_hands(
         poll = count_queries(lambda: client.get(url(sitting, "poll/"), {"v": sitting.version}, **HX))
         assert sitting.hands.count() == size + 1
         counts.append((render, tap, poll))
-    assert counts[0] == counts[1], counts
-    render, tap, poll = counts[0]
+    assert counts[1] == counts[2], counts  # beyond the newest hands the table shows, the chart's hands
+    assert all(small <= large for small, large in zip(counts[0], counts[1])), counts  # ...read apart
+    render, tap, poll = counts[2]
     assert tap <= 8 and poll <= 2, counts  # the budget of BENCHMARKS.md, transaction statements included
 
 

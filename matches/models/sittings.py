@@ -7,9 +7,11 @@ serialised, and raises a TableError subclass instead of writing when refused.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, models, transaction
@@ -25,6 +27,7 @@ from ..errors import AlreadyRecorded, BadInput, Conflict
 from ..snapshot import read_snapshot
 from ..texts import rule_message
 from ..zones import ZONE_MAX_LENGTH, clean_zone, zone_named
+from . import rows
 from .choices import EndedHow, HandStatus
 from .table_state import TableState
 
@@ -42,6 +45,15 @@ def new_token() -> str:
     while (token := secrets.token_urlsafe(16)).startswith("-"):
         pass
     return token
+
+
+class ChartPoint(NamedTuple):
+    """What the score chart needs of a hand it samples: its number, each seat's running total
+    after it and Eighty Three's threshold after it."""
+
+    number: int
+    running: list[int]
+    threshold_after: int | None
 
 
 @dataclass(frozen=True)
@@ -277,6 +289,7 @@ class Sitting(models.Model):
         try:
             with transaction.atomic():
                 sitting, seats = self._lock()
+                self.state_before = (sitting.threshold, sitting.is_finished)
                 table = TableState(sitting, seats, *sitting._read_hands(seats, HANDS_ON_TABLE, upcoming=1))
                 recorded = sitting._same_as_recorded(table, number, winner, extras)
                 hand = recorded or sitting._record(table, number, winner, extras, by)
@@ -321,7 +334,7 @@ class Sitting(models.Model):
             recorded_by_seat=by.seat,
         )
         hand.clean()
-        hand.save()
+        rows.insert(hand)
         Seat.add_points(table.seats, points, winner=winner, sign=1)
         self._save_progress(progress, table.seats)
         return hand
@@ -467,15 +480,35 @@ class Sitting(models.Model):
         the write lock. Raises Sitting.DoesNotExist when the sitting is no longer reached by the
         link this copy was found by: deleted (admin, retention), or its links were made new.
         """
-        seats = list(
-            Seat.objects.select_for_update(of=("self", "sitting"))
-            .select_related("sitting", "player")
-            .filter(sitting_id=self.pk, sitting__token=self.token)
-            .order_by("position")
-        )
-        if not seats:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _locking_read(self.pk is not None), [self.token] if self.pk is None else [self.token, self.pk]
+            )
+            found = cursor.fetchall()
+        if not found:
             raise Sitting.DoesNotExist("This sitting was deleted, or its links were made new.")
-        return seats[0].sitting, seats
+        sitting = rows.build(Sitting, found[0][: rows.width(Sitting)])
+        seats = []
+        seat_end = rows.width(Sitting) + rows.width(Seat)
+        for row in found:
+            seat = rows.build(Seat, row[rows.width(Sitting) : seat_end])
+            seat.sitting, seat.player = sitting, rows.build(Player, row[seat_end:])
+            seats.append(seat)
+        self._read_from(sitting)
+        return sitting, seats
+
+    @classmethod
+    def at_link(cls, token: str) -> Sitting:
+        """A copy that knows only its member link: the first verb's lock reads the row (so a change
+        reads its sitting once), and fresh_table() reads it when no verb ran. Raises
+        Sitting.DoesNotExist then, when no sitting has this link."""
+        return cls(pk=None, token=token)
+
+    def _read_from(self, fresh: Sitting) -> None:
+        """Take every field of `fresh` when this copy came from at_link() and was not read yet."""
+        if self.pk is None:
+            self.__dict__.update({name: value for name, value in fresh.__dict__.items() if name != "_state"})
+            self._state.adding, self._state.db = False, fresh._state.db
 
     def _adopt(self, fresh: Sitting) -> None:
         """Take the state a verb left in the locked copy `fresh`, without reading it again."""
@@ -499,7 +532,7 @@ class Sitting(models.Model):
         and keep them on this copy."""
         changes["version"] = self.version + 1
         changes["changed_at"] = timezone.now()
-        Sitting.objects.filter(pk=self.pk).update(**changes)
+        rows.update(Sitting, self.pk, changes)
         for name, value in changes.items():
             setattr(self, name, value)
 
@@ -600,42 +633,108 @@ class Sitting(models.Model):
         ]
 
     table_after_change: TableState | None = None  # set by record_hand, so the answer needs no new read
+    state_before: tuple[int | None, bool] | None = None  # (threshold, is_finished) before record_hand's change
 
     def table(self, recent: int | None = HANDS_ON_TABLE) -> TableState:
         """What the match table shows, in two queries whatever the number of hands.
 
         `recent` limits the hand rows read, newest first (None: all of them).
         """
-        seats = list(self.seats.select_related("player").order_by("position"))
+        with connection.cursor() as cursor:
+            cursor.execute(_seats_read(), [self.pk])
+            found = cursor.fetchall()
+        seats = []
+        for row in found:
+            seat = rows.build(Seat, row[: rows.width(Seat)])
+            seat.sitting, seat.player = self, rows.build(Player, row[rows.width(Seat) :])
+            seats.append(seat)
         return TableState(self, seats, *self._read_hands(seats, recent))
 
     def _read_hands(self, seats: list[Seat], recent: int | None, upcoming: int = 0) -> tuple[list[Hand], dict]:
         """The newest `recent` hands (newest first; None: all) and the hands the score chart draws,
-        by number, in one query. The number of the last hand follows from the seats (won hands)
-        and the match's state (a match ended by a member ends on one abandoned hand). `upcoming`:
-        hands about to be added (a tap adds one), so that the chart samples as it will be drawn."""
+        by number (as ChartPoint: number, running totals, threshold; the newest hands as Hand rows).
+        The number of the last hand follows from the seats (won hands) and the match's state (a
+        match ended by a member ends on one abandoned hand). `upcoming`: hands about to be added (a
+        tap adds one), so that the chart samples as it will be drawn. Two queries at most."""
         if recent == 0:
             return [], {}
         if recent is None:
             hands = list(self.hands.order_by("-number"))
             return hands, {hand.number: hand for hand in hands}
         last = sum(seat.hands_won for seat in seats) + (1 if self.is_final else 0)
+        if not last:
+            return [], {}
         drawn = [number for number in sampled(last + upcoming + 1, CHART_POINTS) if 0 < number <= last - recent]
-        hands = list(
-            self.hands.filter(models.Q(number__gt=last - recent) | models.Q(number__in=drawn)).order_by("-number")
-        )
-        return [hand for hand in hands if hand.number > last - recent], {hand.number: hand for hand in hands}
+        with connection.cursor() as cursor:
+            cursor.execute(_hands_read(len(drawn)), [self.pk, last - recent, *([self.pk, *drawn] if drawn else [])])
+            found = cursor.fetchall()
+        number, running, threshold = (rows.position(Hand, name) for name in ("number", "running", "threshold_after"))
+        hands, points = [], {}
+        for row in found:
+            if row[number] > last - recent:
+                hand = rows.build(Hand, row)
+                hands.append(hand)
+                points[hand.number] = hand
+            else:
+                points[row[number]] = ChartPoint(
+                    row[number], rows.convert(Hand, "running", row[running]), row[threshold]
+                )
+        hands.sort(key=lambda hand: hand.number, reverse=True)
+        return hands, points
 
     def fresh_table(self, recent: int | None = HANDS_ON_TABLE) -> TableState:
         """table(), with this sitting's row read again in the same snapshot as its seats and hands,
         so that version, totals and hands agree even while other phones tap. Inside a transaction
         (a GET view's snapshot, a verb) the reads agree already: no row is read again. Raises
         Sitting.DoesNotExist when the sitting is gone from this copy's link (see _lock)."""
-        if connection.in_atomic_block:
+        if connection.in_atomic_block and self.pk is not None:
             return self.table(recent)
         with read_snapshot():
-            self._adopt(Sitting.objects.get(pk=self.pk, token=self.token))  # DoesNotExist: deleted or new links
+            link = {"token": self.token} if self.pk is None else {"pk": self.pk, "token": self.token}
+            fresh = Sitting.objects.get(**link)  # DoesNotExist: deleted, or its links were made new
+            self._read_from(fresh)
+            self._adopt(fresh)
             return self.table(recent)
+
+
+@functools.cache
+def _locking_read(by_pk: bool) -> str:
+    """The statement of Sitting._lock: the sitting, its seats and their players, by link (and pk)."""
+    quote = connection.ops.quote_name
+    return (
+        f"SELECT {rows.columns(Sitting, 's')}, {rows.columns(Seat, 't')}, {rows.columns(Player, 'p')} "
+        f"FROM {quote(Seat._meta.db_table)} t JOIN {quote(Sitting._meta.db_table)} s ON s.id = t.sitting_id "
+        f"JOIN {quote(Player._meta.db_table)} p ON p.id = t.player_id "
+        f"WHERE s.token = %s{' AND s.id = %s' if by_pk else ''} ORDER BY t.position{rows.lock_clause('t', 's')}"
+    )
+
+
+@functools.cache
+def _seats_read() -> str:
+    """The statement of Sitting.table: a sitting's seats in playing order, with their players."""
+    quote = connection.ops.quote_name
+    return (
+        f"SELECT {rows.columns(Seat, 't')}, {rows.columns(Player, 'p')} FROM {quote(Seat._meta.db_table)} t "
+        f"JOIN {quote(Player._meta.db_table)} p ON p.id = t.player_id WHERE t.sitting_id = %s ORDER BY t.position"
+    )
+
+
+@functools.cache
+def _hands_read(drawn: int) -> str:
+    """The statement of Sitting._read_hands: a sitting's hands after a number, and `drawn` more by
+    number (two index searches: an OR of both would scan every hand of the sitting)."""
+    select = f"SELECT {rows.columns(Hand, 'h')} FROM {connection.ops.quote_name(Hand._meta.db_table)} h"
+    newest = f"{select} WHERE h.sitting_id = %s AND h.number > %s"
+    if not drawn:
+        return newest
+    chart_columns = ", ".join(
+        f"h.{connection.ops.quote_name(field.column)}" if field.name in ChartPoint._fields else "NULL"
+        for field in Hand._meta.concrete_fields
+    )  # what the chart draws of the older hands; NULL keeps the columns of the newest hands' rows
+    return (
+        f"{newest} UNION ALL SELECT {chart_columns} FROM {connection.ops.quote_name(Hand._meta.db_table)} h "
+        f"WHERE h.sitting_id = %s AND h.number IN ({', '.join(['%s'] * drawn)})"
+    )
 
 
 def longest_run(winners: Sequence[int | None], seat: int) -> int:
@@ -719,22 +818,19 @@ class Seat(models.Model):
     def add_points(seats: Sequence[Seat], points: Sequence[int], winner: int, sign: int) -> None:
         """Add (sign=1) or take back (sign=-1) one hand's points and win, in one UPDATE."""
         changed = [(seat, gained) for seat, gained in zip(seats, points) if gained or seat is seats[winner]]
-        if len(changed) == 1:  # the usual case: only the winner scores
-            seat, gained = changed[0]
-            Seat.objects.filter(pk=seat.pk).update(
-                total=models.F("total") + sign * gained, hands_won=models.F("hands_won") + sign
-            )
-        else:
-            Seat.objects.filter(pk__in=[seat.pk for seat, _ in changed]).update(
-                total=models.Case(
-                    *(models.When(pk=seat.pk, then=models.F("total") + sign * gained) for seat, gained in changed),
-                    output_field=models.IntegerField(),
-                ),
-                hands_won=models.Case(
-                    models.When(pk=seats[winner].pk, then=models.F("hands_won") + sign),
-                    default=models.F("hands_won"),
-                    output_field=models.PositiveIntegerField(),
-                ),
+        gains = " ".join("WHEN %s THEN %s" for _ in changed)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"UPDATE {connection.ops.quote_name(Seat._meta.db_table)} "
+                f"SET total = total + CASE id {gains} ELSE 0 END, "
+                "hands_won = hands_won + CASE WHEN id = %s THEN %s ELSE 0 END "
+                f"WHERE id IN ({', '.join(['%s'] * len(changed))})",
+                [
+                    *(value for seat, gained in changed for value in (seat.pk, sign * gained)),
+                    seats[winner].pk,
+                    sign,
+                    *(seat.pk for seat, _ in changed),
+                ],
             )
         for seat, gained in changed:
             seat.total += sign * gained

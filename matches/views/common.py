@@ -37,7 +37,7 @@ NO_SUCH_SITTING = gettext_lazy(
 
 
 def with_sitting(
-    view: Callable[..., HttpResponse], link: str = "token", snapshot: bool = True
+    view: Callable[..., HttpResponse], link: str = "token", snapshot: bool = True, read_changes: bool = True
 ) -> Callable[..., HttpResponse]:
     """Resolve the URL's token (the sitting's `link` field) to its sitting, then call
     `view(request, sitting, ...)`; 404 with a message if none.
@@ -59,7 +59,12 @@ def with_sitting(
             return resolved(request, token, *args, **kwargs)
 
     def resolved(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-        found = list(Sitting.objects.filter(**{link: token})[:1]) if TOKEN.fullmatch(token) else []
+        if not TOKEN.fullmatch(token):
+            found = []
+        elif request.method == "POST" and not read_changes:
+            found = [Sitting.at_link(token)]
+        else:
+            found = list(Sitting.objects.filter(**{link: token})[:1])
         try:
             if found:
                 return view(request, found[0], *args, **kwargs)
@@ -70,9 +75,10 @@ def with_sitting(
     return wrapper
 
 
-def action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def action(view: Callable[..., HttpResponse], read_first: bool = True) -> Callable[..., HttpResponse]:
     """A POST-only action on a sitting. A GET (a reload or a shared link of the action's address)
-    goes back to the match table instead of a blank 405."""
+    goes back to the match table instead of a blank 405. `read_first=False`: the view gets
+    Sitting.at_link(token) and its verb reads the row (see with_sitting)."""
 
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, sitting: Sitting, *args, **kwargs) -> HttpResponse:
@@ -80,7 +86,7 @@ def action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
             return redirect(sitting)
         return view(request, sitting, *args, **kwargs)
 
-    return with_sitting(wrapper)
+    return with_sitting(wrapper, read_changes=read_first)
 
 
 def remember(request: HttpRequest, sitting: Sitting) -> None:

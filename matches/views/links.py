@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import segno
 from django.conf import settings
 from django.http.request import split_domain_port
@@ -12,8 +14,12 @@ from ..models import Sitting, TableState
 from .common import HtmxHttpRequest, claimed_seat
 
 
+@functools.lru_cache(maxsize=512)
 def qr_svg(url: str) -> str:
-    """The link as an inline SVG QR code (segno): black on white in both colour schemes, as scanners expect."""
+    """The link as an inline SVG QR code (segno): black on white in both colour schemes, as scanners expect.
+
+    Made once per link (and worker process): every view of a table shows the same code until its
+    links are made new, and making one costs more than the rest of the page (~3 ms)."""
     return segno.make(url, error="m").svg_inline(scale=5, border=3, dark="#000", light="#fff")
 
 

@@ -135,13 +135,13 @@ def poll_response(request: HtmxHttpRequest, sitting: Sitting, watching: bool) ->
 
 
 @vary_on_headers("HX-Request")
-@action
+@partial(action, read_first=False)
 def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """Record the tapped winner of the open hand. `sitting` is read by the verb's lock."""
     form = TapForm(request.POST)
     if not form.is_valid():
         return table_response(request, sitting, first_error(form), status=400)
     number, seat = form.cleaned_data["number"], form.cleaned_data["winner"] - 1
-    before = (sitting.threshold, sitting.is_finished)
     try:
         hand = sitting.record_hand(number, seat, form.extras(), by=recorder(request, sitting))
     except TableError as refusal:
@@ -149,7 +149,7 @@ def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     notice = hand_notice(
         _("Hand %(number)d recorded: %(name)s."), _("Hand %(number)d recorded: %(name)s (%(how)s)."), sitting, hand
     )
-    return after_change(request, sitting, joined([notice, *what_changed(sitting, *before)]))
+    return after_change(request, sitting, joined([notice, *what_changed(sitting, *sitting.state_before)]))
 
 
 def hand_notice(plain: str, with_how: str, sitting: Sitting, hand) -> str:
