@@ -11,6 +11,8 @@ from django.test import Client
 
 from matches.models import Sitting
 
+from .conftest import shown
+
 pytestmark = pytest.mark.django_db(transaction=True)
 HX = {"HTTP_HX_REQUEST": "true"}
 TALLY = re.compile(r'<table class="tally">.*?</table>', re.S)
@@ -96,7 +98,7 @@ def test_two_conflicting_taps_for_hand_7_write_one_row_and_name_the_winner():
     answers = at_once(2, lambda i: Client().post(tap, {"number": 7, "winner": 2 + i}, **HX))
     assert sorted(r.status_code for r in answers) == [200, 409]
     winner = sitting.hands.get(number=7).winner.name
-    loser = next(r for r in answers if r.status_code == 409).content.decode()
+    loser = shown(next(r for r in answers if r.status_code == 409).content.decode())
     assert f"Hand 7 is already recorded: {winner}." in loser and "Correct hand 7" in loser
     assert sitting.hands.count() == 7
 

@@ -53,6 +53,11 @@ def test_the_figures_fit_a_phone_and_stay_a_sortable_table(browser, live_server,
     page.context.close()
 
 
+def page_y(locator) -> float:
+    """Where an element's top is on the page (not in the viewport, which scrolls)."""
+    return locator.evaluate("element => element.getBoundingClientRect().top + window.scrollY")
+
+
 @pytest.mark.parametrize("javascript", [True, False])
 def test_cat_tes_questions_stand_above_their_answers(browser, live_server, javascript):
     sitting = Sitting.start("cat-te", NAMES[:6])
@@ -64,8 +69,8 @@ def test_cat_tes_questions_stand_above_their_answers(browser, live_server, javas
     assert answers.count() == 3
     question = panel.locator(".question")
     assert question.inner_text() == "How was the hand won?"
-    tops = [answers.nth(index).bounding_box()["y"] for index in range(3)]
-    assert question.bounding_box()["y"] < tops[0]
+    tops = [page_y(answers.nth(index)) for index in range(3)]  # on the page: opening a panel may scroll
+    assert page_y(question) < tops[0]
     # Nothing stands between the three answers: the Ace question belongs to the sweep and opens with it.
     assert panel.get_by_text("Sweep: who held back an Ace?").is_hidden()
     for index in range(3):  # (without JavaScript nothing scrolls for the player: the phone's own scrolling)
@@ -74,7 +79,7 @@ def test_cat_tes_questions_stand_above_their_answers(browser, live_server, javas
     aces = panel.get_by_text("Sweep: who held back an Ace?")
     record = panel.locator("details.more[open] button")
     assert plain(record.inner_text()) == "Record: Garba wins"
-    assert tops[2] < aces.bounding_box()["y"] < record.bounding_box()["y"]
+    assert tops[2] < page_y(aces) < page_y(record)
     assert (in_viewport(page, aces) and in_viewport(page, record)) or not javascript
     shot(page, f"cat-te-sweep-360x640-{'js' if javascript else 'no-js'}")
     panel.get_by_label("Aïcha").check()
