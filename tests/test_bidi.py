@@ -5,6 +5,7 @@ carry no <bdi>, FSI or PDI. (tests/test_bidi_browser.py checks what chromium dra
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +94,21 @@ def test_the_files_keep_names_as_typed(client):
         assert SARAH in text and AISHA in text
     assert without_isolates(how) in csv and without_isolates(how) in group_csv
     assert json.loads(archive)["players"][0]["name"] == AISHA
+
+
+BUTTON = re.compile(
+    r'<(button|summary)\b[^>]*>(.*?)</\1>|<a\b[^>]*class="[^"]*\bbutton\b[^"]*"[^>]*>(.*?)</a>', re.S
+)
+
+
+def test_a_name_inside_a_button_keeps_the_space_before_it():
+    """Buttons lay their content out as flex items, where a <bdi> directly inside becomes an item of
+    its own and the space before it is dropped ("Back to the group:Friday"): a button that holds an
+    isolated name holds it inside one <span>."""
+    offenders = []
+    for template in sorted((Path(__file__).resolve().parent.parent / "templates").rglob("*.html")):
+        for match in BUTTON.finditer(template.read_text()):
+            content = (match.group(2) or match.group(3) or "").strip()
+            if "bdi" in content and not content.startswith("<span"):
+                offenders.append(f"{template.name}: {content[:70]}")
+    assert offenders == []
