@@ -86,7 +86,7 @@ def test_the_files_keep_names_as_typed(client):
     sitting.record_hand(1, 0, {"bonus": [1]})  # the hand's "how" names a player
     how = sitting.table().describe(sitting.hands.get())
     assert FSI in how and PDI in how  # on the screens, isolated
-    csv = client.get(f"/s/{sitting.token}/hands.csv").content.decode("utf-8-sig")
+    csv = b"".join(client.get(f"/s/{sitting.token}/hands.csv").streaming_content).decode("utf-8-sig")
     group_csv = b"".join(client.get(f"/g/{group.token}/hands.csv").streaming_content).decode("utf-8-sig")
     archive = dumps(export_group(group))
     for text in (csv, group_csv, archive):

@@ -20,7 +20,9 @@ SEPARATOR = {"en": ": ", "fr": "\u00a0: "}
 
 
 def read_csv(client, sitting: Sitting, language: str = "en") -> list[list[str]]:
-    body = client.get(url(sitting, "hands.csv"), HTTP_ACCEPT_LANGUAGE=language).content.decode("utf-8-sig")
+    body = b"".join(client.get(url(sitting, "hands.csv"), HTTP_ACCEPT_LANGUAGE=language).streaming_content).decode(
+        "utf-8-sig"
+    )
     return list(csv.reader(io.StringIO(body), delimiter=";" if language == "fr" else ","))
 
 
@@ -186,7 +188,7 @@ def test_fapfap_file_has_money_columns_named_by_the_currency(client):
     assert english[1][5:] == ["0", "4", "0", "0", "4", "0", "-400", "800", "-400", "0", "1", "0"]
     french = read_csv(client, sitting, "fr")
     assert french[0][5] == "Aïcha\u00a0: mises de cette main" and french[0][11] == "Aïcha\u00a0: FCFA"
-    assert client.get(url(sitting, "hands.csv"), **FR).content.decode("utf-8-sig").count(";") > 10
+    assert b"".join(client.get(url(sitting, "hands.csv"), **FR).streaming_content).decode("utf-8-sig").count(";") > 10
 
 
 @pytest.mark.parametrize(
@@ -207,3 +209,23 @@ def test_the_files_headers_carry_the_screens_unit(client, slug, settings, per_ha
         *(f"{name}: {heading}" for heading in running for name in NAMES),
     ]
     assert tally(client.get(url(sitting)).content.decode())[0] == running
+
+
+def test_the_file_is_streamed_and_words_each_answer_once(client, monkeypatch):
+    """A long match is sent as it is read (constant memory), and a hand's answers are worded once per
+    distinct answer, not once per row."""
+    from matches.models import TableState
+
+    sitting = Sitting.start("fapfap", ["Aïcha", "Boubacar", "Chaibou"])
+    for number in range(1, 41):
+        sitting.record_hand(number, number % 3, {"multiplier": "2" if number % 2 else "1"})
+    worded = []
+    real = TableState.describe
+    monkeypatch.setattr(
+        TableState, "describe", lambda self, hand, **kw: worded.append(hand.number) or real(self, hand, **kw)
+    )
+    response = client.get(url(sitting, "hands.csv"))
+    assert response.streaming and not worded  # nothing is read before the file is sent
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
+    assert [row[0] for row in rows[1:]] == [str(n) for n in range(1, 41)]
+    assert len(worded) == 2 and len({row[4] for row in rows[1:]}) == 2

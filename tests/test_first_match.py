@@ -128,7 +128,7 @@ def test_a_multiplier_says_what_it_is_worth_in_the_stakes_currency(client):
     no_currency = Sitting.start("fapfap", NAMES[:2], stake_amount=1500)
     tapped = client.post(url(no_currency, "tap/"), {"number": 1, "winner": 1, "multiplier": "4"}, **HX)
     assert "(x4 = 6,000 from each other player)" in words(tapped)
-    csv = client.get(url(money, "hands.csv")).content.decode("utf-8-sig")
+    csv = b"".join(client.get(url(money, "hands.csv")).streaming_content).decode("utf-8-sig")
     assert ",x2," in csv and "CFA from" not in csv  # the file keeps the short answer
 
 
@@ -170,7 +170,7 @@ def test_negatives_take_one_minus_sign_on_every_screen_and_the_file_a_hyphen(cli
     assert "\u22121 chip" in unescape(shared)
     home = words(client.get("/"))
     assert "\u22121" in home and " -1" not in home
-    csv = client.get(url(chips, "hands.csv")).content.decode("utf-8-sig")
+    csv = b"".join(client.get(url(chips, "hands.csv")).streaming_content).decode("utf-8-sig")
     assert "\u2212" not in csv and ",-2," in csv
 
 

@@ -101,7 +101,7 @@ def test_each_game_played_to_its_end_and_exported(client, slug, settings, names,
     assert 'name="winner"' not in page
     refused = client.post(url(sitting, "tap/"), {"number": len(taps) + 1, "winner": 1, **taps[0][1]}, **HX)
     assert refused.status_code == 409
-    rows = list(csv.reader(io.StringIO(client.get(url(sitting, "hands.csv")).content.decode("utf-8-sig"))))
+    rows = list(csv.reader(io.StringIO(b"".join(client.get(url(sitting, "hands.csv")).streaming_content).decode("utf-8-sig"))))
     assert len(rows) == len(taps) + 1
     assert sitting.check_totals() == []
 

@@ -272,13 +272,14 @@ def test_the_csv_speaks_the_readers_language(client, sitting):
     url = f"/s/{sitting.token}/hands.csv"
 
     def csv(language):
-        return client.get(url, **HEADERS.get(language, {"HTTP_ACCEPT_LANGUAGE": language})).content.decode("utf-8-sig")
+        response = client.get(url, **HEADERS.get(language, {"HTTP_ACCEPT_LANGUAGE": language}))
+        return b"".join(response.streaming_content).decode("utf-8-sig")
 
     assert csv("en").startswith("hand,status,dealer,winner,how,") and "\n1,won,Aïcha,Chaibou," in csv("en")
     assert csv("fr").startswith("main;statut;donneur;gagnant;comment;") and "\n1;gagnée;Aïcha;Chaibou;" in csv("fr")
-    assert re.match(r"Runde[,;]Status[,;]Geber[,;]Gewinner[,;]Wie[,;]", csv("de"))
-    assert re.search(r"\n1[,;]gewonnen[,;]Aïcha[,;]Chaibou[,;]", csv("de"))
-    assert re.match(r"ván[,;]trạng thái[,;]người chia bài[,;]người thắng[,;]cách thắng[,;]", csv("vi"))
+    # German and Vietnamese write decimals with a comma too: their spreadsheets split on ";".
+    assert csv("de").startswith("Runde;Status;Geber;Gewinner;Wie;") and "\n1;gewonnen;Aïcha;Chaibou;" in csv("de")
+    assert csv("vi").startswith("ván;trạng thái;người chia bài;người thắng;cách thắng;")
 
 
 @pytest.mark.django_db

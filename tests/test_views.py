@@ -444,7 +444,7 @@ def test_csv_export_has_one_row_per_hand_with_points_and_running_totals(client, 
     sitting.end_match()
     response = client.get(url(sitting, "hands.csv"))
     assert response["Content-Type"].startswith("text/csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
     assert rows[0] == [
         "hand",
         "status",
@@ -462,7 +462,7 @@ def test_csv_export_has_one_row_per_hand_with_points_and_running_totals(client, 
 def test_csv_export_defuses_formulas_in_names(client, db):
     sitting = Sitting.start("agram", ["=1+2", "B"])
     play(sitting, [0])
-    body = client.get(url(sitting, "hands.csv")).content.decode("utf-8-sig")
+    body = b"".join(client.get(url(sitting, "hands.csv")).streaming_content).decode("utf-8-sig")
     assert ",=1+2" not in body and "=1+2" in body
 
 
@@ -628,3 +628,41 @@ def test_two_phones_tapping_rematch_get_the_same_new_sitting(client, sitting):
     assert first == second
     assert Sitting.objects.count() == 2
     assert "Go to the rematch" in client.get(url(sitting)).content.decode()
+
+
+# --- the history, a page at a time ----------------------------------------------------------------
+
+
+def test_the_history_shows_a_page_of_hands_newest_first_and_reaches_any_hand(client, sitting):
+    from matches.views.table import HISTORY_PAGE
+
+    fill(sitting, 2 * HISTORY_PAGE + 10)  # 110 hands
+    numbers = re.compile(r'<tr><td class="num">(\d+)</td>')
+    first = client.get(url(sitting, "hands/")).content.decode()
+    assert [int(n) for n in numbers.findall(first)] == list(range(110, 60, -1))
+    assert 'href="?from=60"' in first and "Newer hands" not in first  # older ones a tap away
+    page = client.get(url(sitting, "hands/"), {"from": 7}).content.decode()
+    assert [int(n) for n in numbers.findall(page)] == list(range(50, 0, -1))  # the page holding hand 7
+    assert 'href="?from=100"' in page and "Older hands" not in page
+    assert f'href="/s/{sitting.token}/hands/7/"' in page  # its correction
+
+
+@pytest.mark.parametrize("asked", ["0", "999", "abc", "-3", "1e9", "9" * 40])
+def test_asking_the_history_for_a_hand_that_is_not_there_says_which_numbers_are(client, sitting, asked):
+    fill(sitting, 12)
+    response = client.get(url(sitting, "hands/"), {"from": asked})
+    assert response.status_code == 400
+    body = shown(response.content.decode())
+    assert "type a hand number from 1 to 12" in body and body.count('<tr><td class="num">') == 12
+
+
+def test_the_history_costs_the_same_queries_and_rows_at_50_and_5000_hands(client):
+    counts, sizes = [], []
+    for size in (50, 5000):
+        sitting = Sitting.start("agram", WORKED)
+        fill(sitting, size)
+        with CaptureQueriesContext(connection) as captured:
+            body = client.get(url(sitting, "hands/")).content
+        counts.append(len(captured))
+        sizes.append(body.count(b'<tr><td class="num">'))
+    assert counts[0] == counts[1] and sizes == [50, 50]

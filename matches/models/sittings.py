@@ -650,6 +650,16 @@ class Sitting(models.Model):
             seats.append(seat)
         return TableState(self, seats, *self._read_hands(seats, recent))
 
+    def history_page(self, newest: int | None, size: int) -> tuple[TableState, int]:
+        """The hands numbered `newest` down to `newest - size + 1`, newest first, as a TableState
+        (None, or a number past the last hand: the last hand's page; below 1: the first), and the
+        number of the last hand. Two queries, whatever the number of hands."""
+        state = self.table(recent=0)
+        last = sum(seat.hands_won for seat in state.seats) + (1 if self.is_final else 0)
+        top = last if newest is None else max(min(newest, last), min(size, last))
+        state.recent_hands = list(self.hands.filter(number__lte=top, number__gt=top - size).order_by("-number"))
+        return state, last
+
     def _read_hands(self, seats: list[Seat], recent: int | None, upcoming: int = 0) -> tuple[list[Hand], dict]:
         """The newest `recent` hands (newest first; None: all) and the hands the score chart draws,
         by number (as ChartPoint: number, running totals, threshold; the newest hands as Hand rows).

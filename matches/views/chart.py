@@ -4,12 +4,15 @@ hands; a hand missing from that read is fetched here."""
 
 from __future__ import annotations
 
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from .. import rules
 from ..chart import CHART_POINTS, Chart, draw, sampled
 from ..models import Hand, Sitting, TableState
+from ..models.table_state import grouped
+from ..names import isolate
 
 
 def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
@@ -82,3 +85,26 @@ def chart_title(sitting: Sitting) -> str:
     if sitting.stake_amount:
         return _("Money after each hand (%(currency)s)") % {"currency": sitting.stake_label or _("money")}
     return _("Score after each hand")
+
+
+def chart_svg(chart: Chart) -> SafeString:
+    """The chart's drawing as inline SVG markup: grid lines with their values, the threshold's steps,
+    a line per player with its name (isolated, so a right-to-left name keeps its place). Built here,
+    not by a template: a tap's answer carries it, and a template loop over its parts costs more than
+    everything else in that answer's drawing."""
+    width = chart.width
+    parts = ['<svg viewBox="-34 -10 424 146" aria-hidden="true" focusable="false">']
+    for y, value in chart.ticks:
+        parts.append(
+            f'<line class="tick" x1="0" x2="{width}" y1="{y}" y2="{y}"/>'
+            f'<text class="axis" x="-4" y="{y + 4}">{escape(grouped(value))}</text>'
+        )
+    if chart.steps:
+        parts.append(f'<polyline class="steps" points="{chart.steps}"/>')
+    for index, line in enumerate(chart.lines):
+        parts.append(
+            f'<polyline class="l{index}" points="{line.points}"/>'
+            f'<text class="l{index}" x="{width + 4}" y="{line.label_y + 5}">{escape(isolate(line.label))}</text>'
+        )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # noqa: S308 - numbers and escaped names only

@@ -4,9 +4,8 @@ page that imports such an archive as a new group (see matches.group_archive for 
 from __future__ import annotations
 
 import io
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 
-from defusedcsv import csv
 from django.core.files.uploadedfile import InMemoryUploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, SkipFile
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -22,16 +21,16 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from ..csrf import NoReferrerCsrfViewMiddleware
 from ..group_archive import ArchiveError, dumps, export_group, import_group, read_archive
-from ..models import Group, Hand, Player, Seat, Sitting, TableState
-from ..names import without_isolates
+from ..models import Group, Player, Seat, Sitting, TableState
 from ..snapshot import read_snapshot
+from . import export
 from .common import HtmxHttpRequest, known_phone
+from .export import HandRows
 from .groups import remember_group, with_group
 from .limits import STARTS, over_limit
 
 MAX_ARCHIVE = 5 * 1024 * 1024  # bytes: a group of years of weekly matches is well under 1 MB
 FORM_ALLOWANCE = 64 * 1024  # the rest of the upload's body: multipart headers, CSRF token
-ROWS_PER_CHUNK = 200
 
 
 def attachment(response: HttpResponse, group: Group, extension: str) -> HttpResponse:
@@ -68,35 +67,11 @@ def group_csv(request: HtmxHttpRequest, group: Group) -> StreamingHttpResponse:
 
     Streamed: the rows are read with iterators while they are sent, in a read snapshot of their own
     (the response is written after this view returns), so a group of any size takes little memory.
-    UTF-8 with a BOM; ";" between columns in French, like the match's own CSV."""
-    delimiter = ";" if translation.get_language() == "fr" else ","
+    UTF-8 with a BOM; ";" between columns where the comma is the decimal mark, like the match's own CSV."""
+    delimiter = export.delimiter(translation.get_language())
     rows = csv_rows(group.pk, translation.get_language())
-    response = StreamingHttpResponse(csv_chunks(rows, delimiter), content_type="text/csv; charset=utf-8")
+    response = StreamingHttpResponse(export.csv_chunks(rows, delimiter), content_type="text/csv; charset=utf-8")
     return attachment(response, group, "csv")
-
-
-class Echo:
-    """A file whose write() hands back what it was given, for a csv writer inside a generator."""
-
-    def write(self, value: str) -> str:
-        return value
-
-
-def csv_chunks(rows: Generator[list[object], None, None], delimiter: str) -> Iterator[str]:
-    """The file's text in chunks of ROWS_PER_CHUNK rows, after the BOM (so spreadsheet programs read
-    the names' accents as UTF-8)."""
-    writer = csv.writer(Echo(), delimiter=delimiter)
-    chunk = ["\ufeff"]
-    try:
-        for row in rows:
-            chunk.append(writer.writerow(row))
-            if len(chunk) >= ROWS_PER_CHUNK:
-                yield "".join(chunk)
-                chunk = []
-        if chunk:
-            yield "".join(chunk)
-    finally:
-        rows.close()  # a client that went away: end the read snapshot now
 
 
 def csv_rows(group_pk: int, language: str | None) -> Generator[list[object], None, None]:
@@ -122,7 +97,7 @@ def csv_rows(group_pk: int, language: str | None) -> Generator[list[object], Non
         sittings = Sitting.objects.filter(group_id=group_pk).order_by("started_at", "pk")
         for number, sitting in enumerate(sittings.iterator(chunk_size=100), start=1):
             seats = list(Seat.objects.filter(sitting=sitting).select_related("player").order_by("position"))
-            state = TableState(sitting, seats, [])
+            hand_row = HandRows(TableState(sitting, seats, []))
             facts = [
                 timezone.localtime(sitting.started_at, sitting.zone).strftime("%Y-%m-%d %H:%M"),
                 _(sitting.rules.name),
@@ -133,20 +108,13 @@ def csv_rows(group_pk: int, language: str | None) -> Generator[list[object], Non
                 points: list[object] = [""] * len(players)
                 for seat, gained in zip(seats, hand.points):
                     points[columns[seat.player_id]] = gained
-                yield facts + hand_facts(state, hand) + points
+                yield facts + hand_row(hand)[:5] + points
 
 
 def headings(players: list[Player]) -> list[str]:
     """One column per player, by name; a name two players share gets their order in the list, "Ali (2)"."""
     names = [player.name for player in players]
     return [name if names.count(name) == 1 else f"{name} ({names[:i].count(name) + 1})" for i, name in enumerate(names)]
-
-
-def hand_facts(state: TableState, hand: Hand) -> list[object]:
-    """Number, status, dealer, winner and how, as the match's own CSV writes them."""
-    winner = state.name_of(hand.winner_id) if hand.winner_id else ""
-    dealer = state.seats[hand.dealer_position].name
-    return [hand.number, hand.get_status_display(), dealer, winner, without_isolates(state.describe(hand, worth=False))]
 
 
 # --- importing an archive -------------------------------------------------------------

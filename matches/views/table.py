@@ -24,7 +24,7 @@ from ..errors import AlreadyRecorded, TableError
 from ..forms import HandNumberForm, TapForm
 from ..models import Sitting
 from .answers import answer_forms, choice_prompt
-from .chart import chart_title, sitting_chart, table_rows
+from .chart import chart_svg, chart_title, sitting_chart, table_rows
 from .common import (
     HtmxHttpRequest,
     action,
@@ -69,6 +69,7 @@ def table_response(
         "question": choice_prompt(sitting.rules),
         "chart": (chart := sitting_chart(sitting, state)),
         "chart_rows": table_rows(chart),
+        "chart_svg": chart_svg(chart) if chart else "",
         "chart_title": chart_title(sitting),
     }
     if not wants_partial(request) and not watching:
@@ -301,12 +302,33 @@ def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     return redirect(new)
 
 
+HISTORY_PAGE = 50  # hands on one page of the history, newest first
+
+
 @require_safe
 @with_sitting
 def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    """Every hand of the sitting, newest first, with who recorded or corrected it."""
-    state = sitting.table(recent=None)
+    """The sitting's hands, newest first, a page of HISTORY_PAGE at a time (`?from=N`: the page whose
+    newest hand is N), with who recorded or corrected each, and a way to any hand by its number."""
+    asked = request.GET.get("from", "").strip()
+    newest = int(asked) if asked.isdigit() and len(asked) < 10 else None
+    state, last = sitting.history_page(newest, HISTORY_PAGE)
     state.this_phone = known_phone(request) or ""  # "this phone" or "another phone" made a change
-    response = render(request, "matches/history.html", {"sitting": sitting, "table": state})
+    shown = [hand.number for hand in state.recent_hands]
+    notice = ""
+    if asked and (newest is None or not 1 <= newest <= last):
+        notice = _("There is no hand %(asked)s: type a hand number from 1 to %(last)d.") % {
+            "asked": asked[:12],
+            "last": last,
+        }
+    context = {
+        "sitting": sitting,
+        "table": state,
+        "last": last,
+        "notice": notice if last else "",
+        "newer": min(shown[0] + HISTORY_PAGE, last) if shown and shown[0] < last else None,
+        "older": shown[-1] - 1 if shown and shown[-1] > 1 else None,
+    }
+    response = render(request, "matches/history.html", context, status=400 if notice and last else 200)
     add_never_cache_headers(response)
     return response
