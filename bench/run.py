@@ -6,6 +6,10 @@ quietest of 5 rounds; the garbage collector paused while timing, as timeit does)
 SQL queries per tap and per poll, tap response bytes (raw and gzip), and the first load of the
 match table with every static asset it loads, compressed as whitenoise serves them. Prints a
 table, writes bench/results.json and exits 1 when a budget is missed.
+
+Then, over HTTP, side by side with the peer (shared/peer): bench/http_bench.py. `--http-only` runs
+that part alone (results.json keeps the in-process figures); `--quick` makes it a 1-3 minute check
+on SQLite (add `--db postgresql` for both) that leaves results.json as it was; `--no-http` skips it.
 """
 
 from __future__ import annotations
@@ -103,7 +107,7 @@ def fill(hands: int):
     return sitting
 
 
-CHART = re.compile(rb'<figure class="chart">.*?</figure>', re.S)
+CHART = re.compile(rb'<figure class="chart">.*?</figure>', re.DOTALL)
 GROUP_PLAYERS, GROUP_MATCHES, HANDS_PER_MATCH = 12, 1_000, 50
 PAGE_ROUNDS = 15
 
@@ -385,23 +389,20 @@ def check(results: dict) -> list[str]:
     return missed
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--worker", metavar="DATABASE_URL", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.worker:
-        worker(args.worker)
-        return 0
+def in_process() -> tuple[dict, list[str]] | None:
+    """The in-process part: each database in its own process; None when a worker failed."""
     results: dict = {"runs": []}
     with tempfile.TemporaryDirectory() as scratch:
         urls = [f"sqlite:///{scratch}/bench.sqlite3"]
         if url := postgres_url():
             urls.append(url)
         for url in urls:
-            out = subprocess.run([sys.executable, __file__, "--worker", url], capture_output=True, text=True, cwd=ROOT)
+            out = subprocess.run(
+                [sys.executable, __file__, "--worker", url], capture_output=True, text=True, cwd=ROOT, check=False
+            )
             if out.returncode:
                 print(out.stderr, file=sys.stderr)
-                return 2
+                return None
             measured = json.loads(out.stdout.strip().splitlines()[-1])
             results["runs"] += measured["runs"]
             for key in ("first_load_bytes", "first_load", "third_party_requests", "group"):
@@ -434,7 +435,51 @@ def main() -> int:
         print(f"  {key}: {value}")
     for asset, size in results["first_load"].items():
         print(f"  {size:>7}  {asset}")
-    (ROOT / "bench" / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    return results, missed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--worker", metavar="DATABASE_URL", help=argparse.SUPPRESS)
+    parser.add_argument("--http-only", action="store_true", help="only the HTTP side by side with the peer")
+    parser.add_argument("--no-http", action="store_true", help="only the in-process part")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="HTTP part: 3 rounds of 60 taps, SQLite only unless --db says, no wrk check; results.json kept",
+    )
+    parser.add_argument("--db", choices=("sqlite", "postgresql"), action="append", help="HTTP part: which databases")
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker)
+        return 0
+    results_path = ROOT / "bench" / "results.json"
+    missed: list[str] = []
+    if args.http_only:
+        results = json.loads(results_path.read_text()) if results_path.exists() else {}
+    else:
+        done = in_process()
+        if done is None:
+            return 2
+        results, missed = done
+    if not args.no_http:
+        import http_bench  # bench/http_bench.py (bench/ is this script's folder, first on sys.path)
+
+        databases = tuple(args.db or (("sqlite",) if args.quick else ("sqlite", "postgresql")))
+        try:
+            http = http_bench.run(quick=args.quick, databases=databases)
+        except (http_bench.BenchError, subprocess.CalledProcessError, OSError) as error:
+            print(f"HTTP bench failed: {error}", getattr(error, "stderr", "") or "", file=sys.stderr)
+            return 2
+        print()
+        http_bench.report(http)
+        if args.quick:
+            print("(--quick: bench/results.json left as it was)")
+        else:
+            results.update(http)
+        missed += http["http_missed"]
+    if not args.quick:
+        results_path.write_text(json.dumps(results, indent=2) + "\n")
     if missed:
         print("BUDGET MISSED:", *missed, sep="\n  ")
         return 1

@@ -103,7 +103,10 @@ DATABASES = {
         # Persistent connections suit gunicorn's long-lived workers; runserver's
         # thread per request would only leak them.
         conn_max_age=env_int("CONN_MAX_AGE", 0 if DEBUG else 60),
-        conn_health_checks=True,
+        # A health check costs every request a `SELECT 1` round trip; without it, a connection the
+        # database dropped (a restart) fails one request per worker, which Django then replaces
+        # (phones retry a tap that was not saved). CONN_HEALTH_CHECKS=1 turns the checks on.
+        conn_health_checks=env_flag("CONN_HEALTH_CHECKS"),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
