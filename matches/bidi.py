@@ -2,9 +2,10 @@
 numbers, so that "عائشة 3" never shows as "3 عائشة" in a left-to-right line (issue 12).
 
 Screens put a name in <bdi> (templates: the `bdi` filter; sentences built in Python: `sentence`
-here, which makes the notice or message HTML, escaped but for the names' elements). Plain text (the
-result a table shares, a chart's label in SVG, a page's <title>) puts it between FSI and PDI instead
-(names.isolate). The files (CSV, the JSON archive) keep names as typed.
+here, which makes the notice or message HTML, escaped but for the names' elements). Plain text on the
+screen (a chart's label in SVG, a page's <title>) puts it between FSI and PDI instead (names.isolate);
+the result a table shares with other apps only a right-to-left name (names.shared). The files (CSV,
+the JSON archive) keep names as typed.
 """
 
 from __future__ import annotations

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 WIDTH, HEIGHT = 260, 120  # plot area, in viewBox units (the names take the 130 units on its right)
-LABEL_GAP = 15  # the least vertical distance between two names, in viewBox units (their font is 14)
+# The whole drawing (x, y, width, height): the plot, the values on its left, the names on its right.
+VIEW_BOX = (-34, -10, 424, 146)
+# A name is written NAME_BASELINE below its label_y, in a 14-unit font (app.css: .chart text) whose
+# tallest letters (an accented capital) rise NAME_ASCENT above the baseline and whose descenders
+# reach NAME_DESCENT below it (Chromium measures 13.3 and 3.2).
+NAME_BASELINE, NAME_ASCENT, NAME_DESCENT = 5, 14, 4
+LABEL_GAP = 17  # the least vertical distance between two names: more than a name is tall (16.5)
 CHART_POINTS = 40  # hands drawn at most: longer matches are sampled evenly, the newest hand always in
 NAME_CHARS = 12  # longer names are shortened in the drawing (the table beside it has them whole)
 
@@ -63,17 +69,34 @@ def running(start: Sequence[int], per_hand: Sequence[Sequence[int]]) -> list[tup
     return list(accumulate(per_hand, lambda totals, gained: tuple(map(sum, zip(totals, gained))), initial=tuple(start)))
 
 
-def spread_labels(ys: Sequence[float], gap: int = LABEL_GAP, top: int = 0, bottom: int = HEIGHT) -> list[int]:
-    """Label heights near `ys` (viewBox units, down is +) but at least `gap` apart, kept in [top, bottom + gap]."""
+LABEL_TOP = VIEW_BOX[1] + NAME_ASCENT - NAME_BASELINE  # the highest label_y whose name stays in the drawing
+LABEL_BOTTOM = VIEW_BOX[1] + VIEW_BOX[3] - NAME_DESCENT - NAME_BASELINE  # the lowest
+
+
+def spread_labels(
+    ys: Sequence[float], gap: int = LABEL_GAP, top: int = LABEL_TOP, bottom: int = LABEL_BOTTOM
+) -> list[int]:
+    """Label heights as near `ys` as they can be (viewBox units, down is +), at least `gap` apart and
+    all within [top, bottom]; who is higher stays higher (ties: in the order given).
+
+    Names that would crowd each other form a block, centred on where they would be alone and moved
+    whole to stay within the bounds; blocks that then touch merge, so every pair keeps its gap. When
+    more labels than the room holds at `gap` are asked (a big group's win rates), they share the
+    room evenly instead."""
+    if len(ys) > 1:
+        gap = min(gap, (bottom - top) // (len(ys) - 1))
     order = sorted(range(len(ys)), key=lambda i: (ys[i], i))
-    placed: dict[int, int] = {}
-    previous = top - gap
+    blocks: list[tuple[int, list[int]]] = []  # (the block's first height, its labels top to bottom)
     for index in order:
-        placed[index] = previous = max(round(ys[index]), previous + gap)
-    overflow = previous - (bottom + gap)
-    if overflow > 0:  # push the stack back up, as far as the top allows
-        for index in order:
-            placed[index] = max(top, placed[index] - overflow)
+        block = [index]
+        while True:
+            wanted = sum(ys[label] - k * gap for k, label in enumerate(block)) / len(block)
+            first = min(max(round(wanted), top), bottom - (len(block) - 1) * gap)
+            if not blocks or blocks[-1][0] + len(blocks[-1][1]) * gap <= first:
+                break
+            block = blocks.pop()[1] + block  # it would crowd the block above it: they move as one
+        blocks.append((first, block))
+    placed = {label: first + k * gap for first, block in blocks for k, label in enumerate(block)}
     return [placed[i] for i in range(len(ys))]
 
 
@@ -125,7 +148,7 @@ def draw(
         return round((high - value) * HEIGHT / (high - low))
 
     lines = []
-    labels = spread_labels([y(v) for v in rows[-1]])
+    labels = spread_labels([(high - v) * HEIGHT / (high - low) for v in rows[-1]])  # unrounded: order kept
     for seat, name in enumerate(names):
         points = " ".join(f"{x(i)},{y(row[seat])}" for i, row in enumerate(rows))
         label = name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"

@@ -36,12 +36,24 @@ FSI, PDI = "\u2068", "\u2069"  # Unicode's first strong isolate and pop directio
 
 
 def isolate(name: str) -> str:
-    """`name` between FSI and PDI, for text that stays plain (the result a table shares, a chart's
-    label in SVG, a page's title, a hand's few words): the name takes its own direction from its
+    """`name` between FSI and PDI, for text that stays plain on the screen (a chart's label in SVG, a
+    page's title, a hand's few words; the shared result: `shared`): the name takes its own direction from its
     first letter and stays next to its own numbers, so "عائشة 3" never shows as "3 عائشة" in a
     left-to-right line, nor "Ana: 2" in a right-to-left one. HTML puts names in <bdi> instead
     (matches.bidi). clean_name drops such characters from typed names, so the pair is always balanced."""
     return f"{FSI}{name}{PDI}"
+
+
+def is_right_to_left(name: str) -> bool:
+    """Whether `name` holds a right-to-left letter (Unicode bidi class R: Hebrew..., AL: Arabic...)."""
+    return any(unicodedata.bidirectional(char) in ("R", "AL") for char in name)
+
+
+def shared(name: str) -> str:
+    """`name` for plain text that leaves the app (the result a table shares to a chat or an SMS):
+    between FSI and PDI only when it holds right-to-left letters, which need them to keep their place
+    beside numbers; a Latin name goes bare, as the invisible pair may show as boxes in other apps."""
+    return isolate(name) if is_right_to_left(name) else name
 
 
 def without_isolates(text: str) -> str:

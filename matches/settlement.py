@@ -12,8 +12,9 @@ W a seat's own, the seat nets stake x (n x W - T): the money column, the CSV and
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 EXACT_LIMIT = 14
 """Up to this many players with a non-zero net, `settle` finds the true fewest transfers."""
@@ -47,14 +48,27 @@ def settling(
     names: Mapping[str | int, str], nets: Mapping[str | int, int], unit: str = "", chips: bool = False
 ) -> Settling:
     """The Settling of `nets` (by key) for players named by `names` (key -> name, in the order the
-    screen lists them). Raises KeyError when a net's key has no name, and as `settle` does."""
-    transfers = settle(nets)
+    screen lists them). Raises KeyError when a net's key has no name, and as `settle` does.
+
+    The payments depend on the names and their nets only, never on the keys or their order: ties
+    go by name (`by_name`), so a match's page (players keyed by seat) and the night's settlement on
+    the statistics page (keyed by player id, listed by name) give the table the same payments. Each
+    screen lists them in its own order of the players: by payer, then payee, as `names` lists them.
+    """
+    transfers = settle(nets, rank=lambda key: by_name(names[key]))
+    place = {key: index for index, key in enumerate(names)}
+    transfers.sort(key=lambda t: (place[t.payer], place[t.payee]))
     return Settling(
         unit=unit,
         chips=chips,
         nets=tuple((name, nets.get(key, 0)) for key, name in names.items()),
         transfers=tuple(Transfer(names[t.payer], names[t.payee], t.amount) for t in transfers),
     )
+
+
+def by_name(name: str) -> tuple[str, str]:
+    """A name's place in a tie-break: without case first ("aïcha" before "Djibo"), then as typed."""
+    return (name.casefold(), name)
 
 
 def nets_from_totals(multipliers: Sequence[int], stake: int) -> list[int]:
@@ -72,8 +86,12 @@ def nets_from_totals(multipliers: Sequence[int], stake: int) -> list[int]:
     return [stake * (len(multipliers) * own - everyone) for own in multipliers]
 
 
-def settle(nets: Mapping[str | int, int]) -> list[Transfer]:
+def settle(nets: Mapping[str | int, int], rank: Callable[[str | int], Any] | None = None) -> list[Transfer]:
     """The fewest transfers that bring every player's net to zero, sorted by payer then payee.
+
+    `rank` orders the players wherever a choice is free (ties, and the order of the result): a key
+    function of the player, the player itself when None. The result depends only on each player's
+    rank and net, never on the order of `nets`.
 
     `nets` maps a player to a whole amount: positive is owed, negative owes; players at 0 take
     no part. Each transfer goes from a debtor to a creditor, and no pair appears twice.
@@ -83,7 +101,7 @@ def settle(nets: Mapping[str | int, int]) -> list[Transfer]:
     (the most disjoint zero-sum groups they split into). Up to EXACT_LIMIT non-zero players that
     split is found exactly, by dynamic programming over subsets (2**n states); beyond, every
     player forms one group, which is settled greedily and may take more transfers than needed.
-    Within a group the largest debt is paid to the largest credit first (ties by name).
+    Within a group the largest debt is paid to the largest credit first (ties by rank).
 
     Raises TypeError for a net that is not an int, ValueError when the nets do not sum to 0.
     """
@@ -93,13 +111,18 @@ def settle(nets: Mapping[str | int, int]) -> list[Transfer]:
     total = sum(nets.values())
     if total != 0:
         raise ValueError(f"Nets must sum to 0 to be settled; these sum to {total}")
-    players = sorted(player for player, net in nets.items() if net != 0)
+    order = rank or _itself
+    players = sorted((player for player, net in nets.items() if net != 0), key=order)
     if len(players) <= EXACT_LIMIT:
         groups = _most_zero_sum_groups(players, nets)
     else:
         groups = [players]
-    transfers = [transfer for group in groups for transfer in _settle_greedily({p: nets[p] for p in group})]
-    return sorted(transfers, key=lambda t: (t.payer, t.payee))
+    transfers = [transfer for group in groups for transfer in _settle_greedily({p: nets[p] for p in group}, order)]
+    return sorted(transfers, key=lambda t: (order(t.payer), order(t.payee)))
+
+
+def _itself(player: str | int) -> str | int:
+    return player
 
 
 def _most_zero_sum_groups(players: Sequence[str], nets: Mapping[str, int]) -> list[list[str]]:
@@ -126,7 +149,7 @@ def _most_zero_sum_groups(players: Sequence[str], nets: Mapping[str, int]) -> li
         if closes and group:
             groups.append(group)
             group = []
-        # The first player (by name) whose removal keeps the best count: deterministic.
+        # The first player (in the order given: by rank) whose removal keeps the best count: deterministic.
         i = next(i for i in range(count) if mask >> i & 1 and best[mask & ~(1 << i)] + closes == best[mask])
         group.append(players[i])
         mask &= ~(1 << i)
@@ -135,16 +158,17 @@ def _most_zero_sum_groups(players: Sequence[str], nets: Mapping[str, int]) -> li
     return groups
 
 
-def _settle_greedily(balances: dict[str, int]) -> list[Transfer]:
-    """Settle a group summing to zero: the largest debtor pays the largest creditor, until all are 0.
+def _settle_greedily(balances: dict[str, int], rank: Callable[[str | int], Any]) -> list[Transfer]:
+    """Settle a group summing to zero: the largest debtor pays the largest creditor, until all are 0;
+    among equal amounts, the first by `rank`.
 
     Each transfer clears at least one of the two (the last clears both): at most len - 1 transfers.
     """
     balances = {player: net for player, net in balances.items() if net != 0}
     transfers = []
     while balances:
-        payer = min((p for p in balances if balances[p] < 0), key=lambda p: (balances[p], p))
-        payee = min((p for p in balances if balances[p] > 0), key=lambda p: (-balances[p], p))
+        payer = min((p for p in balances if balances[p] < 0), key=lambda p: (balances[p], rank(p)))
+        payee = min((p for p in balances if balances[p] > 0), key=lambda p: (-balances[p], rank(p)))
         amount = min(-balances[payer], balances[payee])
         transfers.append(Transfer(payer, payee, amount))
         balances[payer] += amount

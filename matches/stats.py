@@ -172,22 +172,38 @@ class HeadToHead:
 
 
 EXPLANATIONS: dict[str, str] = {
-    "matches_played": gettext_noop("Matches this player sat in where at least one hand was won."),
-    "matches_won": gettext_noop("Matches this player finished at the top; players tied at the top each count a win."),
-    "win_rate": gettext_noop("Matches won divided by matches played."),
-    "hands_played": gettext_noop("Hands that had a winner in the matches played; an abandoned hand does not count."),
-    "hands_won": gettext_noop("Hands this player won."),
-    "hand_share": gettext_noop("Hands won divided by hands played."),
-    "points_per_hand": gettext_noop("The player's points from every hand played, divided by the hands played."),
-    "best_run": gettext_noop("The most hands won in a row within one match; a run stops at the end of a match."),
-    "net_chips": gettext_noop("Cat Tê chips won minus chips lost, against the starting stacks and re-issues."),
-    "net_money": gettext_noop(
-        "Money won minus money lost in Fapfap matches played for a stake: on every hand, each other "
-        "player pays the winner the stake times the hand's multiplier."
+    "matches_played": gettext_noop(
+        "Finished matches this player sat in where at least one hand was won; a match ended early counts, "
+        "with the standings it had when it ended. Matches still being played do not count."
     ),
-    "recent_form": gettext_noop("The last ten matches, newest first: W won (a shared first place counts), L lost."),
+    "matches_won": gettext_noop(
+        "Finished matches this player ended at the top (a match ended early: at the top when it ended); "
+        "players tied at the top each count a win."
+    ),
+    "win_rate": gettext_noop("Matches won divided by matches played, as a whole percent."),
+    "hands_played": gettext_noop(
+        "Hands with a winner in this player's finished matches, won by anyone; an abandoned hand does not count."
+    ),
+    "hands_won": gettext_noop("Hands this player won in their finished matches."),
+    "hand_share": gettext_noop("Hands won divided by hands played, as a whole percent."),
+    "points_per_hand": gettext_noop(
+        "The player's points from every hand of their finished matches, divided by the hands played."
+    ),
+    "best_run": gettext_noop(
+        "The most hands this player won in a row within one finished match; a run stops at the end of a match."
+    ),
+    "net_chips": gettext_noop(
+        "Cat Tê chips won minus chips lost over the finished Cat Tê matches, against the starting stacks and re-issues."
+    ),
+    "net_money": gettext_noop(
+        "Money won minus money lost over the finished Fapfap matches played for a stake, in the currency "
+        "shown: on every hand, each other player pays the winner the stake times the hand's multiplier."
+    ),
+    "recent_form": gettext_noop(
+        "This player's last ten finished matches, newest first: W won (a shared first place counts), L lost."
+    ),
     "head_to_head": gettext_noop(
-        "Of the matches two players both played, how often each finished higher, and how often level."
+        "Of the finished matches two players both played, how often each ended higher, and how often level."
     ),
 }
 """How each figure is counted, one plain sentence each (English; marked for translation)."""

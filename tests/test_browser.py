@@ -61,7 +61,8 @@ def test_start_tap_undo_end_rematch(browser, live_server, size, scheme):
     assert page.locator("button.tap").count() == 0
 
     page.get_by_role("button", name="Rematch: same players, new match").click()
-    page.get_by_text("Aïcha deals, Boubacar leads.").wait_for()
+    page.get_by_text("Djibo deals first: the deal carries on from the last match.").wait_for()  # he dealt hand 3
+    page.get_by_text("Djibo deals, Ousmane Abdoulaye Maïnassara Ibrahim Ba leads.").wait_for()
     page.goto(live_server.url + "/")
     shot(page, f"home-{tag}")
     assert page.locator(".sittings li").count() == 2
@@ -127,11 +128,13 @@ def test_fapfap_and_eighty_three_answers_then_correct_a_past_hand(browser, live_
     page.locator("summary", has_text="Chaibou").click()
     shot(page, f"fapfap-answers-{size}-{scheme}")
     page.get_by_role("button", name="With a 3, last trick only: 2 stakes").click()
-    page.get_by_text("Hand 1 recorded: Chaibou (x2 = 200 FCFA from each other player).").wait_for()
+    page.get_by_text(
+        "Hand 1 recorded: Chaibou (with a 3, last trick only: 200 FCFA from each other player)."
+    ).wait_for()
     assert "400" in page.locator("table.tally").inner_text()  # net: the two others pay 2 stakes of 100 each
     page.locator("summary", has_text="Aïcha").click()
     page.get_by_role("button", name="With a 4 or higher: 1 stake").click()
-    page.get_by_text("Hand 2 recorded: Aïcha (x1 = 100 FCFA from each other player).").wait_for()
+    page.get_by_text("Hand 2 recorded: Aïcha (with a 4 or higher: 100 FCFA from each other player).").wait_for()
 
     page.get_by_role("link", name="All hands").click()
     page.get_by_role("link", name="Correct hand 1").click()
@@ -140,7 +143,9 @@ def test_fapfap_and_eighty_three_answers_then_correct_a_past_hand(browser, live_
     page.locator("details[open]", has_text="Boubacar").get_by_role(
         "button", name="With 3s, the last two tricks: 4 stakes"
     ).click()
-    page.get_by_text("Hand 1 corrected: Boubacar (x4 = 400 FCFA from each other player).").wait_for()
+    page.get_by_text(
+        "Hand 1 corrected: Boubacar (with 3s, the last two tricks: 400 FCFA from each other player)."
+    ).wait_for()
     assert [s.total for s in fapfap.table().seats] == [1, 4, 0]
 
     eighty_three = Sitting.start("eighty-three", ["Aïcha", "Boubacar", "Chaibou"])
@@ -214,7 +219,9 @@ def test_on_3g_a_tap_is_one_round_trip_and_shows_at_once_that_it_is_recording(br
     page.locator("summary", has_text="Chaibou").click()
     page.get_by_role("button", name="With a 3, last trick only: 2 stakes").click()
     assert "pending" in page.get_by_role("button", name="With a 3, last trick only: 2 stakes").get_attribute("class")
-    page.get_by_text("Hand 1 recorded: Chaibou (x2 = 2 stakes from each other player).").wait_for(timeout=20_000)
+    page.get_by_text("Hand 1 recorded: Chaibou (with a 3, last trick only: 2 stakes from each other player).").wait_for(
+        timeout=20_000
+    )
     taps = [r for r in requests if "/tap/" in r[1]]
     assert taps == [("POST", live_server.url + sitting.get_absolute_url() + "tap/")]
     # No redirect, no follow-up fetch (the browser may still fetch the page's icon, a static file, meanwhile).

@@ -1,10 +1,26 @@
 """The score chart's geometry (pure): sampling, running totals, labels that never overlap, step lines."""
 
+from itertools import pairwise
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.chart import HEIGHT, LABEL_GAP, WIDTH, axis_values, running, sampled, score_chart, spread_labels, step_line
+from matches.chart import (
+    HEIGHT,
+    LABEL_GAP,
+    NAME_ASCENT,
+    NAME_BASELINE,
+    NAME_DESCENT,
+    VIEW_BOX,
+    WIDTH,
+    axis_values,
+    running,
+    sampled,
+    score_chart,
+    spread_labels,
+    step_line,
+)
 
 
 @pytest.mark.parametrize(
@@ -25,13 +41,65 @@ def test_running_totals_start_from_the_stacks():
     assert running([20, 20], [[1, -1], [-2, 2]]) == [(20, 20), (21, 19), (19, 21)]
 
 
+def names_apart_and_inside(chart) -> None:
+    """Every pair of names at least LABEL_GAP apart, and every name (its tallest letter to its deepest
+    descender, drawn NAME_BASELINE below its label_y) inside the drawing's viewBox."""
+    _, top, _, height = VIEW_BOX
+    heights = sorted(line.label_y for line in chart.lines)
+    assert all(b - a >= LABEL_GAP for a, b in pairwise(heights)), heights
+    for line in chart.lines:
+        assert top <= line.label_y + NAME_BASELINE - NAME_ASCENT, (line.name, line.label_y)
+        assert line.label_y + NAME_BASELINE + NAME_DESCENT <= top + height, (line.name, line.label_y)
+
+
+def totals_of(seats: int):
+    """Final scores for `seats` players: any, all equal, or all different (small or far apart)."""
+    score = st.integers(-2_000, 2_000)
+    return st.one_of(
+        st.lists(score, min_size=seats, max_size=seats),
+        score.map(lambda value: [value] * seats),
+        st.lists(score, min_size=seats, max_size=seats, unique=True),
+        st.lists(st.integers(0, 3), min_size=seats, max_size=seats),
+    )
+
+
+@settings(max_examples=400)
+@given(st.data())
+def test_names_are_never_drawn_on_top_of_each_other_nor_outside_the_drawing(data):
+    seats = data.draw(st.integers(2, 8), label="seats")
+    totals = data.draw(totals_of(seats), label="totals")
+    first = data.draw(st.lists(st.integers(-50, 50), min_size=seats, max_size=seats), label="first hand")
+    per_hand = [first, [total - gained for total, gained in zip(totals, first)]]
+    chart = score_chart([f"Player {seat}" for seat in range(seats)], per_hand)
+    assert chart.rows[-1] == tuple(totals)
+    names_apart_and_inside(chart)
+    by_height = sorted(range(seats), key=lambda seat: (chart.lines[seat].label_y, seat))
+    assert [totals[seat] for seat in by_height] == sorted(totals, reverse=True)  # who is higher stays higher
+
+
+def test_sink_sink_after_two_hands_keeps_four_names_apart_and_in_the_drawing():
+    """The newcomer's table: after hand 2 Oumar and Salif were drawn on top of each other, and Fanta
+    (at the bottom) was cut off below the drawing."""
+    names = ["Awa", "Oumar", "Salif", "Fanta"]
+    for first, second in [(0, 0), (0, 3), (1, 2), (3, 3)]:
+        per_hand = [[int(seat == winner) for seat in range(4)] for winner in (first, second)]
+        names_apart_and_inside(score_chart(names, per_hand))
+
+
 @given(st.lists(st.integers(-50, 200), min_size=1, max_size=8))
-def test_names_are_never_drawn_on_top_of_each_other(ys):
-    placed = spread_labels(ys)
+def test_labels_keep_their_gap_and_their_bounds_whatever_the_heights(ys):
+    placed = spread_labels(ys, top=-1, bottom=127)
     ordered = sorted(placed)
-    assert all(b - a >= LABEL_GAP for a, b in zip(ordered, ordered[1:])) or min(placed) == 0
+    assert all(b - a >= LABEL_GAP for a, b in pairwise(ordered))
+    assert -1 <= ordered[0] and ordered[-1] <= 127
     by_height = sorted(range(len(ys)), key=lambda i: (ys[i], i))
     assert [placed[i] for i in by_height] == sorted(placed)  # who is higher stays higher
+
+
+def test_too_many_labels_for_the_room_share_it_evenly_rather_than_fail():
+    placed = spread_labels([50] * 12, top=0, bottom=100)
+    assert placed == sorted(placed) and placed[0] >= 0 and placed[-1] <= 100
+    assert min(b - a for a, b in pairwise(placed)) >= 100 // 11
 
 
 @pytest.mark.parametrize(

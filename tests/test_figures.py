@@ -213,8 +213,9 @@ def test_the_page_shows_every_figure_in_order_of_matches_won(client, friends):
     ]
     # Sorted by matches won, most first; ties (Ana and Ben at 3) by who joined first.
     assert list(rows) == ["Ana", "Ben", "Cal", "Erased player 1"]
-    assert rows["Ana"] == ["5", "3", "60%", "14", "7", "50%", "2", "–", "0", "L W L W W"]
-    assert rows["Ben"] == ["4", "3", "75%", "14", "8", "57%", "2", "+4", "–", "W W W L"]
+    none = '<span class="no-figure" title="no figure"><span aria-hidden="true">—</span><span class="visually-hidden">no figure</span></span>'
+    assert rows["Ana"] == ["5", "3", "60%", "14", "7", "50%", "2", none, "0", "L W L W W"]
+    assert rows["Ben"] == ["4", "3", "75%", "14", "8", "57%", "2", "+4", none, "W W W L"]
     assert rows["Cal"] == ["5", "1", "20%", "17", "3", "18%", "3", "\u22125", "\u2212700", "W L L L L"]
     assert rows["Erased player 1"] == ["4", "1", "25%", "11", "3", "27%", "2", "+1", "+700", "L L L W"]
     assert "Dia" not in page
@@ -224,13 +225,13 @@ def test_the_page_shows_every_figure_in_order_of_matches_won(client, friends):
         in page
     )
     assert '<span class="line">Cal: 1</span><span class="line">Erased player 1: 2</span>' in page
-    # The night of the 8th: one payment in FCFA, two in chips.
+    # The night of the 8th, under one heading: one payment in FCFA, two in chips.
     text = re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", page)))
-    assert "8 Mar 2025 · 2 matches Settling up in FCFA" in text
+    assert "8 Mar 2025 · 3 matches Settling up in FCFA" in text
     assert "Cal pays Erased player 1 700 FCFA." in text
     assert "Cal gives Ben 4 chips." in text and "Cal gives Erased player 1 1 chip." in text
     # How each figure is counted, in one sentence each.
-    assert "Hands won divided by hands played." in text
+    assert "Hands won divided by hands played, as a whole percent." in text
     # The win rate after each of Ana's matches, beside the chart: 1/1, 2/2, 2/3, 3/4, 3/5.
     assert '<th scope="row">Ana</th><td>100, 100, 67, 75, 60</td>' in page
     # Hands-won share per game, with the numbers: Cal won all of Sink-Sink's 3 hands.

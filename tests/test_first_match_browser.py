@@ -75,7 +75,7 @@ def test_cat_tes_questions_stand_above_their_answers(browser, live_server, javas
     assert panel.get_by_text("Sweep: who held back an Ace?").is_hidden()
     for index in range(3):  # (without JavaScript nothing scrolls for the player: the phone's own scrolling)
         assert in_viewport(page, answers.nth(index)) or not javascript
-    panel.get_by_text("Sweep (the first four tricks)").click()
+    panel.get_by_text("Sweep of the first four tricks").click()
     aces = panel.get_by_text("Sweep: who held back an Ace?")
     record = panel.locator("details.more[open] button")
     assert plain(record.inner_text()) == "Record: Garba wins"
@@ -87,7 +87,7 @@ def test_cat_tes_questions_stand_above_their_answers(browser, live_server, javas
     page.locator(".notice").wait_for()
     assert (
         plain(page.locator(".notice").inner_text())
-        == "Hand 1 recorded: Garba (first four tricks; held back an Ace: Aïcha)."
+        == "Hand 1 recorded: Garba (sweep of the first four tricks; held back an Ace: Aïcha)."
     )
     assert sitting.hands.get().extras == {"how": "sweep", "aces": [0]}
     page.context.close()

@@ -112,7 +112,7 @@ def test_fapfap_shows_totals_in_stakes_and_money(client):
     page = client.get(url(sitting)).content.decode()
     assert '<th scope="col" class="num">FCFA</th>' in page
     assert '<td class="num">4</td>\n        <td class="num">+400</td>' in page  # a net, signed as settling up
-    assert "x4" in page  # the hand row says how it was won
+    assert "with 3s, the last two tricks" in page  # the hand row says how it was won
 
 
 def test_the_fapfap_answer_buttons_put_the_common_case_first_and_none_looks_chosen(client):

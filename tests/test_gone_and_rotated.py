@@ -18,7 +18,7 @@ CHANGES = {
     "chips/": {"seen": 0},
     "hands/1/": {"number": 1, "winner": 2},
     "links/": {},
-    "rematch/": {},
+    "rematch/": {"open": "1"},  # (the match is being played: the rematch confirmed)
 }
 
 

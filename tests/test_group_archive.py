@@ -683,10 +683,14 @@ def test_the_group_csv_has_one_row_per_hand_and_streams(group, client):
     abandoned = body[7]
     assert abandoned[4:9] == ["3", "abandoned", "Boubacar", "", ""]  # he won hand 2, so he dealt hand 3
     sweep = body[9]
-    assert sweep[7:9] == ["Chaibou", "first four tricks; held back an Ace: Aïcha"]
+    assert sweep[7:9] == ["Chaibou", "sweep of the first four tricks; held back an Ace: Aïcha"]
     assert [sweep[column[name]] for name in ("Aïcha", "Boubacar", "Chaibou")] == ["-3", "-2", "5"]
     fapfap = body[11]
-    assert fapfap[1:3] == ["Fapfap", "stakes"] and fapfap[8] == "x4" and fapfap[column["Djibo"]] == "0"
+    assert (
+        fapfap[1:3] == ["Fapfap", "stakes"]
+        and fapfap[8] == "with 3s, the last two tricks"
+        and fapfap[column["Djibo"]] == "0"
+    )
     assert [row[column["Fatou"]] for row in body[-2:]] == ["3", "0"]
 
 

@@ -166,7 +166,7 @@ def test_a_phone_can_say_which_seat_it_holds_and_its_taps_are_traced(client, sit
     assert first.recorded_by_seat == 3 and first.recorded_by_phone
     assert second.recorded_by_seat is None and second.recorded_by_phone not in ("", first.recorded_by_phone)
     history = shown(client.get(url(sitting, "hands/")).content.decode())
-    assert "by Djibo" in history and f"by another phone ({second.recorded_by_phone})" in history
+    assert "by Djibo" in history and "by another phone" in history and second.recorded_by_phone not in history
     client.post(url(sitting, "hands/1/"), {"number": 1, "winner": 2})
     assert "corrected" in client.get(url(sitting, "hands/")).content.decode()
     assert sitting.hands.get(number=1).corrected_by_seat == 3

@@ -30,11 +30,13 @@ def test_a_raised_threshold_is_said_in_the_notice_of_the_tap_that_raised_it(clie
 
 def test_the_notice_echoes_the_answer_tapped(client):
     sitting = Sitting.start("fapfap", NAMES[:3])
-    assert "Hand 1 recorded: Ben (x2 = 2 stakes from each other player)." in shown(
+    assert "Hand 1 recorded: Ben (with a 3, last trick only: 2 stakes from each other player)." in shown(
         tap(client, sitting, 1, 2, multiplier="2")
     )
     corrected = client.post(url(sitting, "hands/1/"), {"number": 1, "winner": 2, "multiplier": "4"}, **HX)
-    assert "Hand 1 corrected: Ben (x4 = 4 stakes from each other player)." in shown(corrected.content.decode())
+    assert "Hand 1 corrected: Ben (with 3s, the last two tricks: 4 stakes from each other player)." in shown(
+        corrected.content.decode()
+    )
 
 
 def test_a_correction_that_reopens_a_finished_match_says_so(client):

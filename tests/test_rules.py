@@ -104,7 +104,7 @@ REFUSED = [
     ("fapfap", 4, 0, {"multiplier": "3"}, "Answer one of 1, 2, 4, not 3."),
     ("fapfap", 4, 0, {}, "How was the last trick won? Tap one of the answers."),
     ("fapfap", 4, 0, {"multiplier": "2", "card": "six"}, "Fapfap does not record card."),
-    ("spar", 4, 0, {"card": "ace"}, "Answer one of other, seven, six, not ace."),
+    ("spar", 4, 0, {"card": "ace"}, "Answer one of six, seven, other, not ace."),
     ("sipa", 6, 0, {"sevens": "none"}, "Sipa is for 2 to 5 players"),
     ("cat-te", 4, 0, {"how": "last", "aces": ["2"]}, "Only asked when how is sweep."),
     ("cat-te", 4, 0, {"how": "sweep", "aces": ["1"]}, "The hand's winner cannot be one of them."),

@@ -2,10 +2,12 @@
 
 import re
 import socket
+import subprocess
+import sys
 import time
 from contextlib import contextmanager
 
-from .servers import Phone, clean_environment, free_port, serving
+from .servers import ROOT, Phone, clean_environment, free_port, serving
 
 MARKER = "sentry-like-secret-8f3e1c"  # an environment variable of the shell that started the server
 DEBUG_SIGNS = ["URLconf", "urlpatterns", "Traceback", "DATABASES", "SECRET_KEY", "settings.py", "Request Method"]
@@ -95,3 +97,35 @@ def test_make_run_answers_the_laptops_own_names_only(tmp_path):
         assert phone.get(url + "/").status == 200
         assert phone.get(url + "/", headers={"Host": "localhost"}).status == 200
         assert phone.get(url + "/", headers={"Host": "evil.example.org"}).status == 400
+
+
+def test_make_run_on_a_port_in_use_says_so_and_how_to_pick_another(tmp_path):
+    """Before: the addresses were printed as if all was well, then gunicorn failed five times with
+    "Connection in use". Now the port is checked first, and nothing else is done."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = clean_environment(
+            PORT=str(port),
+            ENV_FILE=str(tmp_path / ".env"),
+            DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            STATIC_ROOT=str(tmp_path / "static"),
+        )
+        started = time.monotonic()
+        run = subprocess.run(["make", "-s", "run"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    printed = run.stdout + run.stderr
+    assert run.returncode != 0, printed
+    assert f"Port {port} is in use" in printed
+    other = re.search(r"make run PORT=(\d+) \(or PORT=(\d+) make run\)", printed)  # how to pick another
+    assert other and other[1] == other[2] and int(other[1]) != port
+    for before in ("Last Trick on this computer", "Phones on the same Wi-Fi", "Connection in use"):
+        assert before not in printed
+    assert not (tmp_path / "db.sqlite3").exists()  # checked first: nothing set up
+    assert time.monotonic() - started < 30
+
+
+def test_bin_run_refuses_a_port_that_is_not_a_port(tmp_path):
+    env = clean_environment(PORT="eighty", ENV_FILE=str(tmp_path / ".env"))
+    run = subprocess.run(["bin/run", sys.executable], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode != 0 and "PORT=eighty is not a port" in run.stdout + run.stderr

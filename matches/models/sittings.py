@@ -215,9 +215,13 @@ class Sitting(models.Model):
         return {"starting_chips": starting_chips, "stake_amount": stake_amount, "stake_label": stake_label}
 
     def rematch(self) -> Sitting:
-        """A new sitting of the same game, same players in the same seats, same settings, same group,
-        same time zone.
+        """A new sitting of the same game, same players in the same order round the table, same
+        settings, same group, same time zone.
 
+        The deal carries on: RULES.md says nothing of who deals a new match's first hand, and the
+        first seat deals hand 1, so the seating turns to put first the player who would have dealt
+        this match's next hand (the last hand's winner where the winner deals; the next in turn where
+        the deal rotates); who sits after whom stays the same.
         Only one per sitting: when another phone already started it, that one is returned,
         so the table stays together.
         """
@@ -225,7 +229,8 @@ class Sitting(models.Model):
             sitting, seats = self._lock()
             if sitting.next_sitting_id:
                 return sitting.next_sitting
-            players = [seat.player for seat in sitting.seats.select_related("player").order_by("position")]
+            dealer = TableState(sitting, seats, *sitting._read_hands(seats, 1)).dealer
+            players = [seat.player for seat in seats[dealer:] + seats[:dealer]]
             options = self.options(sitting.starting_chips, sitting.stake_amount, sitting.stake_label)
             new = sitting._seat(
                 sitting.game, players, sitting.match_end, options, group=sitting.group, time_zone=sitting.time_zone

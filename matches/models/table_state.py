@@ -14,7 +14,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst, get_text_list
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, ngettext_lazy
+from django.utils.translation import ngettext, ngettext_lazy, pgettext
 
 from .. import rules
 from ..names import isolate
@@ -47,6 +47,11 @@ def grouped(number: int) -> str:
     return f"\u2212{text}" if number < 0 else text
 
 
+def signed_points(points: int) -> str:
+    """Points a hand gave, with their sign: "+2", "−3" (U+2212, as every screen writes it), "0"."""
+    return f"+{grouped(points)}" if points > 0 else grouped(points)
+
+
 def amount(unit: str, count: int) -> str:
     """`count` of a game's `unit` ("wins", "points", "stakes", "chips") in the active language:
     "1 point", "1,100 points", "2 hands won". Raises KeyError for a unit without wording here."""
@@ -70,10 +75,13 @@ def score_is_hands_won(slug: str) -> bool:
 class Column:
     """One numeric column of the score table. `key`: SCORE (the game's unit: chips in front of the
     seat, points, stakes), MONEY (the seat's net money at the sitting's stake) or WON (hands won); `heading` as
-    the column's header shows it ("Chips", "FCFA", "Hands won")."""
+    the column's header shows it ("Chips", "FCFA", "Hands won"); `short`, when not "", the word the header
+    shows instead, with `heading` as its title, where the full heading would squeeze the names at 360 px
+    ("Siege" for "Gewonnene Runden")."""
 
     key: str
     heading: str
+    short: str = ""
 
 
 @dataclass(frozen=True)
@@ -191,7 +199,10 @@ class TableState:
             columns.append(Column(SCORE, capfirst(_(sitting.rules.unit))))
         if sitting.stake_amount:
             columns.append(Column(MONEY, sitting.stake_label or _("Money")))
-        columns.append(Column(WON, _("Hands won")))
+        won = _("Hands won")
+        # Beside other numbers the heading may take a shorter word (the full one is its title).
+        short = pgettext("score table heading beside other numbers, as short as it can be", "Hands won")
+        columns.append(Column(WON, won, short if columns and short != won else ""))
         return columns
 
     @cached_property
@@ -288,24 +299,25 @@ class TableState:
         return f"{text} {self.sitting.stake_label}" if self.sitting.stake_label else text
 
     def stake_worth(self, short: str, multiplier: int) -> str:
-        """What a Fapfap multiplier (`short`, "x2") is worth, in words: "x2 = 200 CFA from each other
-        player" at a stake, "x2 = 2 stakes from each other player" without one: every other player
-        pays the winner the stake times the multiplier. Source: RULES.md, Fapfap stakes."""
+        """What a Fapfap answer (`short`, its button's words) is worth, in words: "with a 3, last trick
+        only: 200 CFA from each other player" at a stake, "...: 2 stakes from each other player" without
+        one: every other player pays the winner the stake times the multiplier. Source: RULES.md, Fapfap
+        stakes."""
         stake, label = self.sitting.stake_amount, self.sitting.stake_label
         if stake and label:
-            return _("%(short)s = %(amount)s %(currency)s from each other player") % {
+            return _("%(short)s: %(amount)s %(currency)s from each other player") % {
                 "short": short,
                 "amount": grouped(stake * multiplier),
                 "currency": label,
             }
         if stake:
-            return _("%(short)s = %(amount)s from each other player") % {
+            return _("%(short)s: %(amount)s from each other player") % {
                 "short": short,
                 "amount": grouped(stake * multiplier),
             }
         return ngettext(
-            "%(short)s = %(amount)s stake from each other player",
-            "%(short)s = %(amount)s stakes from each other player",
+            "%(short)s: %(amount)s stake from each other player",
+            "%(short)s: %(amount)s stakes from each other player",
             multiplier,
         ) % {"short": short, "amount": grouped(multiplier)}
 
@@ -344,12 +356,29 @@ class TableState:
                 dealer=self.seats[hand.dealer_position].name,
                 points=hand.points[self.position_of(hand.winner_id)] if hand.winner_id else 0,
                 how=self.describe(hand),
+                scores=self.scores_of(hand),
                 recorded_by=self.who(hand.recorded_by_seat, hand.recorded_by_phone),
                 corrected_by=self.who(hand.corrected_by_seat, hand.corrected_by_phone),
                 handed_out=self.handed_out_after(hand.number),
             )
             for hand in self.recent_hands
         ]
+
+    def scores_of(self, hand: Hand) -> SafeString:
+        """Every player's points in `hand`, when others than its winner scored (Eighty Three's bonus,
+        Cat Tê's payments): the winner first, then the others in seating order, each name in <bdi>
+        beside its signed number ("Ali +2, Bintou +1", "Ali +5, Bintou −3, Chloé −2"); "" when only
+        the winner scored, which the hand row's number says. Source: RULES.md (Eighty Three; Cat Te)."""
+        if hand.winner_id is None:
+            return mark_safe("")
+        winner = self.position_of(hand.winner_id)
+        if not any(points for seat, points in enumerate(hand.points) if seat != winner):
+            return mark_safe("")
+        order = [winner, *(seat for seat, points in enumerate(hand.points) if points and seat != winner)]
+        scores = [
+            format_html("<bdi>{}</bdi> {}", self.seats[seat].name, signed_points(hand.points[seat])) for seat in order
+        ]
+        return mark_safe(", ".join(scores))  # noqa: S308 - each part escaped by format_html
 
     def handed_out_after(self, number: int) -> str:
         """Cat Tê: the chips handed to everyone right after hand `number` (before the next hand), as
@@ -368,15 +397,13 @@ class TableState:
 
     def who(self, seat: int | None, phone: str) -> str:
         """Who made a change, for a hand's details: "Djibo" (the seat the phone said it holds),
-        "this phone (k3Xa)" (the phone reading the table), "another phone (k3Xa)", or "" when unknown.
-        The short id tells two other phones apart; its words say whose it is."""
+        "this phone" (the phone reading the table), "another phone", or "" when unknown. The phone's
+        id stays in the database (the admin's trace): a code means nothing to a player."""
         if seat is not None and seat < len(self.seats):
             return self.seats[seat].name
         if not phone:
             return ""
-        if phone == self.this_phone:
-            return _("this phone (%(id)s)") % {"id": phone}
-        return _("another phone (%(id)s)") % {"id": phone}
+        return _("this phone") if phone == self.this_phone else _("another phone")
 
     def describe(self, hand: Hand, worth: bool = True) -> str:
         """A hand's extra facts in a few words ("x2", "dealt flush", "Ace; bonus: Djibo"), names isolated
@@ -404,8 +431,8 @@ class TableState:
 
 @dataclass
 class HandRow:
-    """One hand as the screens show it: winner's and dealer's names, the winner's points,
-    how it was won, and who recorded or corrected it."""
+    """One hand as the screens show it: winner's and dealer's names, the winner's points (and every
+    player's, when others scored too), how it was won, and who recorded or corrected it."""
 
     hand: Hand
     winner: str
@@ -415,3 +442,4 @@ class HandRow:
     recorded_by: str
     corrected_by: str
     handed_out: str = ""  # Cat Tê: the chips everyone received after this hand, worded ("" for none)
+    scores: SafeString = mark_safe("")  # every player's points, when others than the winner scored

@@ -97,7 +97,8 @@ class Pack:
 
 @dataclass(frozen=True)
 class Choice:
-    """One answer to a question; `value` is what the tap posts, `short` names it in a hand row."""
+    """One answer to a question; `value` is what the tap posts, `short` names it in a hand row and a
+    notice with its button's own words ("A six: 3 points" -> "a six")."""
 
     value: str
     label: str
@@ -108,10 +109,12 @@ class Choice:
 class Question:
     """An extra fact a tap asks after the winner.
 
-    kind "choice": one of `choices` (the first is the common case, shown first and largest);
+    kind "choice": one of `choices`, in the order the buttons show them (an answer for "any other
+    card" after the cards it is other than); each Choice's `short` is its button's words before the colon;
     kind "flag": yes or no; kind "seats": any number of seats, posted as 1-based seat numbers.
     `when` = (key, value): ask only when that other answer has that value.
-    `others_only`: the winner cannot be among the seats. `short` names the fact in a hand row.
+    `others_only`: the winner cannot be among the seats. `short` names the fact in a hand row: a
+    checkbox's own words, or the words of a question's prompt that name the fact.
     """
 
     key: str

@@ -151,9 +151,9 @@ FAPFAP = Game(
             _("How was the last trick won?"),
             "choice",
             (
-                Choice("1", _("With a 4 or higher: 1 stake"), "x1"),
-                Choice("2", _("With a 3, last trick only: 2 stakes"), "x2"),
-                Choice("4", _("With 3s, the last two tricks: 4 stakes"), "x4"),
+                Choice("1", _("With a 4 or higher: 1 stake"), _("with a 4 or higher")),
+                Choice("2", _("With a 3, last trick only: 2 stakes"), _("with a 3, last trick only")),
+                Choice("4", _("With 3s, the last two tricks: 4 stakes"), _("with 3s, the last two tricks")),
             ),
         ),
     ),
@@ -206,9 +206,9 @@ SPAR = Game(
             _("Which card won the last trick?"),
             "choice",
             (
-                Choice("other", _("Another card: 1 point"), _("another card")),
-                Choice("seven", _("A seven: 2 points"), _("a seven")),
                 Choice("six", _("A six: 3 points"), _("a six")),
+                Choice("seven", _("A seven: 2 points"), _("a seven")),
+                Choice("other", _("Another card: 1 point"), _("another card")),  # "other" than those above: last
             ),
         ),
     ),
@@ -242,10 +242,11 @@ SIPA = Game(
             _("Which of the last tricks did the winner take with a seven?"),
             "choice",
             (
-                Choice("none", _("No seven: 1 point"), _("no seven")),
-                Choice("last", _("The last trick: 2 points"), _("a seven on the last trick")),
-                Choice("two", _("The last two tricks: 4 points"), _("sevens on the last two tricks")),
-                Choice("three", _("The last three tricks: 6 points"), _("sevens on the last three tricks")),
+                Choice("last", _("A seven on the last trick only: 2 points"), _("a seven on the last trick only")),
+                Choice("two", _("Sevens on the last two tricks: 4 points"), _("sevens on the last two tricks")),
+                Choice("three", _("Sevens on the last three tricks: 6 points"), _("sevens on the last three tricks")),
+                # Any other hand, a seven on the 4th trick included when the last was won otherwise: last.
+                Choice("none", _("Last trick not won with a seven: 1 point"), _("last trick not won with a seven")),
             ),
         ),
     ),
@@ -286,7 +287,9 @@ CAT_TE = Game(
             (
                 Choice("last", _("Last trick: 1 chip from each"), _("last trick")),
                 Choice("flush", _("Dealt a flush: 2 chips from each"), _("dealt a flush")),
-                Choice("sweep", _("Sweep (the first four tricks): 2 chips from each"), _("first four tricks")),
+                Choice(
+                    "sweep", _("Sweep of the first four tricks: 2 chips from each"), _("sweep of the first four tricks")
+                ),
             ),
         ),
         Question(
@@ -325,10 +328,13 @@ EIGHTY_THREE = Game(
     ),
     too_many_players=_("nine hands of six need 54 cards, the pack has 52."),
     questions=(
-        Question("ace", _("Won the 5th trick with an Ace"), "flag", short=_("with an Ace")),
-        Question("last", _("Also won the last trick"), "flag", short=_("also the last trick")),
+        Question("ace", _("Won the 5th trick with an Ace"), "flag", short=_("won the 5th trick with an Ace")),
+        Question("last", _("Also won the last trick"), "flag", short=_("also won the last trick")),
         Question(
-            "bonus", _("Held four of a kind or six of one suit"), "seats", short=_("four of a kind or six of a suit")
+            "bonus",
+            _("Held four of a kind or six of one suit"),
+            "seats",
+            short=_("held four of a kind or six of one suit"),
         ),
     ),
     notes=(_("Best with 3 to 6 players."),),

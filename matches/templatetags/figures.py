@@ -23,6 +23,18 @@ def number(value: int) -> str:
 
 
 @register.filter
+def whole_percent(value: int) -> str:
+    """A whole percent as every screen writes it in the active language: "36%", "36 %"."""
+    return figures.whole_percent(value)
+
+
+@register.simple_tag
+def no_figure() -> str:
+    """The mark of a number column's cell without a figure: "—", said "no figure"."""
+    return figures.no_figure()
+
+
+@register.filter
 def payment(transfer: Transfer, settled: Settling) -> str:
     """One payment of `settled` as a sentence: "Mbarga pays Ngono 300 FCFA."."""
     return figures.payment(transfer, settled)

@@ -9,7 +9,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from .. import rules
-from ..chart import CHART_POINTS, Chart, draw, sampled
+from ..chart import CHART_POINTS, NAME_BASELINE, VIEW_BOX, Chart, draw, sampled
 from ..models import Hand, Sitting, TableState
 from ..models.table_state import grouped
 from ..names import isolate
@@ -93,7 +93,7 @@ def chart_svg(chart: Chart) -> SafeString:
     not by a template: a tap's answer carries it, and a template loop over its parts costs more than
     everything else in that answer's drawing."""
     width = chart.width
-    parts = ['<svg viewBox="-34 -10 424 146" aria-hidden="true" focusable="false">']
+    parts = [f'<svg viewBox="{" ".join(map(str, VIEW_BOX))}" aria-hidden="true" focusable="false">']
     for y, value in chart.ticks:
         parts.append(
             f'<line class="tick" x1="0" x2="{width}" y1="{y}" y2="{y}"/>'
@@ -104,7 +104,8 @@ def chart_svg(chart: Chart) -> SafeString:
     for index, line in enumerate(chart.lines):
         parts.append(
             f'<polyline class="l{index}" points="{line.points}"/>'
-            f'<text class="l{index}" x="{width + 4}" y="{line.label_y + 5}">{escape(isolate(line.label))}</text>'
+            f'<text class="l{index}" x="{width + 4}" y="{line.label_y + NAME_BASELINE}">'
+            f"{escape(isolate(line.label))}</text>"
         )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - numbers and escaped names only

@@ -8,6 +8,7 @@ plain links (?game=, ?sort=, ?dir=), so everything works without JavaScript.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from html import unescape
@@ -18,7 +19,8 @@ from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 from django.utils import formats, timezone
 from django.utils.cache import add_never_cache_headers
-from django.utils.html import strip_tags
+from django.utils.html import format_html, strip_tags
+from django.utils.safestring import SafeString
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext
@@ -29,7 +31,7 @@ from ..bidi import bdi, sentence
 from ..figures import GroupRead, rate_chart, read_group
 from ..models import Group, Sitting, TableState
 from ..models.table_state import grouped, score_is_hands_won
-from ..names import FSI, PDI, isolate
+from ..names import FSI, PDI, is_right_to_left, shared
 from ..settlement import Settling, Transfer, settling
 from ..snapshot import read_snapshot
 from .common import TOKEN, HtmxHttpRequest
@@ -40,6 +42,7 @@ NO_SUCH_GROUP = gettext_lazy(
     "No group at this link. If someone in the group made new links, ask them for the new one "
     "(their group page shows its QR code); otherwise check the link."
 )
+BOLD = re.compile(r"<strong>(.*?)</strong>", re.DOTALL)  # a name in TableState.result
 DEFAULT_SORT = "matches_won"
 NIGHTS_SHOWN = 10  # the newest nights with money or chips to settle
 HEADINGS = {
@@ -71,17 +74,34 @@ def signed(net: int) -> str:
 
 
 def percent(ratio: float | None) -> str:
-    """A ratio as a whole percent in the active language ("67%", "67 %"); "–" for none."""
+    """A ratio as a whole percent in the active language ("67%", "67 %"); the no-figure mark for none."""
     if ratio is None:
-        return "–"
-    return _("%(percent)d%%") % {"percent": round(100 * ratio)}
+        return no_figure()
+    return whole_percent(round(100 * ratio))
+
+
+def whole_percent(value: int) -> str:
+    """A whole percent as the active language writes it, the one format of every screen: "67%" in
+    English, "67 %" (a no-break space) in French and German."""
+    return _("%(percent)d%%") % {"percent": value}
+
+
+def no_figure() -> SafeString:
+    """Where a number column has no figure: an em dash, which no one reads as the minus of "−3" beside
+    it (an en dash looks like one), said "no figure" to a screen reader and on a long press (title)."""
+    label = _("no figure")
+    return format_html(
+        '<span class="no-figure" title="{}"><span aria-hidden="true">—</span><span class="visually-hidden">{}</span></span>',
+        label,
+        label,
+    )
 
 
 def payment(transfer: Transfer, settled: Settling, plain: bool = False) -> str:
     """One payment as a sentence: "Mbarga pays Ngono 300 FCFA.", "Ben gives Ana 4 chips.". Each name
     stays before its own amount in any script: HTML with the names in <bdi> (matches.bidi), or with
-    `plain`, text with the names between FSI and PDI (for the shared result)."""
-    name = isolate if plain else bdi
+    `plain`, text for the shared result, a right-to-left name between FSI and PDI (names.shared)."""
+    name = shared if plain else bdi
     words = {"payer": name(transfer.payer), "payee": name(transfer.payee), "amount": grouped(transfer.amount)}
     if settled.chips:
         template = ngettext(
@@ -123,12 +143,13 @@ def standings(state: TableState) -> list[tuple[int, str, int]]:
 def result_text(state: TableState, watch_url: str) -> str:
     """The result to send to the group, plain text in the active language: game and date (the table's
     day), the standings, who won, the settlement when the game has one, and the watch (read-only)
-    link. Names are isolated (names.isolate: FSI ... PDI), so "عائشة: 3" stays in its order in any chat."""
+    link. A right-to-left name is isolated (FSI ... PDI), so "عائشة: 3" stays in its order in any chat;
+    a Latin name goes bare, as the invisible pair may show as boxes in other apps (names.shared)."""
     sitting = state.sitting
     lines = [f"{_(sitting.rules.name)} · {match_day(sitting)}"]
     lines += [
         _("%(place)d. %(name)s: %(amount)s")
-        % {"place": place, "name": isolate(name), "amount": state.score_words(score)}
+        % {"place": place, "name": shared(name), "amount": state.score_words(score)}
         for place, name, score in standings(state)
     ]
     lines.append(plain_result(state.result) if state.result else _("No hand was won."))
@@ -142,8 +163,13 @@ def result_text(state: TableState, watch_url: str) -> str:
 
 
 def plain_result(result: str) -> str:
-    """TableState.result as plain text, its names (the words in bold) between FSI and PDI."""
-    return unescape(strip_tags(result.replace("<strong>", FSI).replace("</strong>", PDI)))
+    """TableState.result as plain text for the shared result, its names (the words in bold) as
+    names.shared gives them: between FSI and PDI when right-to-left, bare otherwise."""
+
+    def name(bold: re.Match) -> str:
+        return f"{FSI}{bold[1]}{PDI}" if is_right_to_left(unescape(bold[1])) else bold[1]
+
+    return unescape(strip_tags(BOLD.sub(name, result)))
 
 
 def watch_url(request: HtmxHttpRequest | None, sitting: Sitting) -> str:
@@ -168,11 +194,12 @@ class Heading:
 
 @dataclass(frozen=True)
 class Night:
-    """One night's settlement (the matches started on one day, in one currency or in chips)."""
+    """One night (the matches started on one day) and its settlements: one per currency (money
+    first), then one in chips; `matches`, how many matches of the night moved money or chips."""
 
     day: str
     matches: int
-    settled: Settling
+    settled: tuple[Settling, ...]
 
 
 def find_group(token: str, link: str) -> Group | None:
@@ -324,12 +351,12 @@ def cells(figure: stats.PlayerStats, shown: dict[str, str]) -> list[str]:
         "hands_played": grouped(figure.hands_played),
         "hands_won": grouped(figure.hands_won),
         "hand_share": percent(figure.hand_share),
-        "points_per_hand": "–"
+        "points_per_hand": no_figure()
         if figure.points_per_hand is None
         else formats.number_format(figure.points_per_hand, decimal_pos=2, force_grouping=True),
         "best_run": grouped(figure.best_run),
-        "net_chips": "–" if figure.net_chips is None else signed(figure.net_chips),
-        "net_money": "–" if figure.net_money is None else signed(figure.net_money),
+        "net_chips": no_figure() if figure.net_chips is None else signed(figure.net_chips),
+        "net_money": no_figure() if figure.net_money is None else signed(figure.net_money),
         "recent_form": form_letters(figure.recent_form),
     }
     return [text[key] for key in shown]
@@ -355,10 +382,17 @@ def hand_shares(matches: list[stats.MatchRecord], names: dict[int, str]) -> list
 
 
 def nights(matches: list[stats.MatchRecord], names: dict[int, str]) -> list[Night]:
-    """The newest nights' settlements: each night's money per currency, and its Cat Tê chips."""
-    found = []
-    for night in stats.nightly_nets(matches)[:NIGHTS_SHOWN]:
+    """The newest nights, newest first, each under one heading: its money per currency, then its
+    Cat Tê chips (stats.nightly_nets gives one entry per day and currency)."""
+    days: dict[object, tuple[set, list[Settling]]] = {}
+    for night in stats.nightly_nets(matches):
+        if night.day not in days and len(days) == NIGHTS_SHOWN:
+            break
+        keys, settled = days.setdefault(night.day, (set(), []))
+        keys.update(night.matches)
         players = sorted(night.nets, key=lambda player: (names[player].casefold(), player))
-        settled = settling({player: names[player] for player in players}, night.nets, night.currency, night.chips)
-        found.append(Night(formats.date_format(night.day, "DATE_FORMAT"), len(night.matches), settled))
-    return found
+        settled.append(settling({player: names[player] for player in players}, night.nets, night.currency, night.chips))
+    return [
+        Night(formats.date_format(day, "DATE_FORMAT"), len(keys), tuple(settled))
+        for day, (keys, settled) in days.items()
+    ]

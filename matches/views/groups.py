@@ -149,6 +149,10 @@ def group_action(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespons
     return with_group(wrapper)
 
 
+JUST_MADE = "just-made"
+"""The tag of the message that follows a group just made to its page: the page opens its links."""
+
+
 def group_name(group: Group) -> str:
     return group.name or _("Your group")
 
@@ -216,7 +220,10 @@ def group_page(
     """The group page, or one of its regions for an htmx swap: `group` (everything above the links)
     or `members` (the players and the form that adds one; its notice beside them)."""
     if not notice and not request.htmx:
-        notice = joined(message.message for message in messages.get_messages(request))
+        told = list(messages.get_messages(request))
+        notice = joined(message.message for message in told)
+        # A group just made: its links open at once, where the message says (no JavaScript needed).
+        extra.setdefault("share_open", any(JUST_MADE in (message.extra_tags or "").split() for message in told))
     partial = wants_partial(request)
     context = group_context(request, group, links=not partial)
     key = "member_notice" if region == "members" else "notice"
@@ -416,7 +423,7 @@ def create_group(request: HtmxHttpRequest) -> HttpResponse:
         page = render(request, "matches/group_create.html", {**context, "notice": refusal.message}, status=400)
         return no_store(page)
     remember_group(request, group)
-    messages.success(request, _("Group made. Share its link (below) with the others."))
+    messages.success(request, _("Group made. Share its link (below) with the others."), extra_tags=JUST_MADE)
     return redirect(group)
 
 
@@ -472,7 +479,11 @@ def save_to_group(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         return save_page(request, sitting, str(NO_SUCH_GROUP), 404)
     remember_group(request, group)
     remember(request, sitting)
-    messages.success(request, sentence(_("This match is now one of %(group)s's."), {"group": bdi(group_name(group))}))
+    messages.success(
+        request,
+        sentence(_("This match is now one of %(group)s's."), {"group": bdi(group_name(group))}),
+        extra_tags=JUST_MADE if choice == "new" else "",
+    )
     return redirect(group)
 
 
@@ -499,10 +510,12 @@ MOVE = re.compile(r"(seat|unseat|up|down)-([0-9]{1,18})")
 
 @dataclass
 class Seated:
-    """Someone on the new-match form's seating list: a member (by id) or a newcomer (by name)."""
+    """Someone on the new-match form's seating list: a member (by id) or a newcomer (by name);
+    `returning`, for a newcomer, when a former player of that name comes back to the group."""
 
     name: str
     member: int | None = None
+    returning: bool = False
 
     @property
     def value(self) -> str:
@@ -516,7 +529,8 @@ class Seated:
 
 def posted_seating(data, members: dict[int, Player]) -> tuple[list[Seated], bool]:
     """The seating the form posted, in order, and whether someone in it has left the group since (they
-    are left out). Raises BadInput for values the form never makes."""
+    are left out). A newcomer who has joined the group since (another phone added them) is seated as
+    that member, once. Raises BadInput for values the form never makes."""
     values = data.getlist("seat")
     if len(values) > MAX_FORM_ROWS:
         raise BadInput(NOT_ON_FORM)
@@ -534,7 +548,14 @@ def posted_seating(data, members: dict[int, Player]) -> tuple[list[Seated], bool
                 seating.append(Seated(member.name, member.pk))
         else:
             name = clean_name(match[2])
-            if not is_visible(name) or len(name) > NAME_MAX_LENGTH or any(same_name(s.name, name) for s in seating):
+            if not is_visible(name) or len(name) > NAME_MAX_LENGTH:
+                raise BadInput(NOT_ON_FORM)
+            member = next((p for p in members.values() if same_name(p.name, name)), None)
+            if member is not None:
+                if all(s.member != member.pk for s in seating):
+                    seating.append(Seated(member.name, member.pk))
+                continue
+            if any(same_name(s.name, name) for s in seating):
                 raise BadInput(NOT_ON_FORM)
             seating.append(Seated(name))
     return seating, gone
@@ -689,7 +710,8 @@ def seat_newcomer(
             )
     if len(seating) >= game.max_players:
         raise BadInput(table_full(game))
-    return [*seating, Seated(name)]
+    former = next((p for p in group.players.filter(left=True, erased=False) if same_name(p.name, name)), None)
+    return [*seating, Seated(former.name if former else name)]
 
 
 def start_from_group(
@@ -736,6 +758,50 @@ def start_from_group(
     return redirect(sitting)
 
 
+def seating_hint(game: rules.Game, seated: bool, to_tap: bool) -> str:
+    """What the seating list offers now, in the game's direction: nobody seated yet (tap, else type,
+    whoever deals first, then round the table), some seated with names left to tap (tap the next;
+    move or take off), or nobody left to tap (everyone seated, or the table full: move or take off)."""
+    clockwise = game.direction == rules.Direction.CLOCKWISE
+    if not seated and to_tap:
+        if clockwise:
+            return _(
+                "Tap whoever deals first, then the next player to the left (clockwise), and so on round the table."
+            )
+        return _(
+            "Tap whoever deals first, then the next player to the right (counter-clockwise), and so on round the table."
+        )
+    if not seated:
+        if clockwise:
+            return _(
+                "Type the name of whoever deals first and tap Add, then the next player to the left (clockwise), "
+                "and so on round the table."
+            )
+        return _(
+            "Type the name of whoever deals first and tap Add, then the next player to the right "
+            "(counter-clockwise), and so on round the table."
+        )
+    if to_tap:
+        if clockwise:
+            return _(
+                "The first in the list deals first, then the next to the left (clockwise). Tap a name below to "
+                "seat them next; ↑ and ↓ change the order, ✕ takes a player off."
+            )
+        return _(
+            "The first in the list deals first, then the next to the right (counter-clockwise). Tap a name below "
+            "to seat them next; ↑ and ↓ change the order, ✕ takes a player off."
+        )
+    if clockwise:
+        return _(
+            "The first in the list deals first, then the next to the left (clockwise). ↑ and ↓ change the order, "
+            "✕ takes a player off."
+        )
+    return _(
+        "The first in the list deals first, then the next to the right (counter-clockwise). ↑ and ↓ change the "
+        "order, ✕ takes a player off."
+    )
+
+
 def show_new_match(
     request: HtmxHttpRequest,
     group: Group,
@@ -755,16 +821,23 @@ def show_new_match(
     if not bound and form.is_bound:
         form = settings_form(game, len(seating), {key: form.data.get(key) for key in form.data})
     seated_ids = {s.member for s in seating}
+    if any(s.member is None for s in seating):  # who comes back to the group, who joins it
+        former = [p.name for p in group.players.filter(left=True, erased=False)]
+        for seated in seating:
+            seated.returning = seated.member is None and any(same_name(seated.name, name) for name in former)
+    others = sorted((p for p in members.values() if p.pk not in seated_ids), key=lambda p: p.name.casefold())
+    full = len(seating) >= game.max_players
     context = {
         "group": group,
         "name": group_name(group),
         "game": game,
         "form": form,
         "seated": seating,
-        "others": sorted((p for p in members.values() if p.pk not in seated_ids), key=lambda p: p.name.casefold()),
+        "others": others,
+        "seating_hint": seating_hint(game, bool(seating), bool(others) and not full),
         "pack_line": pack_line(game),
         "player_range": player_range(game),
-        "table_full": table_full(game) if len(seating) >= game.max_players else "",
+        "table_full": table_full(game) if full else "",
         "notice": notice,
         "status_is_error": status >= 400,
         "typed": typed,

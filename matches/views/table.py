@@ -291,14 +291,32 @@ def reissue(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     )
 
 
-@action
+@require_http_methods(["GET", "POST"])
+@with_sitting
 def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    """Same game, same players in the same seats, a new sitting (counted as a new match against
-    the phone's and the address's limits, unless another phone already started it)."""
-    if not sitting.next_sitting_id and (limited := over_limit(request, STARTS, known_phone(request))):
+    """Same game, same players in the same order, a new sitting (counted as a new match against the
+    phone's and the address's limits, unless another phone already started it: then it is that one).
+
+    A match still being played asks first, on a page of its own (GET, and a POST without `open=1`):
+    it stays open beside the new one, and its table is where to end it. A finished match starts its
+    rematch at once. The new table says who deals first: the deal carries on (Sitting.rematch)."""
+    if sitting.next_sitting_id:
+        remember(request, sitting.next_sitting)
+        return redirect(sitting.next_sitting)
+    if request.method != "POST" and sitting.is_finished:
+        return redirect(sitting)  # (its table has the button)
+    if not sitting.is_finished and (request.method != "POST" or request.POST.get("open") != "1"):
+        response = render(request, "matches/rematch.html", {"sitting": sitting})
+        add_never_cache_headers(response)
+        return response
+    if limited := over_limit(request, STARTS, known_phone(request)):
         return limited
     new = sitting.rematch()
     remember(request, new)
+    dealer = new.table(recent=1).dealer_seat.name
+    messages.success(
+        request, sentence(_("%(name)s deals first: the deal carries on from the last match."), {"name": bdi(dealer)})
+    )
     return redirect(new)
 
 
