@@ -459,6 +459,9 @@ def main() -> int:
         if done is None:
             return 2
         results, missed = done
+        if args.no_http and results_path.exists():  # keep the HTTP figures of the last full run
+            kept = json.loads(results_path.read_text())
+            results.update({key: value for key, value in kept.items() if key not in results})
     if not args.no_http:
         import http_bench  # bench/http_bench.py (bench/ is this script's folder, first on sys.path)
 
