@@ -327,19 +327,10 @@ def postgres_url() -> str | None:
     url = url if url.startswith(("postgres://", "postgresql://")) else PG_DEFAULT
     try:
         import dj_database_url
-        import psycopg
+        from http_bench import admin_connection  # bench/ is this script's folder, first on sys.path
 
         s = dj_database_url.parse(url)
-        admin = psycopg.connect(
-            host=s["HOST"],
-            port=s["PORT"] or 5432,
-            user=s["USER"],
-            password=s["PASSWORD"],
-            dbname="postgres",
-            connect_timeout=3,
-            autocommit=True,
-        )
-        with admin:
+        with admin_connection(url) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{s["NAME"]}"')
             admin.execute(f'CREATE DATABASE "{s["NAME"]}"')
         return url

@@ -27,8 +27,15 @@ from ..errors import AlreadyRecorded, BadInput, Conflict
 from ..snapshot import read_snapshot
 from ..texts import rule_message
 from ..zones import ZONE_MAX_LENGTH, clean_zone, zone_named
-from . import rows
 from .choices import EndedHow, HandStatus
+from .rows import build as build_row
+from .rows import columns as sql_columns
+from .rows import convert as convert_column
+from .rows import insert as insert_row
+from .rows import lock_clause
+from .rows import position as column_position
+from .rows import update as update_row
+from .rows import width as column_count
 from .table_state import TableState
 
 NAME_MAX_LENGTH = 40
@@ -339,7 +346,7 @@ class Sitting(models.Model):
             recorded_by_seat=by.seat,
         )
         hand.clean()
-        rows.insert(hand)
+        insert_row(hand)
         Seat.add_points(table.seats, points, winner=winner, sign=1)
         self._save_progress(progress, table.seats)
         return hand
@@ -492,13 +499,8 @@ class Sitting(models.Model):
             found = cursor.fetchall()
         if not found:
             raise Sitting.DoesNotExist("This sitting was deleted, or its links were made new.")
-        sitting = rows.build(Sitting, found[0][: rows.width(Sitting)])
-        seats = []
-        seat_end = rows.width(Sitting) + rows.width(Seat)
-        for row in found:
-            seat = rows.build(Seat, row[rows.width(Sitting) : seat_end])
-            seat.sitting, seat.player = sitting, rows.build(Player, row[seat_end:])
-            seats.append(seat)
+        sitting = build_row(Sitting, found[0][: column_count(Sitting)])
+        seats = seated(sitting, [row[column_count(Sitting) :] for row in found])
         self._read_from(sitting)
         return sitting, seats
 
@@ -537,7 +539,7 @@ class Sitting(models.Model):
         and keep them on this copy."""
         changes["version"] = self.version + 1
         changes["changed_at"] = timezone.now()
-        rows.update(Sitting, self.pk, changes)
+        update_row(Sitting, self.pk, changes)
         for name, value in changes.items():
             setattr(self, name, value)
 
@@ -648,11 +650,7 @@ class Sitting(models.Model):
         with connection.cursor() as cursor:
             cursor.execute(_seats_read(), [self.pk])
             found = cursor.fetchall()
-        seats = []
-        for row in found:
-            seat = rows.build(Seat, row[: rows.width(Seat)])
-            seat.sitting, seat.player = self, rows.build(Player, row[rows.width(Seat) :])
-            seats.append(seat)
+        seats = seated(self, found)
         return TableState(self, seats, *self._read_hands(seats, recent))
 
     def history_page(self, newest: int | None, size: int) -> tuple[TableState, int]:
@@ -683,16 +681,16 @@ class Sitting(models.Model):
         with connection.cursor() as cursor:
             cursor.execute(_hands_read(len(drawn)), [self.pk, last - recent, *([self.pk, *drawn] if drawn else [])])
             found = cursor.fetchall()
-        number, running, threshold = (rows.position(Hand, name) for name in ("number", "running", "threshold_after"))
+        number, running, threshold = (column_position(Hand, name) for name in ("number", "running", "threshold_after"))
         hands, points = [], {}
         for row in found:
             if row[number] > last - recent:
-                hand = rows.build(Hand, row)
+                hand = build_row(Hand, row)
                 hands.append(hand)
                 points[hand.number] = hand
             else:
                 points[row[number]] = ChartPoint(
-                    row[number], rows.convert(Hand, "running", row[running]), row[threshold]
+                    row[number], convert_column(Hand, "running", row[running]), row[threshold]
                 )
         hands.sort(key=lambda hand: hand.number, reverse=True)
         return hands, points
@@ -712,15 +710,25 @@ class Sitting(models.Model):
             return self.table(recent)
 
 
+def seated(sitting: Sitting, found: list[tuple]) -> list[Seat]:
+    """`sitting`'s seats, with their players, from rows of a seat's columns then a player's."""
+    seats = []
+    for row in found:
+        seat = build_row(Seat, row[: column_count(Seat)])
+        seat.sitting, seat.player = sitting, build_row(Player, row[column_count(Seat) :])
+        seats.append(seat)
+    return seats
+
+
 @functools.cache
 def _locking_read(by_pk: bool) -> str:
     """The statement of Sitting._lock: the sitting, its seats and their players, by link (and pk)."""
     quote = connection.ops.quote_name
     return (
-        f"SELECT {rows.columns(Sitting, 's')}, {rows.columns(Seat, 't')}, {rows.columns(Player, 'p')} "
+        f"SELECT {sql_columns(Sitting, 's')}, {sql_columns(Seat, 't')}, {sql_columns(Player, 'p')} "
         f"FROM {quote(Seat._meta.db_table)} t JOIN {quote(Sitting._meta.db_table)} s ON s.id = t.sitting_id "
         f"JOIN {quote(Player._meta.db_table)} p ON p.id = t.player_id "
-        f"WHERE s.token = %s{' AND s.id = %s' if by_pk else ''} ORDER BY t.position{rows.lock_clause('t', 's')}"
+        f"WHERE s.token = %s{' AND s.id = %s' if by_pk else ''} ORDER BY t.position{lock_clause('t', 's')}"
     )
 
 
@@ -729,7 +737,7 @@ def _seats_read() -> str:
     """The statement of Sitting.table: a sitting's seats in playing order, with their players."""
     quote = connection.ops.quote_name
     return (
-        f"SELECT {rows.columns(Seat, 't')}, {rows.columns(Player, 'p')} FROM {quote(Seat._meta.db_table)} t "
+        f"SELECT {sql_columns(Seat, 't')}, {sql_columns(Player, 'p')} FROM {quote(Seat._meta.db_table)} t "
         f"JOIN {quote(Player._meta.db_table)} p ON p.id = t.player_id WHERE t.sitting_id = %s ORDER BY t.position"
     )
 
@@ -738,7 +746,7 @@ def _seats_read() -> str:
 def _hands_read(drawn: int) -> str:
     """The statement of Sitting._read_hands: a sitting's hands after a number, and `drawn` more by
     number (two index searches: an OR of both would scan every hand of the sitting)."""
-    select = f"SELECT {rows.columns(Hand, 'h')} FROM {connection.ops.quote_name(Hand._meta.db_table)} h"
+    select = f"SELECT {sql_columns(Hand, 'h')} FROM {connection.ops.quote_name(Hand._meta.db_table)} h"
     newest = f"{select} WHERE h.sitting_id = %s AND h.number > %s"
     if not drawn:
         return newest

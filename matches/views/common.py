@@ -136,6 +136,16 @@ def remembered_tokens(request: HttpRequest) -> list[str]:
     return list(request.session.get("sittings", []))
 
 
+def go_to(request: HtmxHttpRequest, target) -> HttpResponse:
+    """Send the phone to `target` (a model with get_absolute_url) after a change: a redirect for a
+    plain form, a bodiless 204 whose HX-Redirect makes htmx load the whole page."""
+    if not request.htmx:
+        return redirect(target)
+    response = HttpResponse(status=204)
+    response["HX-Redirect"] = target.get_absolute_url()
+    return response
+
+
 def page_or_partial(
     request: HtmxHttpRequest, template: str, partial: str, context: dict, status: int = 200
 ) -> HttpResponse:

@@ -40,6 +40,7 @@ from ..zones import posted_zone
 from .common import (
     TOKEN,
     HtmxHttpRequest,
+    go_to,
     known_phone,
     page_or_partial,
     phone_id,
@@ -377,11 +378,7 @@ def rotate(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     forget_group(request, old)
     remember_group(request, group)
     messages.success(request, _("New links made: the old ones no longer work. Share the new one with the group."))
-    response = redirect(group)
-    if request.htmx:
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = group.get_absolute_url()
-    return response
+    return go_to(request, group)
 
 
 # --- a new group ----------------------------------------------------------------------------

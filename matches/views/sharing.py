@@ -14,7 +14,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from ..bidi import bdi, sentence
 from ..models import Sitting
-from .common import HtmxHttpRequest, action, claim_seat, claimed_seat, forget, remember, with_sitting
+from .common import HtmxHttpRequest, action, claim_seat, claimed_seat, forget, go_to, remember, with_sitting
 from .errors import message_response
 from .table import poll_response, table_response
 
@@ -48,11 +48,7 @@ def rotate(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     remember(request, sitting)
     claim_seat(request, sitting, seat)
     messages.success(request, _("New links made: the old ones no longer work. Show the table this new QR code."))
-    response = redirect(sitting)
-    if request.htmx:
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = sitting.get_absolute_url()
-    return response
+    return go_to(request, sitting)
 
 
 @action
