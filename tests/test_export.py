@@ -179,7 +179,7 @@ def test_fapfap_file_has_money_columns_named_by_the_currency(client):
     english = read_csv(client, sitting)
     assert english[0][5:] == [
         *(f"{name}: stakes this hand" for name in NAMES),
-        *(f"{name}: Stakes" for name in NAMES),
+        *(f"{name}: Stakes won" for name in NAMES),
         *(f"{name}: FCFA" for name in NAMES),
         *(f"{name}: Hands won" for name in NAMES),
     ]
@@ -198,7 +198,7 @@ def test_fapfap_file_has_money_columns_named_by_the_currency(client):
         ("spar", {}, "points this hand", ["Points", "Hands won"]),
         ("letzter-stich", {"end_kind": "hands", "end_target": "3"}, "points this hand", ["Points", "Hands won"]),
         # Even at a stake of 1 the money (a net: stake x (n x own - all)) differs from the stakes won.
-        ("fapfap", {"stake_amount": "1", "stake_label": "€"}, "stakes this hand", ["Stakes", "€", "Hands won"]),
+        ("fapfap", {"stake_amount": "1", "stake_label": "€"}, "stakes this hand", ["Stakes won", "€", "Hands won"]),
     ],
 )
 def test_the_files_headers_carry_the_screens_unit(client, slug, settings, per_hand, running):

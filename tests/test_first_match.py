@@ -138,7 +138,7 @@ def test_the_fapfap_result_says_the_money_when_a_stake_is_set(client):
     money = Sitting.start("fapfap", NAMES[:3], rules.MatchEnd(rules.MatchEndKind.HANDS, 2), stake_amount=100)
     money.record_hand(1, 1, {"multiplier": "2"})
     money.record_hand(2, 1, {"multiplier": "4"})  # Ben 6 stakes of 9 at three seats: 100 x (18 - 6)
-    assert "Ben wins the match with +1,200 (6 stakes)." in words(client.get(url(money)))
+    assert "Ben wins the match with +1,200 (6 stakes won)." in words(client.get(url(money)))
     plain = Sitting.start("fapfap", NAMES[:3], rules.MatchEnd(rules.MatchEndKind.HANDS, 1))
     plain.record_hand(1, 0, {"multiplier": "1"})
     assert "Ana wins the match with 1 stake." in words(client.get(url(plain)))

@@ -401,7 +401,7 @@ BROKEN = [
     (
         "an Ace held back by the winner",
         _set("sittings.cat-te.hands.1.extras", {"how": "sweep", "aces": [2]}),
-        "sittings[2].hands[1].extras: Sweep: who held back an Ace? The hand's winner cannot be one of them.",
+        "sittings[2].hands[1].extras: Sweep: who held back an Ace? Each pays the winner 1 chip more. The hand's winner cannot be one of them.",
     ),
     (
         "a date that is not one",

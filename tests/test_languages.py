@@ -175,7 +175,7 @@ SCORE_TABLE = """() => { const box = document.querySelector('table.tally').close
 @pytest.mark.parametrize(
     "language, headings",
     [
-        ("en", ["Player", "Stakes", "CFA", "Hands won"]),
+        ("en", ["Player", "Stakes won", "CFA", "Hands won"]),
         ("fr", ["Joueur", "Mises", "CFA", "Mains gagnées"]),
         ("de", ["Spieler", "Einsätze", "CFA", "Siege (Gewonnene Runden)"]),
         ("vi", ["Người chơi", "Cược", "CFA", "Ván thắng"]),

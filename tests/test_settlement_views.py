@@ -70,7 +70,7 @@ def test_fapfap_nets_and_payments_at_any_time_during_the_match(client):
     state = response.context["table"]
     # The score table's money column is the same net.
     assert tally(response.content.decode()) == (
-        ["Stakes", "FCFA", "Hands won"],
+        ["Stakes won", "FCFA", "Hands won"],
         {"Mbarga": [1, -400, 1], "Ngono": [6, 1100, 2], "Ateba": [0, -700, 0]},
     )
     # What the table offers to show (the one-line include in table.html renders it).
@@ -82,6 +82,20 @@ def test_fapfap_nets_and_payments_at_any_time_during_the_match(client):
     assert payments == ["Mbarga pays Ngono 400 FCFA.", "Ateba pays Ngono 700 FCFA."]
     assert set(paid(nets, payments).values()) == {0}
     assert "Settling up in FCFA" in block
+
+
+@pytest.mark.django_db
+def test_the_home_list_shows_a_stake_match_in_money_not_stakes_won(client):
+    """The same three hands as above: the home list says each player's net money, as the table's
+    money column does (Mbarga 1 stake won is -400 FCFA), and a plain match keeps its stakes."""
+    sitting = fapfap(client)
+    for number, (seat, multiplier) in enumerate([(2, "2"), (2, "4"), (1, "1")], start=1):
+        tap(client, sitting, number, seat, {"multiplier": multiplier})
+    plain = start(client, "fapfap", {}, ["Eto", "Foe"])
+    tap(client, plain, 1, 2, {"multiplier": "4"})
+    home = " ".join(shown(client.get("/").content.decode()).split())
+    assert "Mbarga \u2212400&nbsp;FCFA, Ngono 1,100&nbsp;FCFA, Ateba \u2212700&nbsp;FCFA" in home
+    assert "Eto 0, Foe 4" in home
 
 
 @pytest.mark.django_db
@@ -193,10 +207,10 @@ def test_the_shared_result_in_english(client):
     expected = "\n".join(
         [
             f"Fapfap · {formats.date_format(day, 'DATE_FORMAT')}",  # Nov. 30, 2026
-            "1. Ngono: +1,300 FCFA (7 stakes)",  # at a stake, the money first (issue 10)
-            "2. Mbarga: \u2212500 FCFA (1 stake)",  # a Latin name bare: FSI and PDI only around right-to-left ones
-            "3. Ateba: \u2212800 FCFA (0 stakes)",
-            "Ngono wins the match with +1,300 FCFA (7 stakes).",
+            "1. Ngono: +1,300 FCFA (7 stakes won)",  # at a stake, the money first (issue 10)
+            "2. Mbarga: \u2212500 FCFA (1 stake won)",  # a Latin name bare: FSI and PDI only around right-to-left ones
+            "3. Ateba: \u2212800 FCFA (0 stakes won)",
+            "Ngono wins the match with +1,300 FCFA (7 stakes won).",
             "Settling up in FCFA:",
             "Mbarga pays Ngono 500 FCFA.",
             "Ateba pays Ngono 800 FCFA.",

@@ -138,11 +138,11 @@ def test_a_stake_of_one_has_its_money_column_named_by_its_currency(client):
     sitting = start(client, "fapfap", {"stake_amount": "1", "stake_label": "€"}, ["A", "B"])
     tap(client, sitting, 1, 2, {"multiplier": "4"})
     assert tally(client.get(url(sitting)).content.decode()) == (
-        ["Stakes", "€", "Hands won"],
+        ["Stakes won", "€", "Hands won"],
         {"A": [0, -4, 0], "B": [4, 4, 1]},
     )
     french = tally(client.get(url(sitting), **FR).content.decode())
-    assert french[0] == ["Mises", "€", "Mains gagnées"]
+    assert french[0] == ["Mises gagnées", "€", "Mains gagnées"]
 
 
 # --- C. the screen-awake button -----------------------------------------------------------------------------
@@ -204,8 +204,8 @@ RESULTS = [
         "fapfap",
         {"stake_amount": "100", "stake_label": "FCFA"},
         [(2, {"multiplier": "4"}), (1, {"multiplier": "2"}), (2, {"multiplier": "1"})],
-        "<strong>B</strong> wins the match with +800 FCFA (5 stakes).",  # at a stake: the money first
-        "<strong>B</strong> gagne la partie avec +800 FCFA (5 mises).",
+        "<strong>B</strong> wins the match with +800 FCFA (5 stakes won).",  # at a stake: the money first
+        "<strong>B</strong> gagne la partie avec +800 FCFA (5 mises gagnées).",
     ),
     (
         "fapfap",

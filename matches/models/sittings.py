@@ -24,6 +24,7 @@ from .. import rules
 from ..bidi import bdi, sentence
 from ..chart import CHART_POINTS, sampled
 from ..errors import AlreadyRecorded, BadInput, Conflict
+from ..settlement import nets_from_totals
 from ..snapshot import read_snapshot
 from ..texts import rule_message
 from ..zones import ZONE_MAX_LENGTH, clean_zone, zone_named
@@ -175,12 +176,20 @@ class Sitting(models.Model):
         return zone_named(self.time_zone)
 
     def scores(self) -> list[tuple[str, int]]:
-        """(name, score) per seat as the tally shows it (chips in front of each for Cat Tê).
+        """(name, score) per seat as the home list shows it: chips in front of each for Cat Tê, net
+        money at the stake (in `stake_label`) for Fapfap played for one, else the game's score.
 
         Reads `self.seats`, so prefetch them when listing many sittings.
+        Source: RULES.md (Cat Te chips; Fapfap stakes).
         """
-        base = (self.starting_chips or 0) * (1 + self.chips_reissued) if self.rules.uses_chips else 0
-        return [(seat.name, base + seat.total) for seat in self.seats.all()]
+        seats = list(self.seats.all())
+        totals = [seat.total for seat in seats]
+        if self.rules.uses_stake and self.stake_amount:
+            totals = nets_from_totals(totals, self.stake_amount)
+        elif self.rules.uses_chips:
+            base = (self.starting_chips or 0) * (1 + self.chips_reissued)
+            totals = [base + total for total in totals]
+        return [(seat.name, total) for seat, total in zip(seats, totals, strict=True)]
 
     @property
     def is_final(self) -> bool:

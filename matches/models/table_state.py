@@ -195,10 +195,14 @@ class TableState:
         """
         sitting = self.sitting
         columns = []
-        if not score_is_hands_won(sitting.game):
-            columns.append(Column(SCORE, capfirst(_(sitting.rules.unit))))
         if sitting.stake_amount:
+            # Beside the money the stakes column says they are stakes won, not money owed.
+            heading = _("Stakes won")
+            short = pgettext("score table heading beside other numbers, as short as it can be", "Stakes won")
+            columns.append(Column(SCORE, heading, short if short != heading else ""))
             columns.append(Column(MONEY, sitting.stake_label or _("Money")))
+        elif not score_is_hands_won(sitting.game):
+            columns.append(Column(SCORE, capfirst(_(sitting.rules.unit))))
         won = _("Hands won")
         # Beside other numbers the heading may take a shorter word (the full one is its title).
         short = pgettext("score table heading beside other numbers, as short as it can be", "Hands won")
@@ -284,12 +288,12 @@ class TableState:
 
     def score_words(self, score: int) -> str:
         """A score as the tally shows it, worded: "11 points", "2 hands won", "5 chips"; at a Fapfap
-        stake the money it comes to first, with its sign and currency: "+1,100 CFA (6 stakes)" (for
+        stake the money it comes to first, with its sign and currency: "+1,100 CFA (6 stakes won)" (for
         a seat whose total is `score` stakes). Source: RULES.md, Fapfap stakes."""
-        words = amount(self.sitting.rules.unit, score)
         if not self.sitting.stake_amount:
-            return words
-        return _("%(money)s (%(amount)s)") % {"money": self.money_words(score), "amount": words}
+            return amount(self.sitting.rules.unit, score)
+        won = ngettext("%(count)s stake won", "%(count)s stakes won", score) % {"count": grouped(score)}
+        return _("%(money)s (%(stakes_won)s)") % {"money": self.money_words(score), "stakes_won": won}
 
     def money_words(self, total: int) -> str:
         """The net money of a seat whose total is `total` stakes, signed, in the stake's currency:
