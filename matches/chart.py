@@ -1,9 +1,10 @@
 """The score over time as drawing instructions: pure geometry for a small server-rendered SVG.
 
 One line per player (running total after each hand, hand number across), an optional step line
-(Eighty Three's threshold), a name at the end of each line, and the points sampled as rows for the
-accessible table beside it. Integer coordinates in a fixed viewBox keep the markup short; long
-matches are sampled down to at most `max_points` hands so the tap answer stays small.
+(Eighty Three's threshold), one label per value the lines end at (the name, or the names of all
+who end there), and the points sampled as rows for the accessible table beside it. Integer
+coordinates in a fixed viewBox keep the markup short; long matches are sampled down to at most
+`max_points` hands so the tap answer stays small.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
+
+from .names import isolate
 
 WIDTH, HEIGHT = 260, 120  # plot area, in viewBox units (the names take the 130 units on its right)
 # The whole drawing (x, y, width, height): the plot, the values on its left, the names on its right.
@@ -23,11 +26,19 @@ NAME_BASELINE, NAME_ASCENT, NAME_DESCENT = 5, 14, 4
 LABEL_GAP = 17  # the least vertical distance between two names: more than a name is tall (16.5)
 CHART_POINTS = 40  # hands drawn at most: longer matches are sampled evenly, the newest hand always in
 NAME_CHARS = 12  # longer names are shortened in the drawing (the table beside it has them whole)
+# Names listed in one label (players who end at the same value) are parted by SEPARATOR, about as
+# wide as one letter: a label holds NAME_CHARS letters, each separator counted as one.
+SEPARATOR, MORE = ", ", "…"  # MORE, listed last: and others the label has no room for
 
 
 @dataclass(frozen=True)
 class Line:
-    """One player's line: `points` as SVG polyline text, the name drawn at `label_y`, the last value."""
+    """One player's line: `points` as SVG polyline text, its `label` drawn at `label_y`, the last value.
+
+    Players whose lines end at the same value share one label (`listed`), at that value: the last
+    of them in seat order (its line drawn on top, so the label has the colour seen there) carries
+    it, the others have "" and the same `label_y`. A player alone at their value has their name
+    (`shortened`)."""
 
     name: str
     label: str
@@ -147,12 +158,19 @@ def draw(
     def y(value: float) -> int:
         return round((high - value) * HEIGHT / (high - low))
 
+    ends = sorted(set(rows[-1]), reverse=True)  # the values the lines end at, top first: a label each
+    at = dict(zip(ends, spread_labels([(high - v) * HEIGHT / (high - low) for v in ends])))  # unrounded
+    together = {value: [seat for seat, last in enumerate(rows[-1]) if last == value] for value in ends}
     lines = []
-    labels = spread_labels([(high - v) * HEIGHT / (high - low) for v in rows[-1]])  # unrounded: order kept
     for seat, name in enumerate(names):
         points = " ".join(f"{x(i)},{y(row[seat])}" for i, row in enumerate(rows))
-        label = name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
-        lines.append(Line(name, label, points, labels[seat], rows[-1][seat]))
+        last = rows[-1][seat]
+        group = together[last]
+        if seat != group[-1]:
+            label = ""  # the label of the last of them names this player
+        else:
+            label = shortened(name) if len(group) == 1 else listed([names[other] for other in group])
+        lines.append(Line(name, label, points, at[last], last))
     return Chart(
         lines=tuple(lines),
         hands=tuple(hands),
@@ -160,6 +178,25 @@ def draw(
         steps=step_line([x(i) for i in range(len(hands))], [None if s is None else y(s) for s in steps]),
         ticks=tuple((y(value), value) for value in axis_values(low, high)),
     )
+
+
+def shortened(name: str, chars: int = NAME_CHARS) -> str:
+    """`name` in at most `chars` characters: cut, with "…" as its last, when longer."""
+    return name if len(name) <= chars else name[: chars - 1] + MORE
+
+
+def listed(names: Sequence[str], chars: int = NAME_CHARS) -> str:
+    """One label for several players, in at most `chars` letters (each SEPARATOR counted as one):
+    all the names, else as many whole names as leave room for a last "…" (and others), else the
+    first name shortened and "…" ("Ousmane A…, …"). Each name is isolated (FSI…PDI), so a
+    right-to-left name keeps its letters together and the names their order."""
+    shown = [shortened(names[0], chars - 2)]  # when no whole name fits: room for a separator and MORE
+    for kept in range(len(names), 0, -1):
+        more = kept < len(names)  # a last MORE for those left out
+        if sum(map(len, names[:kept])) + more + (kept + more - 1) <= chars:  # the names, MORE, separators
+            shown = list(names[:kept])
+            break
+    return SEPARATOR.join([*map(isolate, shown), *([MORE] if len(shown) < len(names) else [])])
 
 
 def step_line(xs: Sequence[int], ys: Sequence[int | None]) -> str:

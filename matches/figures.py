@@ -66,15 +66,13 @@ class SittingRow(NamedTuple):
     time_zone: str
 
 
-class SeatRow(NamedTuple):
-    """What the figures read of a seat, in seating order."""
+class SeatColumns(NamedTuple):
+    """A finished sitting's seats in seating order, column by column."""
 
-    sitting_id: int
-    player_id: int
-    name: str
-    total: int
-    hands_won: int
-    best_run: int
+    players: tuple[int, ...]
+    totals: tuple[int, ...]
+    hands_won: tuple[int, ...]
+    best_runs: tuple[int, ...]
 
 
 def read_group(group: Group) -> GroupRead:
@@ -86,20 +84,26 @@ def read_group(group: Group) -> GroupRead:
     than they started, and the statistics need days that never go back."""
     finished = Sitting.objects.filter(group=group, finished_at__isnull=False)
     sittings = list(map(SittingRow._make, finished.order_by("started_at", "pk").values_list(*SITTING_COLUMNS)))
-    seats: dict[int, list[SeatRow]] = {}
+    seats: dict[int, list[tuple]] = {}
     names: dict[int, str] = {}
     rows = Seat.objects.filter(sitting__in=finished).order_by("sitting_id", "position").values_list(*SEAT_COLUMNS)
     for row in rows:
-        seats.setdefault(row[0], []).append(SeatRow._make(row))
+        seats.setdefault(row[0], []).append(row)
         names[row[1]] = row[2]
-    matches = [record(sitting, seats[sitting.pk]) for sitting in sittings if sitting.pk in seats]
+    matches = [record(sitting, seat_columns(seats[sitting.pk])) for sitting in sittings if sitting.pk in seats]
     matches.sort(key=lambda match: match.day)  # stable: by start within a day
     return GroupRead(matches, names)
 
 
-def record(sitting: SittingRow, seats: Sequence[SeatRow]) -> stats.MatchRecord:
-    """One finished sitting as the figures count it, from its seats in seating order; its day is the
-    day it started on its table's clock (its time zone; the server's when it has none).
+def seat_columns(rows: Sequence[tuple]) -> SeatColumns:
+    """A sitting's rows of SEAT_COLUMNS (in seating order) turned into columns."""
+    _, players, _, totals, hands_won, best_runs = zip(*rows)
+    return SeatColumns(players, totals, hands_won, best_runs)
+
+
+def record(sitting: SittingRow, seats: SeatColumns) -> stats.MatchRecord:
+    """One finished sitting as the figures count it, from its seats; its day is the day it started on
+    its table's clock (its time zone; the server's when it has none).
 
     Finals as the table shows them (chips in front of each player for Cat Tê: the stacks handed out
     plus the seat's total; the total otherwise); hands played: the seats' hands won added up (each
@@ -108,7 +112,7 @@ def record(sitting: SittingRow, seats: Sequence[SeatRow]) -> stats.MatchRecord:
     times its multiplier), in the stake's currency. Cat Tê: each seat's net chips, its total.
     """
     game = rules.get_game(sitting.game)
-    totals = tuple(seat.total for seat in seats)
+    totals = seats.totals
     issued = (sitting.starting_chips or 0) * (1 + sitting.chips_reissued) if game.uses_chips else 0
     money = None
     if game.uses_stake and sitting.stake_amount:
@@ -117,11 +121,11 @@ def record(sitting: SittingRow, seats: Sequence[SeatRow]) -> stats.MatchRecord:
         key=sitting.pk,
         game=sitting.game,
         day=sitting.started_at.astimezone(zone_named(sitting.time_zone)).date(),
-        players=tuple(seat.player_id for seat in seats),
-        finals=tuple(issued + total for total in totals),
-        hands_won=tuple(seat.hands_won for seat in seats),
+        players=seats.players,
+        finals=tuple(issued + total for total in totals) if issued else totals,
+        hands_won=seats.hands_won,
         # Kept when the match ended (and again after a correction); never more than the hands won.
-        best_runs=tuple(min(seat.best_run, seat.hands_won) for seat in seats),
+        best_runs=tuple(map(min, seats.best_runs, seats.hands_won)),
         points=totals,
         ended_early=sitting.ended_how == Sitting.EndedHow.ENDED_EARLY,
         money=money,
@@ -176,17 +180,14 @@ def rate_chart(
     if not counted:
         return None
     players = sorted({player for match in counted for player in match.players}, key=lambda p: (names[p].casefold(), p))
-    after: dict[int, list[int | None]] = {player: [] for player in players}  # rate after each match, or None before
-    own: dict[int, list[int]] = {player: [] for player in players}
+    own: dict[int, list[tuple[int, int]]] = {player: [] for player in players}  # (match index, rate after it)
     played = dict.fromkeys(players, 0)
     won = dict.fromkeys(players, 0)
-    for match in counted:
+    for index, match in enumerate(counted):
         for seat, player in enumerate(match.players):
             played[player] += 1
             won[player] += match.won_by(seat)
-            own[player].append(round(100 * won[player] / played[player]))
-        for player in players:
-            after[player].append(round(100 * won[player] / played[player]) if played[player] else None)
+            own[player].append((index, round(100 * won[player] / played[player])))
     keep = sampled(len(counted), RATE_POINTS)
 
     def x(index: int) -> int:
@@ -195,13 +196,20 @@ def rate_chart(
     def y(percent: int) -> int:
         return round((100 - percent) * RATE_HEIGHT / 100)
 
-    labels = spread_labels([y(after[player][-1]) for player in players], top=0, bottom=RATE_HEIGHT)
+    labels = spread_labels([y(own[player][-1][1]) for player in players], top=0, bottom=RATE_HEIGHT)
     lines = []
     for index, (player, label_y) in enumerate(zip(players, labels)):
-        drawn = [(x(i), y(after[player][i])) for i in keep if after[player][i] is not None]
-        first = next(i for i, rate in enumerate(after[player]) if rate is not None)
-        if first not in keep:  # start the line where the player's first match is, not at the next sample
-            drawn.insert(0, (x(first), y(after[player][first])))
+        rates = own[player]
+        first = rates[0][0]
+        # The line starts at the player's first match (even between samples), then at each sample
+        # from there on gives the rate after their latest match so far: it holds while they sit out.
+        drawn, latest = [(x(first), y(rates[0][1]))], 0
+        for i in keep:
+            if i <= first:
+                continue
+            while latest + 1 < len(rates) and rates[latest + 1][0] <= i:
+                latest += 1
+            drawn.append((x(i), y(rates[latest][1])))
         name = names[player]
         lines.append(
             RateLine(
@@ -211,7 +219,7 @@ def rate_chart(
                 points=" ".join(f"{px},{py}" for px, py in drawn),
                 label_y=label_y,
                 end=drawn[-1],
-                rates=tuple(own[player][i] for i in sampled(len(own[player]), RATE_POINTS)),
+                rates=tuple(rates[i][1] for i in sampled(len(rates), RATE_POINTS)),
             )
         )
     return RateChart(tuple(lines), len(counted))

@@ -6,6 +6,7 @@ import re
 
 from django import forms
 from django.http import QueryDict
+from django.utils.functional import lazy
 from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -21,6 +22,7 @@ from .models import (
     STAKE_LABEL_MAX_LENGTH,
     default_match_end,
 )
+from .models.table_state import grouped
 from .names import clean_name, is_visible
 from .texts import rule_message
 
@@ -60,8 +62,9 @@ def whole_number(label: str, low: int, high: int, invalid: str, **kwargs) -> for
         max_value=high,
         error_messages={
             "invalid": invalid,
-            "min_value": format_lazy(_("{label} must be at least {low}."), label=label, low=low),
-            "max_value": format_lazy(_("{label} must be at most {high}."), label=label, high=high),
+            # The bounds written as the language groups numbers ("10 000" in French), when shown.
+            "min_value": format_lazy(_("{label} must be at least {low}."), label=label, low=lazy(grouped, str)(low)),
+            "max_value": format_lazy(_("{label} must be at most {high}."), label=label, high=lazy(grouped, str)(high)),
         },
         **kwargs,
     )
@@ -190,11 +193,18 @@ class StartForm(forms.Form):
         try:
             self.game.check_player_count(len(data["names"]) + self.names_beyond)
         except rules.RuleError as refusal:
-            self.add_error(None, rule_message(refusal))
+            self.player_count_error = rule_message(refusal)
+            self.add_error(None, self.player_count_error)
         data["end_target"] = self._end_target(data.get("end_kind"))
         if self.game.uses_stake and data.get("stake_label") and self._stake_left_empty():
             self.add_error("stake_amount", _("Type the stake for one hand, or leave the currency empty."))
         return data
+
+    player_count_error = ""  # shown with the names it is about, not with the other errors
+
+    def other_errors(self) -> list[str]:
+        """The form's errors that belong to no field, but for the number of players."""
+        return [error for error in self.non_field_errors() if error != self.player_count_error]
 
     def _stake_left_empty(self) -> bool:
         """No stake typed (one typed wrong has its own message)."""

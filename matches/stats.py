@@ -294,6 +294,25 @@ def player_stats(
     return {player: tally.stats() for player, tally in tallies.items()}
 
 
+def hand_shares(matches: Iterable[MatchRecord]) -> dict[str, dict[Key, float]]:
+    """Per game, each player's share of the hands played in that game's counted matches that they
+    won (0 to 1): player_stats(matches, game)[player].hand_share for every game at once, in one pass.
+    Players who sat only in matches with no hand won have no entry."""
+    counts: dict[str, dict[Key, list[int]]] = {}  # game -> player -> [hands won, hands played]
+    for match in matches:
+        if not match.counts:
+            continue
+        game = counts.setdefault(match.game, {})
+        played = match.hands_played
+        for player, won in zip(match.players, match.hands_won):
+            tally = game.setdefault(player, [0, 0])
+            tally[0] += won
+            tally[1] += played
+    return {
+        game: {player: won / played for player, (won, played) in players.items()} for game, players in counts.items()
+    }
+
+
 def head_to_head(matches: Iterable[MatchRecord], game: str | None = None) -> dict[tuple[Key, Key], HeadToHead]:
     """For each pair of players who both played a counted match, keyed by the pair sorted:
     who finished higher (by final score) how often, and how often they finished level."""

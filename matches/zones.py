@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 import re
 import zoneinfo
-from functools import cache
+from functools import cache, lru_cache
 
 from django.utils import timezone
 
@@ -29,9 +29,14 @@ def known_zones() -> frozenset[str]:
 def clean_zone(raw: object) -> str:
     """`raw` when it is the name of a time zone this server knows ("Asia/Ho_Chi_Minh", "UTC"), else ""
     (nothing sent, not text, too long, a path, a zone unknown here): never raises."""
-    if not isinstance(raw, str) or len(raw) > ZONE_MAX_LENGTH or not NAME.fullmatch(raw):
+    if not isinstance(raw, str) or len(raw) > ZONE_MAX_LENGTH:
         return ""
-    return raw if raw in known_zones() else ""
+    return _known(raw)
+
+
+@lru_cache(maxsize=512)  # the names seen are few (the tables' own zones); a group's figures ask per match
+def _known(name: str) -> str:
+    return name if NAME.fullmatch(name) and name in known_zones() else ""
 
 
 def zone_named(name: str) -> datetime.tzinfo:

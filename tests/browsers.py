@@ -48,4 +48,5 @@ def shot(page, name):
 
 
 def no_horizontal_scroll(page) -> bool:
+    page.wait_for_load_state()  # after a click that navigates, the next document first
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

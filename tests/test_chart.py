@@ -15,9 +15,11 @@ from matches.chart import (
     VIEW_BOX,
     WIDTH,
     axis_values,
+    listed,
     running,
     sampled,
     score_chart,
+    shortened,
     spread_labels,
     step_line,
 )
@@ -42,11 +44,18 @@ def test_running_totals_start_from_the_stacks():
 
 
 def names_apart_and_inside(chart) -> None:
-    """Every pair of names at least LABEL_GAP apart, and every name (its tallest letter to its deepest
-    descender, drawn NAME_BASELINE below its label_y) inside the drawing's viewBox."""
+    """Every pair of labels at least LABEL_GAP apart, every label (its tallest letter to its deepest
+    descender, drawn NAME_BASELINE below its label_y) inside the drawing's viewBox, and the lines
+    that end at the same value at the height of their one label."""
     _, top, _, height = VIEW_BOX
-    heights = sorted(line.label_y for line in chart.lines)
+    heights = sorted(line.label_y for line in chart.lines if line.label)
     assert all(b - a >= LABEL_GAP for a, b in pairwise(heights)), heights
+    assert len(heights) == len({line.last for line in chart.lines})
+    assert all(len({line.label_y for line in chart.lines if line.last == v}) == 1 for v in chart.rows[-1])
+    for value in set(chart.rows[-1]):  # one label names them: one player by name, several listed
+        level = [line for line in chart.lines if line.last == value]
+        (label,) = [line.label for line in level if line.label]
+        assert label == (shortened(level[0].name) if len(level) == 1 else listed([line.name for line in level]))
     for line in chart.lines:
         assert top <= line.label_y + NAME_BASELINE - NAME_ASCENT, (line.name, line.label_y)
         assert line.label_y + NAME_BASELINE + NAME_DESCENT <= top + height, (line.name, line.label_y)
@@ -131,8 +140,8 @@ def test_a_chart_ends_at_each_players_total_and_spans_the_plot():
 
 def test_long_matches_are_sampled_and_long_names_shortened_in_the_drawing():
     names = ["Ousmane Abdoulaye Maïnassara", "B"]
-    chart = score_chart(names, [[1, 0], [0, 1]] * 250, max_points=60)
-    assert len(chart.hands) <= 60 and chart.hands[-1] == 500 and chart.rows[-1] == (250, 250)
+    chart = score_chart(names, [[2, 0], [0, 1]] * 250, max_points=60)
+    assert len(chart.hands) <= 60 and chart.hands[-1] == 500 and chart.rows[-1] == (500, 250)
     assert chart.lines[0].label == "Ousmane Abd…" and chart.lines[0].name == names[0]
 
 

@@ -229,7 +229,7 @@ def test_an_eighty_three_row_says_every_players_points_when_others_scored(client
     sitting.record_hand(2, 1, {"ace": True, "last": True})  # Bintou 2, nobody else
     for page in (client.get(url(sitting)).content.decode(), client.get(url(sitting, "hands/")).content.decode()):
         row = hand_row(page, 1)
-        assert "held four of a kind or six of one suit: Bintou" in row
+        assert "Bintou held four of a kind or six of one suit" in row
         assert "This hand: Ali +2, Bintou +1" in row, row
         assert "This hand" not in hand_row(page, 2)  # only the winner scored: the points column says it all
 

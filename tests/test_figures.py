@@ -209,7 +209,7 @@ def test_the_page_shows_every_figure_in_order_of_matches_won(client, friends):
         "Best run",
         "Net chips",
         "FCFA",
-        "Last 10",
+        "Last 10, newest first",
     ]
     # Sorted by matches won, most first; ties (Ana and Ben at 3) by who joined first.
     assert list(rows) == ["Ana", "Ben", "Cal", "Erased player 1"]
@@ -266,7 +266,7 @@ def test_the_game_filter_shows_points_per_hand_in_the_games_unit(client, friends
         "Stakes per hand",
         "Best run",
         "FCFA",
-        "Last 10",
+        "Last 10, newest first",
     ]
     assert rows["Ana"][6] == "1.25" and rows["Erased player 1"][6] == "1.50" and rows["Cal"][6] == "0.00"
     assert '<a href="?game=fapfap" aria-current="page">Fapfap</a>' in page

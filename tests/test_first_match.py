@@ -82,7 +82,7 @@ def test_the_table_and_the_group_bring_phones_in_with_one_partial(client):
         response = client.get(page)
         assert "matches/_share.html" in [template.name for template in response.templates]
         html = response.content.decode()
-        assert html.count('<details class="share">') == 1 and f"Bring more phones to {summary}" in html
+        assert html.count('<details class="share" id="share">') == 1 and f"Bring more phones to {summary}" in html
         # Both ask before making new links: a leaked link is a deliberate, second tap.
         assert re.search(r"<summary>A link leaked: make new links</summary>.*Yes, make new links", html, re.S)
     group_page = client.get(group.get_absolute_url()).content.decode()

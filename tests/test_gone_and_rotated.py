@@ -64,3 +64,27 @@ def test_the_answer_to_a_refused_tap_never_carries_links_made_new_meanwhile(clie
         answer = client.post(f"/s/{old}/tap/", {"number": 1, "winner": 1}, **HX)
     sitting.refresh_from_db()
     assert answer.status_code == 404 and sitting.token not in answer.content.decode()
+
+
+@pytest.mark.parametrize("path, data", [("tap/", {"number": 1, "winner": 1}), ("poll/", None)], ids=["tap", "poll"])
+def test_from_a_match_table_a_link_made_new_replaces_the_table_with_the_message(client, sitting, path, data):
+    old = sitting.token
+    sitting.rotate_links()
+    headers = {**HX, "HTTP_HX_TARGET": "table"}
+    if data is None:
+        answer = client.get(f"/s/{old}/{path}", {"v": 1}, **headers)
+    else:
+        answer = client.post(f"/s/{old}/{path}", data, **headers)
+    body = answer.content.decode()
+    assert answer.status_code == 404 and (answer["HX-Retarget"], answer["HX-Reswap"]) == ("#table", "outerHTML")
+    assert '<section id="table"' in body and "ask them for the new one" in body
+    assert '<div id="share" hx-swap-oob="delete"></div>' in body  # the old links' panel goes too
+    assert "data-poll" not in body and 'name="winner"' not in body and 'href="/"' in body
+    assert sitting.token not in body
+
+
+def test_elsewhere_a_link_made_new_says_so_in_the_notice(client, sitting):
+    old = sitting.token
+    sitting.rotate_links()
+    answer = client.post(f"/s/{old}/hands/1/", {"number": 1, "winner": 2}, **HX, HTTP_HX_TARGET="correction")
+    assert answer.status_code == 404 and answer["HX-Retarget"] == "#notice"

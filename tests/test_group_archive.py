@@ -43,11 +43,11 @@ def played_group() -> Group:
     a, b, c, d = (ids[name] for name in MEMBERS)
     k3xa, zz9 = Recorder(phone="k3Xa", seat=1), Recorder(phone="Zz9_")
 
-    # Agram to 3 wins, with a newcomer; hand 4 corrected, which reaches the match end after hand 5.
+    # Agram to 3 wins, with a newcomer; hand 5 corrected, which reaches the match end (Chaibou's third).
     agram = group.start_match("agram", [a, b, c, "Elhadji"], MatchEnd(MatchEndKind.WINS, 3))
     for number, winner in enumerate([2, 0, 2, 3, 0], start=1):
         agram.record_hand(number, winner, by=k3xa)
-    agram.correct_hand(4, 2, by=zz9)
+    agram.correct_hand(5, 2, by=zz9)
     assert agram.ended_how == Sitting.EndedHow.MATCH_END
 
     # Its rematch, ended early by a member: hand 3 abandoned.
@@ -401,7 +401,7 @@ BROKEN = [
     (
         "an Ace held back by the winner",
         _set("sittings.cat-te.hands.1.extras", {"how": "sweep", "aces": [2]}),
-        "sittings[2].hands[1].extras: Sweep: who held back an Ace? Each pays the winner 1 chip more. The hand's winner cannot be one of them.",
+        "sittings[2].hands[1].extras: Sweep: who held back an Ace of the suit led (each pays 1 chip more)? The hand's winner cannot be one of them.",
     ),
     (
         "a date that is not one",
@@ -675,15 +675,15 @@ def test_the_group_csv_has_one_row_per_hand_and_streams(group, client):
 
     agram = body[:5]
     assert [row[4] for row in agram] == ["1", "2", "3", "4", "5"]
-    assert [row[7] for row in agram] == ["Chaibou", "Aïcha", "Chaibou", "Chaibou", "Aïcha"]  # hand 4 corrected
-    assert [row[column["Chaibou"]] for row in agram] == ["1", "0", "1", "1", "0"]
+    assert [row[7] for row in agram] == ["Chaibou", "Aïcha", "Chaibou", "Erased player 1", "Chaibou"]  # 5 corrected
+    assert [row[column["Chaibou"]] for row in agram] == ["1", "0", "1", "0", "1"]
     assert all(row[column["Djibo"]] == "" and row[column["Fatou"]] == "" for row in agram)
     assert agram[0][1:3] == ["Agram", "wins"] and re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", agram[0][0])
 
     abandoned = body[7]
-    assert abandoned[4:9] == ["3", "abandoned", "Boubacar", "", ""]  # he won hand 2, so he dealt hand 3
+    assert abandoned[4:9] == ["3", "abandoned", "Erased player 1", "", ""]  # he won hand 2, so he dealt hand 3
     sweep = body[9]
-    assert sweep[7:9] == ["Chaibou", "sweep of the first four tricks; held back an Ace: Aïcha"]
+    assert sweep[7:9] == ["Chaibou", "sweep of the first four tricks; Aïcha held back an Ace"]
     assert [sweep[column[name]] for name in ("Aïcha", "Boubacar", "Chaibou")] == ["-3", "-2", "5"]
     fapfap = body[11]
     assert (

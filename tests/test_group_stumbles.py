@@ -271,7 +271,7 @@ def test_the_explanations_cover_the_matches_the_figures_count():
 
 # --- 18. a new group's link in sight ------------------------------------------------------------
 
-SHARE = re.compile(r'<details class="share"( open)?>')
+SHARE = re.compile(r'<details class="share" id="share"( open)?>')
 
 
 def test_a_group_just_made_opens_its_links_once(client):

@@ -723,7 +723,7 @@ def test_save_into_one_of_this_phones_groups_matching_names_case_aside(client, g
     assert [s.name for s in sitting.table().seats] == ["Aïcha", "Djibo", "Ousmane"]
     assert members(group) == ["Aïcha", "Boubacar", "Chaibou", "Djibo", "Ousmane"]
     body = shown(client.get(g(group)).content.decode())
-    assert "This match is now one of Vendredi&#x27;s." in body and f"/s/{sitting.token}/" in body
+    assert "This match now belongs to the group Vendredi." in body and f"/s/{sitting.token}/" in body
     again = shown(client.get(f"/s/{sitting.token}/group/").content.decode())
     assert "This match is in Vendredi." in again and "Save into Vendredi" not in again
 

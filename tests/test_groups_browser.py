@@ -40,7 +40,7 @@ WORDS = {
         "up": "Monter Zeinab",
         "out": "Boubacar ne joue pas",
         "start": "Commencer la partie",
-        "share": "Amener d’autres téléphones dans ce groupe",
+        "share": "Ajouter d’autres téléphones au groupe",
         "back": f"Retour au groupe\u00a0: {LONG}",
         "deals": "Aïcha donne",
     },

@@ -276,7 +276,7 @@ def test_the_csv_speaks_the_readers_language(client, sitting):
         return b"".join(response.streaming_content).decode("utf-8-sig")
 
     assert csv("en").startswith("hand,status,dealer,winner,how,") and "\n1,won,Aïcha,Chaibou," in csv("en")
-    assert csv("fr").startswith("main;statut;donneur;gagnant;comment;") and "\n1;gagnée;Aïcha;Chaibou;" in csv("fr")
+    assert csv("fr").startswith("main;statut;donneur;gagnant;détail;") and "\n1;gagnée;Aïcha;Chaibou;" in csv("fr")
     # German and Vietnamese write decimals with a comma too: their spreadsheets split on ";".
     assert csv("de").startswith("Runde;Status;Geber;Gewinner;Wie;") and "\n1;gewonnen;Aïcha;Chaibou;" in csv("de")
     assert csv("vi").startswith("ván;trạng thái;người chia bài;người thắng;cách thắng;")

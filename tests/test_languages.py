@@ -176,9 +176,9 @@ SCORE_TABLE = """() => { const box = document.querySelector('table.tally').close
     "language, headings",
     [
         ("en", ["Player", "Stakes won", "CFA", "Hands won"]),
-        ("fr", ["Joueur", "Mises", "CFA", "Mains gagnées"]),
-        ("de", ["Spieler", "Einsätze", "CFA", "Siege (Gewonnene Runden)"]),
-        ("vi", ["Người chơi", "Cược", "CFA", "Ván thắng"]),
+        ("fr", ["Joueur", "Mises gagnées", "CFA", "Mains gagnées"]),
+        ("de", ["Spieler", "Einsätze (Gewonnene Einsätze)", "CFA", "Siege (Gewonnene Runden)"]),
+        ("vi", ["Người chơi", "Cược thắng", "CFA", "Ván thắng"]),
     ],
 )
 def test_a_score_for_a_stake_keeps_each_name_whole_at_360px(browser, live_server, language, headings):

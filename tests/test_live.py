@@ -60,6 +60,91 @@ def test_a_plain_http_poll_is_redirected_to_https_like_any_request(client, sitti
     assert response.status_code == 301 and response["Location"].startswith("https://")
 
 
+# --- the same answer before Django's request handling (what gunicorn runs) --------------------------
+
+
+def served(environ: dict) -> tuple[str, dict[str, str], bytes, bool]:
+    """`environ` through the WSGI application gunicorn serves (Django's, polls answered first): the
+    status, headers, body, and whether Django's request handling ran (its request_started signal)."""
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    from matches.middleware import answer_polls_before_django
+
+    answer: dict = {}
+    handled = []
+
+    def start_response(status, headers, exc_info=None):
+        answer.update(status=status, headers=dict(headers))
+
+    def note(**kwargs):
+        handled.append(True)
+
+    # As Django's test client does: the test's database connection stays open through the request.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    request_started.connect(note)
+    try:
+        body = b"".join(answer_polls_before_django(WSGIHandler())(environ, start_response))
+    finally:
+        request_started.disconnect(note)
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+    return answer["status"], answer["headers"], body, bool(handled)
+
+
+def poll_environ(sitting, version, **extra) -> dict:
+    from django.test import RequestFactory
+
+    return RequestFactory().get(url(sitting, "poll/"), {"v": version}, **HX, **extra).environ
+
+
+def test_under_gunicorn_an_unchanged_poll_is_answered_before_django_in_one_query(sitting, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        status, headers, body, handled = served(poll_environ(sitting, sitting.version))
+    assert (status, headers, body, handled) == ("204 No Content", {"Cache-Control": "no-store"}, b"", False)
+
+
+def test_under_gunicorn_a_changed_poll_asks_the_version_once_and_gets_the_region(client, sitting):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    seen = sitting.version
+    Client().post(url(sitting, "tap/"), {"number": 1, "winner": 3})  # another phone taps
+    with CaptureQueriesContext(connection) as through_client:
+        client.get(url(sitting, "poll/"), {"v": seen}, **HX)
+    with CaptureQueriesContext(connection) as through_gunicorn:
+        status, headers, body, handled = served(poll_environ(sitting, seen))
+    assert status == "200 OK" and handled and b'<section id="table"' in body
+    assert len(through_gunicorn) == len(through_client)  # the version is not asked twice
+
+
+def test_under_gunicorn_a_poll_from_an_unknown_host_is_refused_by_django(sitting):
+    status, _, _, handled = served(poll_environ(sitting, sitting.version, HTTP_HOST="evil.example"))
+    assert status.startswith("400") and handled
+
+
+def test_under_gunicorn_a_database_error_leaves_the_poll_to_django(sitting, monkeypatch):
+    """The first answer fails (say the database connection dropped): Django's own handling answers,
+    and its middleware tries again."""
+    from matches import middleware
+
+    real, calls = middleware.unchanged_poll, []
+
+    def fails_once(request):
+        calls.append(request.path)
+        if len(calls) == 1:
+            from django.db import OperationalError
+
+            raise OperationalError("server closed the connection unexpectedly")
+        return real(request)
+
+    monkeypatch.setattr(middleware, "unchanged_poll", fails_once)
+    status, headers, body, handled = served(poll_environ(sitting, sitting.version))
+    assert (status, body, handled, len(calls)) == ("204 No Content", b"", True, 2)
+
+
 def test_poll_answers_the_new_region_after_a_change(client, sitting):
     seen = sitting.version
     Client().post(url(sitting, "tap/"), {"number": 1, "winner": 3})  # another phone taps

@@ -91,3 +91,86 @@ def test_making_new_links_asks_first_and_says_what_it_did(client):
 def test_the_tap_panel_says_which_trick_decides_the_hand(client):
     page = client.get(url(Sitting.start("eighty-three", NAMES))).content.decode()
     assert "Whoever wins the 5th trick (not the last) wins the hand." in page
+
+
+# --- round 4: a correction that moves the match end before hands already played -------------------
+
+
+@pytest.mark.parametrize(
+    "game, end, taps, correction, ended_at",
+    [
+        # Sipa, first to 6: Yao 2, Edem 1, Yao 4 (Yao 6 wins at hand 3); hand 2 corrected to Edem's 6
+        # means Edem reached 6 first, at hand 2, before hand 3 was played.
+        ("sipa", (rules.MatchEndKind.POINTS, 6), [(1, "last"), (2, "none"), (1, "two")], (2, 2, "three"), 2),
+        # Agram, first to 2 hands won: Yao, Edem, Yao (Yao wins at hand 3); hand 2 given to Yao ends it at 2.
+        ("agram", (rules.MatchEndKind.WINS, 2), [(1, None), (2, None), (1, None)], (2, 1, None), 2),
+    ],
+    ids=["sipa-points", "agram-wins"],
+)
+def test_a_correction_that_would_end_the_match_before_later_hands_is_refused_and_says_what_to_do(
+    client, game, end, taps, correction, ended_at
+):
+    """The first to the target wins: a correction that makes someone reach it sooner, with hands
+    played after that, would leave hands counted after the end (and a shared first place where one
+    player won). Nothing changes; the message says to undo the later hands first."""
+    sitting = Sitting.start(game, ["Yao", "Edem"], rules.MatchEnd(*end))
+    for number, (winner, answer) in enumerate(taps, start=1):
+        tap(client, sitting, number, winner, **({"sevens": answer} if answer else {}))
+    before = Sitting.objects.get(pk=sitting.pk)
+    assert before.is_finished
+    totals = list(before.seats.order_by("position").values_list("total", flat=True))
+    number, winner, answer = correction
+    response = client.post(
+        url(sitting, f"hands/{number}/"),
+        {"number": number, "winner": winner, **({"sevens": answer} if answer else {})},
+        **HX,
+    )
+    assert response.status_code == 409
+    assert (
+        f"With this change the match ends at hand {ended_at}, but hands were played after it (up to hand 3). "
+        f"To make it, undo the hands after hand {ended_at} first, the last one each time, then correct hand "
+        f"{number} again."
+    ) in shown(response.content.decode())
+    after = Sitting.objects.get(pk=sitting.pk)
+    assert list(after.seats.order_by("position").values_list("total", flat=True)) == totals
+    assert after.is_finished and after.version == before.version
+    assert list(after.hands.order_by("number").values_list("winner__player__name", flat=True)) == [
+        ("Yao" if w == 1 else "Edem") for w, _ in taps
+    ]
+
+
+def test_the_same_correction_is_taken_once_the_later_hands_are_undone(client):
+    sitting = Sitting.start("sipa", ["Yao", "Edem"], rules.MatchEnd(rules.MatchEndKind.POINTS, 6))
+    for number, (winner, answer) in enumerate([(1, "last"), (2, "none"), (1, "two")], start=1):
+        tap(client, sitting, number, winner, sevens=answer)
+    sitting.refresh_from_db()
+    sitting.undo_hand(3)
+    response = client.post(url(sitting, "hands/2/"), {"number": 2, "winner": 2, "sevens": "three"}, **HX)
+    assert response.status_code == 200
+    assert "Edem wins the match with 6 points." in shown(response.content.decode())
+
+
+@pytest.mark.parametrize(
+    "game, taps, words",
+    [
+        ("agram", [(1, {})], "Hand 1: Ana won it. Undo it? The win comes off the score"),  # hands won are the score
+        ("sipa", [(1, {"sevens": "none"})], "Undo it? Its points come off the score"),
+    ],
+)
+def test_the_undo_confirmation_says_what_comes_off_in_the_games_own_terms(client, game, taps, words):
+    sitting = Sitting.start(game, NAMES[:2])
+    for number, (winner, answers) in enumerate(taps, start=1):
+        tap(client, sitting, number, winner, **answers)
+    assert words in shown(client.get(url(sitting)).content.decode())
+
+
+@pytest.mark.parametrize(
+    "bonus, words",
+    [
+        (["2"], "Hand 1 recorded: Chloé (Ben held four of a kind or six of one suit)."),
+        (["1", "2"], "Hand 1 recorded: Chloé (Ana and Ben: held four of a kind or six of one suit)."),
+    ],
+)
+def test_a_fact_about_other_players_names_them_first_so_it_never_reads_as_the_winners(client, bonus, words):
+    sitting = Sitting.start("eighty-three", NAMES[:3])
+    assert words in shown(tap(client, sitting, 1, 3, bonus=bonus))

@@ -76,8 +76,9 @@ def test_too_few_names_get_one_message_naming_the_minimum(client, game, names, m
     response = client.post(f"/start/{game}/", data)
     page = response.content.decode()
     assert response.status_code == 400 and Sitting.objects.count() == 0
-    assert message in page
-    assert page.count('class="field-error"') == 0 and "Type a name" not in page
+    assert page.count(message) == 1 and "Type a name" not in page
+    players = page[page.index("Players, in seating order") : page.index("</fieldset>")]
+    assert message in players  # said with the names, not far below them above Start
 
 
 @pytest.mark.django_db
@@ -299,3 +300,42 @@ def test_every_games_start_form_has_no_serious_accessibility_violation(browser, 
         violations = Axe().run(page).response["violations"]
         assert [v["id"] for v in violations if v["impact"] in ("serious", "critical")] == [], slug
     page.context.close()
+
+
+@pytest.mark.django_db
+def test_the_start_form_offers_the_match_this_phone_is_still_playing(client):
+    """A phone that goes back from its table lands on the start form: it says a match is being played
+    and leads back to it, rather than inviting a second one. A finished match is not offered."""
+    assert "still being played" not in client.get("/start/agram/").content.decode()
+    started = client.post(
+        "/start/fapfap/", {"action": "start", "end_kind": "open", "player_1": "Ana", "player_2": "Ben"}
+    )
+    table = started["Location"]
+    page = client.get("/start/agram/").content.decode()
+    assert "This phone’s Fapfap match is still being played." in page.replace("&#x27;", "’").replace("'", "’")
+    assert f'href="{table}"' in page
+    Sitting.objects.get(token=table.split("/")[2]).end_match()
+    assert "still being played" not in client.get("/start/agram/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_bound_in_a_form_message_is_written_as_the_language_groups_numbers(client):
+    from django.utils import translation
+
+    from matches.models.table_state import grouped
+
+    data = {"action": "start", "end_kind": "hands", "end_target": "99999999999", "player_1": "A", "player_2": "B"}
+    page = client.post("/start/agram/", data, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    with translation.override("fr"):
+        ten_thousand = grouped(10_000)
+    assert ten_thousand != "10000" and f"N\u00a0: au plus {ten_thousand}." in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", [slug for slug, g in GAMES.items() if MatchEndKind.HANDS in g.match_ends])
+def test_a_match_of_n_hands_says_a_multiple_of_the_players_deals_evenly_where_the_deal_rotates(client, game):
+    """Source: RULES.md, Letzter Stich ("ideally a multiple of the number of players, so everyone deals
+    equally often"); where the winner deals next, no number of hands makes the deal even."""
+    page = client.get(f"/start/{game}/").content.decode()
+    said = "a multiple of the number of players lets everyone deal as often" in page
+    assert said == (GAMES[game].next_dealer == "rotate")

@@ -19,6 +19,7 @@ from matches.stats import (
     MatchRecord,
     NightNets,
     PlayerStats,
+    hand_shares,
     head_to_head,
     nightly_nets,
     player_stats,
@@ -237,6 +238,17 @@ def test_a_record_from_per_seat_summaries_is_the_record_from_its_hands():
     assert (GROUP[2].hands_played, GROUP[4].hands_played, GROUP[4].counts) == (3, 0, False)
 
 
+def test_hand_shares_of_the_group_worked_by_hand():
+    """Agram m1 + m2 (10 hands): ana 3 + 2, ben 1 + 2, cal 1 + 1; Fapfap m3 (3 hands played): ana 1,
+    cal 0, dia 2; Cat Tê m4: ben 3, cal 0, dia 1 of 4; Sink-Sink m6: cal 3, dia 0 of 3. m5 counts nowhere."""
+    assert hand_shares(GROUP) == {
+        "agram": {"ana": 5 / 10, "ben": 3 / 10, "cal": 2 / 10},
+        "fapfap": {"ana": 1 / 3, "cal": 0 / 3, "dia": 2 / 3},
+        "cat-te": {"ben": 3 / 4, "cal": 0 / 4, "dia": 1 / 4},
+        "sink-sink": {"cal": 3 / 3, "dia": 0 / 3},
+    }
+
+
 def test_money_in_one_currency_at_a_time():
     euros = M("e1", "fapfap", day(20), ("ana", "dia"), (0, 1), (H(1, (0, 1)),), money=(-5, 5), currency="€")
     group = [*GROUP, euros]
@@ -288,6 +300,14 @@ def test_counts_add_up(matches):
         assert s.best_run <= s.hands_won <= s.hands_played
         assert len(s.recent_form) == min(10, s.matches_played)
         assert s.recent_form.count("W") <= s.matches_won
+
+
+@given(matches_lists)
+def test_hand_shares_are_each_games_player_stats_share(matches):
+    shares = hand_shares(matches)
+    for game in ("agram", "spar"):
+        expected = {p: s.hand_share for p, s in player_stats(matches, game).items() if s.hand_share is not None}
+        assert shares.get(game, {}) == expected
 
 
 @given(matches_lists)

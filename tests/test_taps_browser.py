@@ -54,9 +54,23 @@ def test_a_tap_on_a_link_rotated_by_another_phone_stops_recording_and_says_what_
     button = page.get_by_role("button", name="Chaibou")
     button.click()
     page.get_by_text("ask them for the new one").wait_for()
-    assert button.get_attribute("aria-busy") is None and "pending" not in (button.get_attribute("class") or "")
+    # The old table goes with its link: no name to tap, nothing pending, no polling, a way home.
+    assert page.get_by_role("button", name="Chaibou").count() == 0 and page.locator(".pending").count() == 0
+    assert page.locator("[data-poll]").count() == 0 and page.get_by_text("End match").count() == 0
+    expect(page.get_by_role("link", name="Home").last).to_be_visible()
+    assert page.locator("details.share").count() == 0  # nor the old links to bring more phones
     shot(page, "tap-after-rotation")
     assert sitting.hands.count() == 0
+
+
+def test_a_poll_after_another_phone_made_new_links_replaces_the_table_with_what_happened(browser, live_server):
+    sitting = Sitting.start("agram", NAMES[:4])
+    page = open_phone(browser, "360x640")
+    page.goto(f"{live_server.url}/s/{sitting.token}/")
+    sitting.rotate_links()
+    page.evaluate("htmx.trigger(document.querySelector('[data-poll]'), 'poll')")  # the 5-second poll
+    page.get_by_text("ask them for the new one").wait_for()
+    assert page.get_by_role("button", name="Chaibou").count() == 0 and page.locator("[data-poll]").count() == 0
 
 
 def test_a_stale_csrf_token_is_renewed_and_the_tap_goes_through_once(browser, live_server):

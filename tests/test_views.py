@@ -347,7 +347,7 @@ def test_start_with_a_match_end(client):
         ("agram", ["A", "B"], {"end_kind": "wins", "end_target": ""}, "Type N, the number this match ends at."),
         ("agram", ["A", "B"], {"end_kind": "wins", "end_target": "-2"}, "N must be at least 1."),
         ("agram", ["A", "B"], {"end_kind": "hands", "end_target": "lots"}, "Type N as a whole number, like 10."),
-        ("agram", ["A", "B"], {"end_kind": "hands", "end_target": "99999999999"}, "N must be at most 10000."),
+        ("agram", ["A", "B"], {"end_kind": "hands", "end_target": "99999999999"}, "N must be at most 10,000."),
         ("agram", ["A", "B"], {"end_kind": "forever"}, "Choose how the match ends."),
         ("agram", ["A", "B"], {"end_kind": "points", "end_target": "5"}, "Choose how the match ends."),
         ("sipa", ["A", "B"], {"end_kind": "open"}, "Choose how the match ends."),
@@ -411,6 +411,12 @@ def test_demo_button_opens_the_worked_sitting(client):
     assert [s.name for s in table.seats] == WORKED
     assert [(s.name, s.total) for s in table.seats if s.total] == [("Chaibou", 1)]
     assert table.dealer_seat.name == "Chaibou"
+
+
+def test_the_demo_says_it_is_a_demo_and_what_to_try_once(client):
+    page = client.get(client.post("/demo/")["Location"]).content.decode()
+    assert "A demo match, in a demo group with three finished matches: tap who won each hand" in page
+    assert "A demo match" not in client.get(url(Sitting.objects.get(finished_at__isnull=True))).content.decode()
 
 
 def test_load_demo_command_prints_the_table_address(db):
@@ -666,3 +672,13 @@ def test_the_history_costs_the_same_queries_and_rows_at_50_and_5000_hands(client
         counts.append(len(captured))
         sizes.append(body.count(b'<tr><td class="num">'))
     assert counts[0] == counts[1] and sizes == [50, 50]
+
+
+def test_reloading_the_table_this_phone_has_first_sends_no_new_session_cookie(client, sitting):
+    first = client.get(url(sitting))
+    assert "sessionid" in first.cookies  # the phone's id and its list of matches
+    again = client.get(url(sitting))
+    assert "sessionid" not in again.cookies and again.status_code == 200
+    other = Sitting.start("agram", ["X", "Y"])
+    assert "sessionid" in client.get(url(other)).cookies  # a new first match: the list changes
+    assert client.session["sittings"][:2] == [other.token, sitting.token]

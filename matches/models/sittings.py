@@ -391,7 +391,7 @@ class Sitting(models.Model):
                     "corrected_by_seat",
                 ]
             )
-            sitting._recompute(seats)
+            sitting._recompute(seats, corrected=number)
         self._adopt(sitting)
         return hand
 
@@ -586,15 +586,33 @@ class Sitting(models.Model):
             number,
         )
 
-    def _recompute(self, seats: list[Seat]) -> None:
+    def _recompute(self, seats: list[Seat], corrected: int | None = None) -> None:
         """Replay every hand into the seats' totals, each hand's running totals and threshold,
-        the threshold and the match end (after a correction or an undo: O(hands), and rare)."""
+        the threshold and the match end (after a correction or an undo: O(hands), and rare).
+
+        Raises Conflict, naming the hand, when the replay ends the match before a hand that was
+        won after it (hand `corrected` changed so that someone reached the target sooner): the
+        first to reach it wins, so the hands after the end must be undone first.
+        Source: RULES.md (match ends).
+        """
         position = {seat.pk: seat.position for seat in seats}
         progress = rules.Progress.start(len(seats), self.match_end)
         hands = list(self.hands.order_by("number"))
+        ended_at = None
         for hand in hands:
             if hand.winner_id is not None:
+                if ended_at is not None:
+                    raise Conflict(
+                        _(
+                            "With this change the match ends at hand %(end)d, but hands were played after "
+                            "it (up to hand %(last)d). To make it, undo the hands after hand %(end)d first, "
+                            "the last one each time, then correct hand %(number)d again."
+                        )
+                        % {"end": ended_at, "last": hands[-1].number, "number": corrected or ended_at}
+                    )
                 progress = progress.after(self.match_end, position[hand.winner_id], hand.points)
+                if progress.over:
+                    ended_at = hand.number
             hand.running, hand.threshold_after = list(progress.totals), progress.threshold
         Hand.objects.bulk_update(hands, ["running", "threshold_after"], batch_size=500)
         for seat in seats:

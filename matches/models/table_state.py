@@ -14,7 +14,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst, get_text_list
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, ngettext_lazy, pgettext
+from django.utils.translation import ngettext, ngettext_lazy, npgettext, pgettext
 
 from .. import rules
 from ..names import isolate
@@ -195,12 +195,13 @@ class TableState:
         """
         sitting = self.sitting
         columns = []
-        if sitting.stake_amount:
-            # Beside the money the stakes column says they are stakes won, not money owed.
+        if sitting.rules.uses_stake:
+            # Stakes won, not owed: said the same with or without a money column beside it.
             heading = _("Stakes won")
             short = pgettext("score table heading beside other numbers, as short as it can be", "Stakes won")
             columns.append(Column(SCORE, heading, short if short != heading else ""))
-            columns.append(Column(MONEY, sitting.stake_label or _("Money")))
+            if sitting.stake_amount:
+                columns.append(Column(MONEY, sitting.stake_label or _("Money")))
         elif not score_is_hands_won(sitting.game):
             columns.append(Column(SCORE, capfirst(_(sitting.rules.unit))))
         won = _("Hands won")
@@ -410,7 +411,7 @@ class TableState:
         return _("this phone") if phone == self.this_phone else _("another phone")
 
     def describe(self, hand: Hand, worth: bool = True) -> str:
-        """A hand's extra facts in a few words ("x2", "dealt flush", "Ace; bonus: Djibo"), names isolated
+        """A hand's extra facts in a few words ("x2", "dealt flush", "Ace; Djibo had a bonus"), names isolated
         (names.isolate: the files take them out again). With `worth`, a stake's multiplier says what
         it is worth ("x2 = 200 CFA from each other player"); the files keep the short "x2"."""
         words = []
@@ -426,9 +427,18 @@ class TableState:
             elif question.kind == "flag" and answer:
                 words.append(_(question.short or question.prompt))
             elif question.kind == "seats" and answer:
-                names = ", ".join(isolate(self.seats[p].name) for p in answer)
+                # The names first ("Aïcha and Ben held back an Ace"): after the winner's own facts, a
+                # fact with the names after it would read as the winner's.
+                names = get_text_list([isolate(self.seats[p].name) for p in answer], _("and"))
+                # One name reads as a sentence; several stand as a label, whatever the verb's agreement.
                 words.append(
-                    _("%(question)s: %(names)s") % {"question": _(question.short or question.prompt), "names": names}
+                    npgettext(
+                        "players named, then what they did in the hand",
+                        "%(names)s %(question)s",
+                        "%(names)s: %(question)s",
+                        len(answer),
+                    )
+                    % {"question": _(question.short or question.prompt), "names": names}
                 )
         return _("; ").join(words)
 

@@ -294,7 +294,7 @@ CAT_TE = Game(
         ),
         Question(
             "aces",
-            _("Sweep: who held back an Ace? Each pays the winner 1 chip more."),
+            _("Sweep: who held back an Ace of the suit led (each pays 1 chip more)?"),
             "seats",
             when=("how", "sweep"),
             others_only=True,

@@ -23,6 +23,17 @@ def number(value: int) -> str:
 
 
 @register.filter
+def score_in(value: int, sitting) -> str:
+    """A seat's score from Sitting.scores as the lists of matches write it: at a stake the net money,
+    signed, with its currency ("+700 FCFA", "−800 FCFA", as the table's money column); else the
+    number ("1,100"). Source: RULES.md, Fapfap stakes."""
+    if not sitting.stake_amount:
+        return grouped(value)
+    money = figures.signed(value)
+    return f"{money}\u00a0{sitting.stake_label}" if sitting.stake_label else money
+
+
+@register.filter
 def whole_percent(value: int) -> str:
     """A whole percent as every screen writes it in the active language: "36%", "36 %"."""
     return figures.whole_percent(value)

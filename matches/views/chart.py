@@ -89,9 +89,10 @@ def chart_title(sitting: Sitting) -> str:
 
 def chart_svg(chart: Chart) -> SafeString:
     """The chart's drawing as inline SVG markup: grid lines with their values, the threshold's steps,
-    a line per player with its name (isolated, so a right-to-left name keeps its place). Built here,
-    not by a template: a tap's answer carries it, and a template loop over its parts costs more than
-    everything else in that answer's drawing."""
+    a line per player and, where lines end, a label per value (isolated, so a right-to-left name keeps
+    its place): one name, or the names of all who end there (Line). Built here, not by a template:
+    a tap's answer carries it, and a template loop over its parts costs more than everything else in
+    that answer's drawing."""
     width = chart.width
     parts = [f'<svg viewBox="{" ".join(map(str, VIEW_BOX))}" aria-hidden="true" focusable="false">']
     for y, value in chart.ticks:
@@ -102,10 +103,11 @@ def chart_svg(chart: Chart) -> SafeString:
     if chart.steps:
         parts.append(f'<polyline class="steps" points="{chart.steps}"/>')
     for index, line in enumerate(chart.lines):
-        parts.append(
-            f'<polyline class="l{index}" points="{line.points}"/>'
-            f'<text class="l{index}" x="{width + 4}" y="{line.label_y + NAME_BASELINE}">'
-            f"{escape(isolate(line.label))}</text>"
-        )
+        parts.append(f'<polyline class="l{index}" points="{line.points}"/>')
+        if line.label:  # else another line's label names this player too: they end at the same value
+            parts.append(
+                f'<text class="l{index}" x="{width + 4}" y="{line.label_y + NAME_BASELINE}">'
+                f"{escape(isolate(line.label))}</text>"
+            )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - numbers and escaped names only

@@ -70,9 +70,21 @@ def with_sitting(
                 return view(request, found[0], *args, **kwargs)
         except Sitting.DoesNotExist:  # deleted, or its links made new, while this request ran
             pass
-        return message_response(request, NO_SUCH_SITTING, 404)
+        return no_such_sitting(request)
 
     return wrapper
+
+
+def no_such_sitting(request: HtmxHttpRequest) -> HttpResponse:
+    """404 for a link that leads to no sitting (made new by another phone, or deleted). When the
+    request came from a match table (a tap, a poll: htmx aiming at #table), the table itself is
+    replaced by the message and a way home: its buttons and its polling would only fail again."""
+    if wants_partial(request) and request.htmx.target == "table":
+        response = render(request, "error.html#gone", {"message": NO_SUCH_SITTING}, status=404)
+        response["HX-Retarget"] = "#table"
+        response["HX-Reswap"] = "outerHTML"
+        return response
+    return message_response(request, NO_SUCH_SITTING, 404)
 
 
 def action(view: Callable[..., HttpResponse], read_first: bool = True) -> Callable[..., HttpResponse]:
@@ -91,10 +103,12 @@ def action(view: Callable[..., HttpResponse], read_first: bool = True) -> Callab
 
 def remember(request: HttpRequest, sitting: Sitting) -> None:
     """Put `sitting` first in this phone's list of sittings (kept in the signed session cookie),
-    and give the phone its id if it has none yet."""
+    and give the phone its id if it has none yet. Already first: the session is left as it is, so
+    a reload of the table signs and sends no new cookie."""
     phone_id(request)
-    tokens = [t for t in request.session.get("sittings", []) if t != sitting.token]
-    request.session["sittings"] = [sitting.token, *tokens][:REMEMBERED]
+    tokens = request.session.get("sittings", [])
+    if tokens[:1] != [sitting.token]:
+        request.session["sittings"] = [sitting.token, *(t for t in tokens if t != sitting.token)][:REMEMBERED]
 
 
 def forget(request: HttpRequest, token: str) -> None:

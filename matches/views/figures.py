@@ -56,7 +56,7 @@ HEADINGS = {
     "best_run": gettext_lazy("Best run"),
     "net_chips": gettext_lazy("Net chips"),
     "net_money": gettext_lazy("Money"),
-    "recent_form": gettext_lazy("Last 10"),
+    "recent_form": gettext_lazy("Last 10, newest first"),
     "head_to_head": gettext_lazy("Head to head"),
 }
 
@@ -243,7 +243,8 @@ def stats_context(request: HtmxHttpRequest, group: Group, read: GroupRead, watch
     """What group_stats.html shows, from the query string: ?game= (a game the group played), ?sort=
     (a figure; most first unless ?dir=asc), ?currency= (when Fapfap was played in several)."""
     matches, names = read.matches, read.names
-    games = [slug for slug in rules.GAMES if any(match.game == slug and match.counts for match in matches)]
+    counted_games = {match.game for match in matches if match.counts}
+    games = [slug for slug in rules.GAMES if slug in counted_games]
     game = request.GET.get("game") if request.GET.get("game") in games else None
     currencies = Counter(
         match.currency for match in matches if match.money is not None and (game is None or match.game == game)
@@ -364,17 +365,10 @@ def cells(figure: stats.PlayerStats, shown: dict[str, str]) -> list[str]:
 
 def hand_shares(matches: list[stats.MatchRecord], names: dict[int, str]) -> list[tuple[str, list[tuple[str, int]]]]:
     """Per game played (registry order), each player's share of its hands won, whole percents, highest first."""
-    by_game: dict[str, list[stats.MatchRecord]] = {}
-    for match in matches:  # one pass, then each game's figures from its own matches only
-        by_game.setdefault(match.game, []).append(match)
+    by_game = stats.hand_shares(matches)
     shares = []
     for slug in rules.GAMES:
-        figures = stats.player_stats(by_game.get(slug, []), slug)
-        rows = [
-            (names[player], round(100 * figure.hand_share))
-            for player, figure in figures.items()
-            if figure.hand_share is not None
-        ]
+        rows = [(names[player], round(100 * share)) for player, share in by_game.get(slug, {}).items()]
         if rows:
             rows.sort(key=lambda row: (-row[1], row[0].casefold()))
             shares.append((rules.get_game(slug).name, rows))

@@ -478,7 +478,7 @@ def save_to_group(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     remember(request, sitting)
     messages.success(
         request,
-        sentence(_("This match is now one of %(group)s's."), {"group": bdi(group_name(group))}),
+        sentence(_("This match now belongs to the group %(group)s."), {"group": bdi(group_name(group))}),
         extra_tags=JUST_MADE if choice == "new" else "",
     )
     return redirect(group)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from django.contrib import messages
 from django.db.models import Prefetch
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -57,7 +58,8 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
     if entry is None:
         return message_response(request, _("There is no such game here: pick one from the list."), 404)
     if request.method == "GET":
-        return show_start(request, StartForm(game=entry, rows=entry.seats_in_range(DEFAULT_ROWS)))
+        form = StartForm(game=entry, rows=entry.seats_in_range(DEFAULT_ROWS))
+        return show_start(request, form, playing=match_in_progress(request))
     action = request.POST.get("action", "start")
     removed = REMOVE_ROW.fullmatch(action)
     if action == "add" or removed:
@@ -84,12 +86,25 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
     return redirect(sitting)
 
 
-def show_start(request: HtmxHttpRequest, form: StartForm, status: int = 200) -> HttpResponse:
+def match_in_progress(request: HtmxHttpRequest) -> Sitting | None:
+    """The newest match this phone remembers that is still being played, if any: the start page
+    offers to go back to it (a phone that went back from its table lands on the start form)."""
+    tokens = remembered_tokens(request)
+    if not tokens:
+        return None
+    return Sitting.objects.filter(token__in=tokens, finished_at__isnull=True).order_by("-started_at", "-pk").first()
+
+
+def show_start(
+    request: HtmxHttpRequest, form: StartForm, status: int = 200, playing: Sitting | None = None
+) -> HttpResponse:
     """The start page, or its form region for htmx: the game's range of players is shown from the
-    start; at the game's maximum, the reason takes the place of the Add button."""
+    start; at the game's maximum, the reason takes the place of the Add button. `playing`: a match
+    this phone has in progress, offered first."""
     game = form.game
     full = table_full(game) if form.rows >= game.max_players else ""
     context = {
+        "playing": playing,
         "form": form,
         "game": game,
         "pack_line": pack_line(game),
@@ -115,6 +130,13 @@ def demo(request: HtmxHttpRequest) -> HttpResponse:
         request.session["demo_group"] = sitting.group_id
     remember(request, sitting)
     remember_group(request, sitting.group)
+    messages.info(
+        request,
+        _(
+            "A demo match, in a demo group with three finished matches: tap who won each hand, try Undo, "
+            "the hands list and the group's figures. It stays on this phone like any match."
+        ),
+    )
     return redirect(sitting.get_absolute_url())
 
 
