@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from . import rules, stats
-from .chart import sampled, spread_labels
+from .chart import listed, sampled, shortened, spread_labels
 from .models import Group, Seat, Sitting
 from .settlement import nets_from_totals
 from .zones import zone_named
@@ -21,7 +21,6 @@ from .zones import zone_named
 RATE_WIDTH, RATE_HEIGHT = 260, 100  # the win-rate chart's plot area, in viewBox units
 RATE_POINTS = 60  # at most this many matches drawn across (evenly sampled; always the last)
 COLOURS = 8  # line styles (.chart .l0 to .l7 in app.css)
-NAME_CHARS = 12  # longer names are shortened in the drawing (the numbers beside it have them whole)
 
 
 @dataclass(frozen=True)
@@ -196,9 +195,13 @@ def rate_chart(
     def y(percent: int) -> int:
         return round((100 - percent) * RATE_HEIGHT / 100)
 
-    labels = spread_labels([y(own[player][-1][1]) for player in players], top=0, bottom=RATE_HEIGHT)
+    final = {player: own[player][-1][1] for player in players}
+    ends = sorted(set(final.values()), reverse=True)  # the rates the lines end at, top first: a label each
+    at = dict(zip(ends, spread_labels([y(rate) for rate in ends], top=0, bottom=RATE_HEIGHT)))
+    together = {rate: [player for player in players if final[player] == rate] for rate in ends}
     lines = []
-    for index, (player, label_y) in enumerate(zip(players, labels)):
+    for index, player in enumerate(players):
+        label_y, group = at[final[player]], together[final[player]]
         rates = own[player]
         first = rates[0][0]
         # The line starts at the player's first match (even between samples), then at each sample
@@ -211,11 +214,15 @@ def rate_chart(
                 latest += 1
             drawn.append((x(i), y(rates[latest][1])))
         name = names[player]
+        if player != group[-1]:
+            label = ""  # the last of those ending at the same rate names them all
+        else:
+            label = shortened(name) if len(group) == 1 else listed([names[other] for other in group])
         lines.append(
             RateLine(
                 colour=f"l{index % COLOURS}",
                 name=name,
-                label=name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…",
+                label=label,
                 points=" ".join(f"{px},{py}" for px, py in drawn),
                 label_y=label_y,
                 end=drawn[-1],

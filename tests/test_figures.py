@@ -405,3 +405,22 @@ def test_a_long_history_is_drawn_with_at_most_sixty_matches_across():
     )  # 33%: 67 down from 100%
     assert len(ana.rates) == 60 and ana.rates[-1] == 33  # the numbers beside it: sampled as the drawing is
     assert rate_chart([], {}) is None
+
+
+def test_players_ending_at_the_same_win_rate_share_one_label_at_that_rate():
+    """Ana and Ben each won one of their two matches (50%), Cyr none (0%): two labels, not three
+    spread apart (which would put a name beside a rate it does not have)."""
+    from matches.chart import listed
+    from matches.figures import RATE_HEIGHT, rate_chart
+    from matches.stats import HandRecord, MatchRecord
+
+    def match(key, winner):  # Ana, Ben and Cyr; the winner takes the only hand
+        points = tuple(int(seat == winner) for seat in range(3))
+        return MatchRecord.from_hands(
+            key, "agram", datetime.date(2025, 3, 1), (1, 2, 3), points, (HandRecord(winner, points),)
+        )
+
+    chart = rate_chart([match(1, 0), match(2, 1)], {1: "Ana", 2: "Ben", 3: "Cyr"})
+    ana, ben, cyr = chart.lines
+    assert (ana.label, ben.label, cyr.label) == ("", listed(["Ana", "Ben"]), "Cyr")
+    assert ana.label_y == ben.label_y == RATE_HEIGHT // 2 and cyr.label_y == RATE_HEIGHT

@@ -79,6 +79,7 @@ def test_from_a_match_table_a_link_made_new_replaces_the_table_with_the_message(
     assert answer.status_code == 404 and (answer["HX-Retarget"], answer["HX-Reswap"]) == ("#table", "outerHTML")
     assert '<section id="table"' in body and "ask them for the new one" in body
     assert '<div id="share" hx-swap-oob="delete"></div>' in body  # the old links' panel goes too
+    assert '<div id="group-of-match" hx-swap-oob="delete"></div>' in body  # and the way round through a group
     assert "data-poll" not in body and 'name="winner"' not in body and 'href="/"' in body
     assert sitting.token not in body
 

@@ -79,7 +79,7 @@ def test_create_keeps_the_name_and_the_players_who_are_its_members():
     "name, players, message",
     [
         ("x" * 41, [], "Keep the group's name to 40 characters."),
-        ("Vendredi", ["Aïcha", "AÏCHA"], "<bdi>Aïcha</bdi> is in this group already."),
+        ("Vendredi", ["Aïcha", "AÏCHA"], "<bdi>Aïcha</bdi> is on the list twice: type each player once."),
         ("Vendredi", ["Aïcha", " "], "Type the player's name."),
         ("Vendredi", ["Aïcha", "x" * 41], "Keep names to 40 characters (this one has 41)."),
     ],
@@ -307,7 +307,7 @@ def test_new_group_from_home_with_a_name_and_players(client):
         ({"name": "  ", "players": "Aïcha"}, "Type the group&#x27;s name."),
         ({"players": "Aïcha"}, "Type the group&#x27;s name."),
         ({"name": "x" * 41}, "Keep the group&#x27;s name to 40 characters."),
-        ({"name": "V", "players": "Aïcha\naïcha"}, "Aïcha is in this group already."),
+        ({"name": "V", "players": "Aïcha\naïcha"}, "Aïcha is on the list twice: type each player once."),
         ({"name": "V", "players": "x" * 41}, "Keep names to 40 characters (this one has 41)."),
         ({"name": "V", "players": "\n".join(f"P{n}" for n in range(31))}, "at most 30 names"),
     ],

@@ -127,9 +127,8 @@ def test_a_correction_that_would_end_the_match_before_later_hands_is_refused_and
     )
     assert response.status_code == 409
     assert (
-        f"With this change the match ends at hand {ended_at}, but hands were played after it (up to hand 3). "
-        f"To make it, undo the hands after hand {ended_at} first, the last one each time, then correct hand "
-        f"{number} again."
+        f"With this change the match ends at hand {ended_at}, but hand 3 was played after it. "
+        f"To make this change, undo that hand first, then correct hand {number} again."
     ) in shown(response.content.decode())
     after = Sitting.objects.get(pk=sitting.pk)
     assert list(after.seats.order_by("position").values_list("total", flat=True)) == totals
@@ -168,9 +167,25 @@ def test_the_undo_confirmation_says_what_comes_off_in_the_games_own_terms(client
     "bonus, words",
     [
         (["2"], "Hand 1 recorded: Chloé (Ben held four of a kind or six of one suit)."),
-        (["1", "2"], "Hand 1 recorded: Chloé (Ana and Ben: held four of a kind or six of one suit)."),
+        (["1", "2"], "Hand 1 recorded: Chloé (Ana and Ben: each held four of a kind or six of one suit)."),
     ],
 )
 def test_a_fact_about_other_players_names_them_first_so_it_never_reads_as_the_winners(client, bonus, words):
     sitting = Sitting.start("eighty-three", NAMES[:3])
     assert words in shown(tap(client, sitting, 1, 3, bonus=bonus))
+
+
+def test_with_several_hands_after_the_new_end_the_refusal_names_them(client):
+    sitting = Sitting.start("agram", ["Yao", "Edem", "Kofi"], rules.MatchEnd(rules.MatchEndKind.WINS, 2))
+    for number, winner in enumerate([1, 2, 3, 1], start=1):  # Yao's second win ends it at hand 4
+        tap(client, sitting, number, winner)
+    response = client.post(url(sitting, "hands/2/"), {"number": 2, "winner": 1}, **HX)  # Yao's second at hand 2
+    assert response.status_code == 409 and (
+        "With this change the match ends at hand 2, but hands 3 to 4 were played after it. To make this change, "
+        "undo them first (the last one each time), then correct hand 2 again."
+    ) in shown(response.content.decode())
+
+
+def test_cat_tes_help_says_what_a_score_below_zero_means(client):
+    sitting = Sitting.start("cat-te", NAMES[:3])
+    assert "A player who owes more chips than they hold goes below 0" in client.get(url(sitting)).content.decode()

@@ -15,7 +15,7 @@ from .test_views import HX, url
 
 pytestmark = pytest.mark.django_db
 FIGURE = re.compile(r'<figure class="chart">.*?</figure>', re.S)
-TABLE_ROW = re.compile(r'<tr><th scope="row">(\d+)</th>((?:<td>\u2212?\d+</td>)+)</tr>')  # a negative: U+2212
+TABLE_ROW = re.compile(r'<tr><th scope="row">(\d+)</th>((?:<td>[\u2212+]?[\d,]+</td>)+)</tr>')  # a negative: U+2212
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo", "Fatouma", "Garba", "Habsatou", "Issoufou"]
 
 
@@ -26,7 +26,7 @@ def chart_of(body: str) -> str:
 
 def last_row(figure: str) -> tuple[int, list[int]]:
     number, cells = TABLE_ROW.findall(figure)[-1]
-    return int(number), [int(v.replace("\u2212", "-")) for v in re.findall(r"\u2212?\d+", cells)]
+    return int(number), [int(v.replace("\u2212", "-").replace(",", "")) for v in re.findall(r"[\u2212+]?[\d,]+", cells)]
 
 
 def test_no_chart_before_the_first_hand_and_one_in_every_taps_answer(client, sitting):
@@ -122,3 +122,16 @@ def test_the_chart_says_what_it_draws(client, game, options, answers, title):
 def test_the_demo_group_is_named_in_the_phones_language(client):
     client.post("/demo/", HTTP_ACCEPT_LANGUAGE="fr")
     assert Sitting.objects.filter(finished_at__isnull=True).get().group.name == "Club de démo"
+
+
+def test_the_charts_table_writes_numbers_as_the_score_table_does(client):
+    """Money with its sign and thousands grouped ("+1,150", "−350"), in every language's own way."""
+    from matches.models import Sitting
+
+    from .test_views import HX, url
+
+    sitting = Sitting.start("fapfap", ["Ama", "Bola", "Chidi"], stake_amount=250, stake_label="CFA")
+    page = client.post(url(sitting, "tap/"), {"number": 1, "winner": 3, "multiplier": "4"}, **HX).content.decode()
+    assert "<td>\u22121,000</td><td>\u22121,000</td><td>+2,000</td>" in page  # each other pays 250 x 4
+    french = client.get(url(sitting), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "<td>\u22121\u00a0000</td><td>\u22121\u00a0000</td><td>+2\u00a0000</td>" in french

@@ -86,3 +86,17 @@ def test_a_stale_csrf_token_is_renewed_and_the_tap_goes_through_once(browser, li
     page.get_by_text("Hand 2 recorded: Djibo.").wait_for()
     button = page.get_by_role("button", name="Djibo")
     assert button.get_attribute("aria-busy") is None
+
+
+def test_after_new_links_a_group_match_leaves_no_way_back_through_its_group(browser, live_server):
+    from matches.models import Group
+
+    group = Group.create("Vendredi", NAMES[:3])
+    sitting = group.start_match("agram", [player.pk for player in group.members()])
+    page = open_phone(browser, "360x640")
+    page.goto(f"{live_server.url}/s/{sitting.token}/")
+    expect(page.locator(".group-of-match")).to_be_visible()
+    sitting.rotate_links()
+    page.get_by_role("button", name="Chaibou").click()
+    page.get_by_text("ask them for the new one").wait_for()
+    assert page.locator(".group-of-match").count() == 0 and page.locator("details.share").count() == 0

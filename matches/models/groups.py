@@ -65,6 +65,13 @@ class Group(models.Model):
         name = clean_name(name)
         if len(name) > GROUP_NAME_MAX_LENGTH:
             raise BadInput(_("Keep the group's name to %(max)d characters.") % {"max": GROUP_NAME_MAX_LENGTH})
+        listed: list[str] = []
+        for player in filter(is_visible, map(clean_name, players)):  # (a blank one is refused below)
+            if twice := next((seen for seen in listed if same_name(seen, player)), None):
+                raise BadInput(
+                    sentence(_("%(name)s is on the list twice: type each player once."), {"name": bdi(twice)})
+                )
+            listed.append(player)
         with transaction.atomic():
             group = cls.objects.create(name=name, time_zone=clean_zone(time_zone))
             for player in players:

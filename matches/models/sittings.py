@@ -18,6 +18,7 @@ from django.db import IntegrityError, connection, models, transaction
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy
 
 from .. import rules
@@ -602,13 +603,18 @@ class Sitting(models.Model):
         for hand in hands:
             if hand.winner_id is not None:
                 if ended_at is not None:
+                    last = hands[-1].number
                     raise Conflict(
-                        _(
-                            "With this change the match ends at hand %(end)d, but hands were played after "
-                            "it (up to hand %(last)d). To make it, undo the hands after hand %(end)d first, "
-                            "the last one each time, then correct hand %(number)d again."
+                        ngettext(
+                            "With this change the match ends at hand %(end)d, but hand %(last)d was played "
+                            "after it. To make this change, undo that hand first, then correct hand "
+                            "%(number)d again.",
+                            "With this change the match ends at hand %(end)d, but hands %(next)d to %(last)d "
+                            "were played after it. To make this change, undo them first (the last one each "
+                            "time), then correct hand %(number)d again.",
+                            last - ended_at,
                         )
-                        % {"end": ended_at, "last": hands[-1].number, "number": corrected or ended_at}
+                        % {"end": ended_at, "next": ended_at + 1, "last": last, "number": corrected or ended_at}
                     )
                 progress = progress.after(self.match_end, position[hand.winner_id], hand.points)
                 if progress.over:

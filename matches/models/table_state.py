@@ -430,12 +430,12 @@ class TableState:
                 # The names first ("Aïcha and Ben held back an Ace"): after the winner's own facts, a
                 # fact with the names after it would read as the winner's.
                 names = get_text_list([isolate(self.seats[p].name) for p in answer], _("and"))
-                # One name reads as a sentence; several stand as a label, whatever the verb's agreement.
+                # One name reads as a sentence; several take "each", so the verb agrees with one.
                 words.append(
                     npgettext(
                         "players named, then what they did in the hand",
                         "%(names)s %(question)s",
-                        "%(names)s: %(question)s",
+                        "%(names)s: each %(question)s",
                         len(answer),
                     )
                     % {"question": _(question.short or question.prompt), "names": names}

@@ -303,6 +303,12 @@ CAT_TE = Game(
     ),
     uses_chips=True,
     unit=_("chips"),
+    notes=(
+        _(
+            "A player who owes more chips than they hold goes below 0: they owe the rest, and it comes off "
+            "the next stack everyone is given."
+        ),
+    ),
 )
 
 EIGHTY_THREE = Game(

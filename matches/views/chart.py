@@ -4,6 +4,9 @@ hands; a hand missing from that read is fetched here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django.utils import formats
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -59,23 +62,33 @@ def shown(sitting: Sitting, number: int, totals: list[int]) -> list[int]:
     return list(totals)
 
 
-def table_rows(chart: Chart | None) -> SafeString:
-    """The chart's numbers as the rows of its table for screen readers: a row per hand drawn.
-    Plain integers only, so they need no escaping; built here because a tap's answer carries up to
-    forty of them and a template loop costs a millisecond."""
+def table_rows(chart: Chart | None, money: bool = False) -> SafeString:
+    """The chart's numbers as the rows of its table for screen readers: a row per hand drawn, each
+    number written as the score table writes it (grouped by thousands as the language groups them,
+    the minus sign U+2212; money with its sign: "+1,150"). Built here because a tap's answer carries
+    up to forty rows and a template loop costs a millisecond."""
     if chart is None:
         return mark_safe("")
-    return mark_safe(  # noqa: S308 - integers only
+    write = number_writer(signed=money)
+    return mark_safe(  # noqa: S308 - numbers only
         "".join(
-            f'<tr><th scope="row">{int(hand)}</th>{"".join(f"<td>{minus(value)}</td>" for value in row)}</tr>'
+            f'<tr><th scope="row">{int(hand)}</th>{"".join(f"<td>{write(value)}</td>" for value in row)}</tr>'
             for hand, row in chart.points
         )
     )
 
 
-def minus(value: int) -> str:
-    """An integer with a negative's minus sign U+2212, as every screen writes it (table_state.grouped)."""
-    return str(int(value)) if value >= 0 else f"\u2212{-int(value)}"
+def number_writer(signed: bool = False) -> Callable[[int], str]:
+    """table_state.grouped (with a "+" before a positive when `signed`), its format looked up once
+    for the many numbers of a chart's table rather than once per number."""
+    separator, grouping = formats.get_format("THOUSAND_SEPARATOR"), formats.get_format("NUMBER_GROUPING")
+
+    def write(value: int) -> str:
+        value = int(value)
+        text = f"{abs(value):,}".replace(",", separator) if grouping == 3 else grouped(abs(value))
+        return f"\u2212{text}" if value < 0 else f"+{text}" if signed and value > 0 else text
+
+    return write
 
 
 def chart_title(sitting: Sitting) -> str:

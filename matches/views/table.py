@@ -68,7 +68,7 @@ def table_response(
         "asks": None if watching else asks(sitting, state),
         "question": choice_prompt(sitting.rules),
         "chart": (chart := sitting_chart(sitting, state)),
-        "chart_rows": table_rows(chart),
+        "chart_rows": table_rows(chart, money=bool(sitting.stake_amount)),
         "chart_svg": chart_svg(chart) if chart else "",
         "chart_title": chart_title(sitting),
     }
@@ -207,7 +207,8 @@ def end(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         sitting.end_match(form.cleaned_data["number"])
     except TableError as refusal:
         return refused(request, sitting, refusal)
-    return after_change(request, sitting, _("Match ended."))
+    number = form.cleaned_data["number"]
+    return after_change(request, sitting, _("Ended early: hand %(number)d was not played.") % {"number": number})
 
 
 @require_http_methods(["GET", "POST"])
