@@ -188,15 +188,17 @@ def shortened(name: str, chars: int = NAME_CHARS) -> str:
 def listed(names: Sequence[str], chars: int = NAME_CHARS) -> str:
     """One label for several players, in at most `chars` letters (each SEPARATOR counted as one):
     all the names, else as many whole names as leave room for a last "…" (and others), else the
-    first name shortened and "…" ("Ousmane A…, …"). Each name is isolated (FSI…PDI), so a
-    right-to-left name keeps its letters together and the names their order."""
+    first name shortened and "…" ("Ousmane A…, …"). Each name after the first is isolated (FSI…PDI),
+    so a name in another script keeps its letters together and the names their order.""" 
     shown = [shortened(names[0], chars - 2)]  # when no whole name fits: room for a separator and MORE
     for kept in range(len(names), 0, -1):
         more = kept < len(names)  # a last MORE for those left out
         if sum(map(len, names[:kept])) + more + (kept + more - 1) <= chars:  # the names, MORE, separators
             shown = list(names[:kept])
             break
-    return SEPARATOR.join([*map(isolate, shown), *([MORE] if len(shown) < len(names) else [])])
+    # The first name bare: the label (isolated as a whole where it is drawn) takes its direction, so a
+    # list that starts with a right-to-left name reads from the right; the others isolated in it.
+    return SEPARATOR.join([shown[0], *map(isolate, shown[1:]), *([MORE] if len(shown) < len(names) else [])])
 
 
 def step_line(xs: Sequence[int], ys: Sequence[int | None]) -> str:

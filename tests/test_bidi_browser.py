@@ -7,6 +7,7 @@ and where a number follows a name, the browser draws the number after the name, 
 Also: the hidden time zone field of the forms that start something is filled by the browser's own zone."""
 
 import re
+import unicodedata
 
 import pytest
 from playwright.sync_api import expect
@@ -199,9 +200,14 @@ def test_every_screen_keeps_arabic_and_hebrew_names_beside_their_own_numbers(bro
     assert problems == []
 
 
+def first_letter(text: str) -> int:
+    return next(index for index, char in enumerate(text) if char.isalpha())
+
+
 def chart_label_problem(label) -> str:
-    """A shortened right-to-left name in an SVG chart reads right to left: its ellipsis (its last
-    character) is drawn to the left of its first letter, and the whole label right of the plot."""
+    """A shortened label in an SVG chart reads in its first name's direction: from a right-to-left
+    name, its last ellipsis is drawn to the left of its first letter (else to the right), and the
+    whole label right of the plot."""
     if label.count() != 1:
         return f"{label.count()} shortened labels"
     text = label.text_content()
@@ -210,11 +216,14 @@ def chart_label_problem(label) -> str:
     places = label.evaluate(
         """(text, [first, last]) => [text.getExtentOfChar(first).x, text.getExtentOfChar(last).x,
         text.getBBox().x, Number(text.getAttribute("x"))]""",
-        [text.index(LONG[0]), text.index("…")],
+        [first_letter(text), text.rindex("…")],
     )
     letter, ellipsis, left, anchor = places
-    if ellipsis >= letter:
+    right_to_left = unicodedata.bidirectional(text[first_letter(text)]) in ("R", "AL")
+    if right_to_left and ellipsis >= letter:
         return f"the ellipsis is drawn after the first letter ({ellipsis} >= {letter})"
+    if not right_to_left and ellipsis <= letter:
+        return f"the ellipsis is drawn before the first letter ({ellipsis} <= {letter})"
     if left < anchor - 1:
         return f"the label runs into the plot ({left} < {anchor})"
     return ""
