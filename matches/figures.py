@@ -186,7 +186,7 @@ def rate_chart(
         for seat, player in enumerate(match.players):
             played[player] += 1
             won[player] += match.won_by(seat)
-            own[player].append((index, round(100 * won[player] / played[player])))
+            own[player].append((index, stats.percent_of(won[player] / played[player])))
     keep = sampled(len(counted), RATE_POINTS)
 
     def x(index: int) -> int:

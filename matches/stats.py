@@ -13,6 +13,7 @@ score; players tied at the top each count a win.
 from __future__ import annotations
 
 import datetime
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from functools import cached_property
@@ -227,6 +228,12 @@ def _longest_run(winners: Iterable[int | None], seat: int) -> int:
         current = current + 1 if winner == seat else 0
         longest = max(longest, current)
     return longest
+
+
+def percent_of(ratio: float) -> int:
+    """A ratio (0 to 1) as a whole percent, a half rounded up as people round: 5 of 8 is 63, 1 of 8
+    is 13 (Python's round() would give the even 62 and 12)."""
+    return math.floor(100 * ratio + 0.5)
 
 
 def _ratio(part: int, whole: int) -> float | None:

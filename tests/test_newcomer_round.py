@@ -189,3 +189,11 @@ def test_with_several_hands_after_the_new_end_the_refusal_names_them(client):
 def test_cat_tes_help_says_what_a_score_below_zero_means(client):
     sitting = Sitting.start("cat-te", NAMES[:3])
     assert "A player who owes more chips than they hold goes below 0" in client.get(url(sitting)).content.decode()
+
+
+def test_fapfaps_score_table_says_what_a_stake_won_counts(client):
+    """A hand won x1 at a table of four is 1 stake won, though three players pay it: said under the table."""
+    sitting = Sitting.start("fapfap", NAMES, stake_amount=100, stake_label="FCFA")
+    page = shown(tap(client, sitting, 1, 2, multiplier="1"))
+    assert "Stakes won: the x1, x2 or x4 of each hand won; every other player pays the winner that many stakes." in page
+    assert "Stakes won:" not in client.get(url(Sitting.start("sipa", NAMES[:2]))).content.decode()

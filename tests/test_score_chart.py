@@ -15,6 +15,7 @@ from .test_views import HX, url
 
 pytestmark = pytest.mark.django_db
 FIGURE = re.compile(r'<figure class="chart">.*?</figure>', re.S)
+ROW = re.compile(r'<tr><th scope="row">([^<]+)</th>((?:<td>[^<]*</td>)+)</tr>')  # any row, its heading as said
 TABLE_ROW = re.compile(r'<tr><th scope="row">(\d+)</th>((?:<td>[\u2212+]?[\d,]+</td>)+)</tr>')  # a negative: U+2212
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo", "Fatouma", "Garba", "Habsatou", "Issoufou"]
 
@@ -65,15 +66,18 @@ def test_the_charts_last_values_are_the_tallys(client, game, options, winners, a
         assert 'class="steps"' in body.content.decode()
 
 
-def test_chips_handed_out_again_show_from_the_hand_they_came_before(client):
+def test_chips_handed_out_again_are_a_step_of_their_own_after_the_hand_before(client):
     sitting = Sitting.start("cat-te", NAMES[:3], starting_chips=2)
     sitting.record_hand(1, 0, {"how": "flush"})  # 2 from each: B and C run out
     sitting.reissue_chips(0)
     sitting.record_hand(2, 1, {"how": "last"})
-    rows = TABLE_ROW.findall(chart_of(client.get(url(sitting), **HX).content.decode()))
-    values = {int(n): [int(v) for v in re.findall(r"-?\d+", cells)] for n, cells in rows}
-    assert values[0] == [2, 2, 2] and values[1] == [8, 2, 2]  # after hand 1, the new stacks are in
-    assert values[2] == [7, 4, 1]  # Boubacar took the last trick: 1 chip from each
+    figure = chart_of(client.get(url(sitting), **HX).content.decode())
+    rows = [
+        (n, [int(v.replace("\u2212", "-")) for v in re.findall(r"\u2212?\d+", cells)])
+        for n, cells in ROW.findall(figure)
+    ]
+    # Hand 1 as it ended (A won 2 from each), then the new stacks as a step of their own, then hand 2.
+    assert rows == [("0", [2, 2, 2]), ("1", [6, 0, 0]), ("1, then new chips for everyone", [8, 2, 2]), ("2", [7, 4, 1])]
 
 
 @pytest.mark.parametrize("hands, budget", [(50, 1500), (500, 4000)])

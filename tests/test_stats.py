@@ -22,6 +22,7 @@ from matches.stats import (
     hand_shares,
     head_to_head,
     nightly_nets,
+    percent_of,
     player_stats,
     sort_rows,
     win_rate_over_time,
@@ -379,3 +380,10 @@ def test_every_night_nets_to_zero(matches):
     with_money = [replace(m, money=tuple(len(m.players) * w - sum(m.hands_won) for w in m.hands_won)) for m in matches]
     for night in nightly_nets(with_money):
         assert sum(night.nets.values()) == 0
+
+
+@pytest.mark.parametrize(
+    "part, whole, percent", [(5, 8, 63), (1, 8, 13), (2, 3, 67), (1, 3, 33), (1, 200, 1), (0, 5, 0), (5, 5, 100)]
+)
+def test_a_share_is_a_whole_percent_rounded_as_people_round(part, whole, percent):
+    assert percent_of(part / whole) == percent

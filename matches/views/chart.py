@@ -47,14 +47,25 @@ def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
         hands.append(number)
         rows.append(shown(sitting, number, hand.running))
         steps.append(hand.threshold_after)
+        if new_stacks_after(sitting, number):  # a step of its own, straight up: not part of the hand's
+            hands.append(number)
+            rows.append(shown(sitting, number, hand.running, then_new_stacks=True))
+            steps.append(hand.threshold_after)
     names = [seat.name for seat in state.seats]
     return draw(names, hands, rows, steps if sitting.threshold is not None else None)
 
 
-def shown(sitting: Sitting, number: int, totals: list[int]) -> list[int]:
-    """The values the tally shows after hand `number` for these running totals."""
+def new_stacks_after(sitting: Sitting, number: int) -> int:
+    """How many stacks everyone was given right after hand `number` (Cat Tê; 0 for the other games)."""
+    return sum(1 for before in sitting.reissued_before[: sitting.chips_reissued] if before == number + 1)
+
+
+def shown(sitting: Sitting, number: int, totals: list[int], then_new_stacks: bool = False) -> list[int]:
+    """The values the tally shows after hand `number` for these running totals: for Cat Tê the chips
+    in front of each player then, with the stacks handed out after it only when `then_new_stacks`."""
     if sitting.rules.uses_chips:
-        batches = 1 + sum(1 for before in sitting.reissued_before if before <= number + 1)
+        before = sitting.reissued_before[: sitting.chips_reissued]
+        batches = 1 + sum(1 for handed in before if handed <= number + then_new_stacks)
         return [(sitting.starting_chips or 0) * batches + total for total in totals]
     if sitting.stake_amount:
         everyone = sum(totals)
@@ -70,12 +81,13 @@ def table_rows(chart: Chart | None, money: bool = False) -> SafeString:
     if chart is None:
         return mark_safe("")
     write = number_writer(signed=money)
-    return mark_safe(  # noqa: S308 - numbers only
-        "".join(
-            f'<tr><th scope="row">{int(hand)}</th>{"".join(f"<td>{write(value)}</td>" for value in row)}</tr>'
-            for hand, row in chart.points
-        )
-    )
+    points, rows = chart.points, []
+    for index, (hand, row) in enumerate(points):
+        # A hand drawn twice: the second time with the chips everyone was given after it (Cat Tê).
+        again = index and points[index - 1][0] == hand
+        heading = escape(_("%(number)d, then new chips for everyone") % {"number": hand}) if again else int(hand)
+        rows.append(f'<tr><th scope="row">{heading}</th>{"".join(f"<td>{write(value)}</td>" for value in row)}</tr>')
+    return mark_safe("".join(rows))  # noqa: S308 - numbers, and the heading escaped
 
 
 def number_writer(signed: bool = False) -> Callable[[int], str]:

@@ -77,7 +77,7 @@ def percent(ratio: float | None) -> str:
     """A ratio as a whole percent in the active language ("67%", "67 %"); the no-figure mark for none."""
     if ratio is None:
         return no_figure()
-    return whole_percent(round(100 * ratio))
+    return whole_percent(stats.percent_of(ratio))
 
 
 def whole_percent(value: int) -> str:
@@ -368,7 +368,7 @@ def hand_shares(matches: list[stats.MatchRecord], names: dict[int, str]) -> list
     by_game = stats.hand_shares(matches)
     shares = []
     for slug in rules.GAMES:
-        rows = [(names[player], round(100 * share)) for player, share in by_game.get(slug, {}).items()]
+        rows = [(names[player], stats.percent_of(share)) for player, share in by_game.get(slug, {}).items()]
         if rows:
             rows.sort(key=lambda row: (-row[1], row[0].casefold()))
             shares.append((rules.get_game(slug).name, rows))
