@@ -63,7 +63,7 @@ GAMES_TO_THE_END = [
         {"end_kind": "hands", "end_target": "3", "starting_chips": "20"},
         ["A", "B", "C"],
         [(1, {"how": "last"}), (2, {"how": "sweep", "aces": ["3"]}), (1, {"how": "flush"})],
-        "<strong>A</strong> wins the match with 24 chips.",  # 20 chips each, then +2, -2, +4
+        "<strong>A</strong> wins the match with 24 chips (+4).",  # 20 chips each, then +2, -2, +4
     ),
     (
         "eighty-three",

@@ -197,3 +197,14 @@ def test_fapfaps_score_table_says_what_a_stake_won_counts(client):
     page = shown(tap(client, sitting, 1, 2, multiplier="1"))
     assert "Stakes won: the x1, x2 or x4 of each hand won; every other player pays the winner that many stakes." in page
     assert "Stakes won:" not in client.get(url(Sitting.start("sipa", NAMES[:2]))).content.decode()
+
+
+def test_a_match_ended_early_says_so_on_its_result_for_good(client):
+    sitting = Sitting.start("agram", NAMES[:3], rules.MatchEnd(rules.MatchEndKind.WINS, 3))
+    play(sitting, [0, 1, 0])
+    ended = client.post(url(sitting, "end/"), {"number": 4}, **HX).content.decode()
+    later = client.get(url(sitting)).content.decode()
+    for page in (ended, later, client.get(f"/w/{sitting.watch_token}/").content.decode()):
+        assert "Ended early: hand 4 was not played." in page and "Match over" in page
+    assert not re.search(r'<p class="notice', ended)  # not a notice above the same words in the standings
+    assert "Ended early: hand 4 was not played." in shown(re.search(r'<textarea[^>]*>(.*?)</textarea>', ended, re.S)[1])

@@ -235,10 +235,10 @@ def test_the_shared_result_in_french(client):
     ben, cal, dia = "Ben", "Cal", "Dia"  # bare in text for other apps (names.shared)
     assert text.split("\n") == [
         f"Cat Tê · {day.day} {months[day.month - 1]} {day.year}",  # the month abbreviated: nobody misreads it
-        f"1. {ben}\u00a0: 11 jetons",
-        f"1. {dia}\u00a0: 11 jetons",
-        f"3. {cal}\u00a0: 8 jetons",
-        f"Première place partagée\u00a0: {ben} et {dia}, avec 11 jetons chacun.",
+        f"1. {ben}\u00a0: 11 jetons (+1)",  # against the 10 each was given
+        f"1. {dia}\u00a0: 11 jetons (+1)",
+        f"3. {cal}\u00a0: 8 jetons (\u22122)",
+        f"Première place partagée\u00a0: {ben} et {dia}, avec 11 jetons (+1) chacun.",
         "Comptes à régler, en jetons\u00a0:",
         f"{cal} donne 1 jeton à {ben}.",
         f"{cal} donne 1 jeton à {dia}.",
@@ -256,6 +256,7 @@ def test_a_match_with_no_hand_won_shares_that(client, sitting):
         "1. Chaibou: 0 hands won",
         "1. Djibo: 0 hands won",
         "No hand was won.",
+        "Ended early: hand 1 was not played.",  # said where anyone who reads it later sees it
         f"Follow the score: http://testserver/w/{sitting.watch_token}/",
     ]
 

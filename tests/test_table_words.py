@@ -218,8 +218,8 @@ RESULTS = [
         "cat-te",
         {"end_kind": "hands", "end_target": "9", "starting_chips": "20"},
         [(1, {"how": "last"}), (2, {"how": "sweep", "aces": ["3"]}), (1, {"how": "flush"})],
-        "<strong>A</strong> wins the match with 24 chips.",
-        "<strong>A</strong> gagne la partie avec 24 jetons.",
+        "<strong>A</strong> wins the match with 24 chips (+4).",  # and what they come to against the 20 given
+        "<strong>A</strong> gagne la partie avec 24 jetons (+4).",
     ),
     (
         "letzter-stich",
@@ -256,8 +256,9 @@ def test_every_games_result_has_no_unit_in_brackets(client, slug, language):
     sitting.record_hand(1, 1, extras)
     sitting.end_match()
     result = RESULT.search(client.get(url(sitting), HTTP_ACCEPT_LANGUAGE=language).content.decode())[1]
-    assert "(" not in result and re.fullmatch(
-        r"<strong>B</strong> \w+ la partie avec \d+ [\w ]+\.|<strong>B</strong> wins the match with \d+ [\w ]+\.",
+    # Cat Tê's chips say what they come to against the stacks handed out: a number, never a unit, in brackets.
+    assert not re.search(r"\([^)]*[^\W\d]", result) and re.fullmatch(
+        r"<strong>B</strong> (\w+ la partie avec|wins the match with) \d+ [\w ]+( \(\+\d+\))?\.",
         result,
     ), result
 

@@ -287,10 +287,24 @@ class TableState:
             sentence = _("Shared first place: %(names)s, with %(amount)s each.") % {"names": listed, "amount": words}
         return mark_safe(sentence)  # noqa: S308 - our own sentence; names and amount escaped above
 
+    @cached_property
+    def ended_early(self) -> str:
+        """ "Ended early: hand 4 was not played." for a match a member ended (its last hand, the one
+        open then, abandoned); "" otherwise."""
+        last = self.last_hand
+        if not self.sitting.is_final or last is None:
+            return ""
+        return _("Ended early: hand %(number)d was not played.") % {"number": last.number}
+
     def score_words(self, score: int) -> str:
-        """A score as the tally shows it, worded: "11 points", "2 hands won", "5 chips"; at a Fapfap
+        """A score as the tally shows it, worded: "11 points", "2 hands won", "5 chips (+1)" (Cat Tê:
+        the chips in front of the player, then against the stacks handed out); at a Fapfap
         stake the money it comes to first, with its sign and currency: "+1,100 CFA (6 stakes won)" (for
         a seat whose total is `score` stakes). Source: RULES.md, Fapfap stakes."""
+        if self.sitting.rules.uses_chips:  # the chips in front, then what they come to against the stacks
+            net = score - self.chips_issued(self.sitting.chips_reissued)
+            signed = f"+{grouped(net)}" if net > 0 else grouped(net)
+            return _("%(amount)s (%(net)s)") % {"amount": amount(self.sitting.rules.unit, score), "net": signed}
         if not self.sitting.stake_amount:
             return amount(self.sitting.rules.unit, score)
         won = ngettext("%(count)s stake won", "%(count)s stakes won", score) % {"count": grouped(score)}

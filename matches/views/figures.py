@@ -153,6 +153,8 @@ def result_text(state: TableState, watch_url: str) -> str:
         for place, name, score in standings(state)
     ]
     lines.append(plain_result(state.result) if state.result else _("No hand was won."))
+    if state.ended_early:
+        lines.append(state.ended_early)
     settled = state.settling
     if settled is not None:
         lines.append(_("%(title)s:") % {"title": settling_title(settled)})

@@ -96,7 +96,8 @@ def after_change(request: HtmxHttpRequest, sitting: Sitting, notice: str) -> Htt
     twice), the notice following in a message."""
     if request.htmx:
         return table_response(request, sitting, notice)
-    messages.success(request, notice)
+    if notice:
+        messages.success(request, notice)
     return redirect(sitting)
 
 
@@ -207,8 +208,7 @@ def end(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         sitting.end_match(form.cleaned_data["number"])
     except TableError as refusal:
         return refused(request, sitting, refusal)
-    number = form.cleaned_data["number"]
-    return after_change(request, sitting, _("Ended early: hand %(number)d was not played.") % {"number": number})
+    return after_change(request, sitting, "")  # the standings say it ended early, and where
 
 
 @require_http_methods(["GET", "POST"])
