@@ -47,7 +47,7 @@ def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
         hands.append(number)
         rows.append(shown(sitting, number, hand.running))
         steps.append(hand.threshold_after)
-        if new_stacks_after(sitting, number):  # a step of its own, straight up: not part of the hand's
+        if sitting.chips_reissued and new_stacks_after(sitting, number):  # a step of its own, straight up
             hands.append(number)
             rows.append(shown(sitting, number, hand.running, then_new_stacks=True))
             steps.append(hand.threshold_after)
