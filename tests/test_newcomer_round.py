@@ -208,3 +208,23 @@ def test_a_match_ended_early_says_so_on_its_result_for_good(client):
         assert "Ended early: hand 4 was not played." in page and "Match over" in page
     assert not re.search(r'<p class="notice', ended)  # not a notice above the same words in the standings
     assert "Ended early: hand 4 was not played." in shown(re.search(r'<textarea[^>]*>(.*?)</textarea>', ended, re.S)[1])
+
+
+def test_a_match_ended_early_draws_no_point_for_the_hand_nobody_played(client):
+    from .test_score_chart import TABLE_ROW, chart_of
+
+    sitting = Sitting.start("agram", NAMES[:3])
+    play(sitting, [1, 2])
+    sitting.end_match(3)
+    rows = TABLE_ROW.findall(chart_of(client.get(url(sitting)).content.decode()))
+    assert [number for number, _ in rows] == ["0", "1", "2"]  # hand 3, abandoned, is not drawn
+    nobody = Sitting.start("agram", NAMES[:3])
+    nobody.end_match(1)
+    assert chart_of(client.get(url(nobody)).content.decode()) == ""
+
+
+def test_cat_tes_settlement_says_the_chips_already_passed_count(client):
+    sitting = Sitting.start("cat-te", NAMES[:3], starting_chips=5)
+    tap(client, sitting, 1, 1, how="last")
+    page = client.get(url(sitting)).content.decode()
+    assert "The chips already passed at the table count" in shown(page).replace("&#x27;", "'")

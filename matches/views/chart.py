@@ -21,11 +21,13 @@ from ..names import isolate
 def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
     """Each seat's score after every (sampled) hand, as the tally shows it: chips in front of the
     player for Cat Tê, net money for a Fapfap stake, else the total; Eighty Three's threshold as
-    steps. None before the first hand."""
+    steps. None before the first hand (and for a match ended before any was played)."""
     last = state.last_hand
-    if last is None:
+    # A match ended early ends on its abandoned hand: nobody played it, so it is not drawn.
+    drawn = last.number - (last.status == Hand.Status.ABANDONED) if last is not None else 0
+    if drawn == 0:
         return None
-    keep = sampled(last.number + 1, CHART_POINTS)
+    keep = sampled(drawn + 1, CHART_POINTS)
     held = {**state.drawn_hands, **{hand.number: hand for hand in state.recent_hands}}
     wanted = [number for number in keep if number and number not in held]
     if wanted:
