@@ -189,7 +189,7 @@ def listed(names: Sequence[str], chars: int = NAME_CHARS) -> str:
     """One label for several players, in at most `chars` letters (each SEPARATOR counted as one):
     all the names, else as many whole names as leave room for a last "…" (and others), else the
     first name shortened and "…" ("Ousmane A…, …"). Each name after the first is isolated (FSI…PDI),
-    so a name in another script keeps its letters together and the names their order.""" 
+    so a name in another script keeps its letters together and the names their order."""
     shown = [shortened(names[0], chars - 2)]  # when no whole name fits: room for a separator and MORE
     for kept in range(len(names), 0, -1):
         more = kept < len(names)  # a last MORE for those left out

@@ -207,7 +207,7 @@ def test_a_match_ended_early_says_so_on_its_result_for_good(client):
     for page in (ended, later, client.get(f"/w/{sitting.watch_token}/").content.decode()):
         assert "Ended early: hand 4 was not played." in page and "Match over" in page
     assert not re.search(r'<p class="notice', ended)  # not a notice above the same words in the standings
-    assert "Ended early: hand 4 was not played." in shown(re.search(r'<textarea[^>]*>(.*?)</textarea>', ended, re.S)[1])
+    assert "Ended early: hand 4 was not played." in shown(re.search(r"<textarea[^>]*>(.*?)</textarea>", ended, re.S)[1])
 
 
 def test_a_match_ended_early_draws_no_point_for_the_hand_nobody_played(client):
