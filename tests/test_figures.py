@@ -229,7 +229,7 @@ def test_the_page_shows_every_figure_in_order_of_matches_won(client, friends):
     text = re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", page)))
     assert "8 Mar 2025 · 3 matches Settling up in FCFA" in text
     assert "Cal pays Erased player 1 700 FCFA." in text
-    assert "Cal gives Ben 4 chips." in text and "Cal gives Erased player 1 1 chip." in text
+    assert "Cal owes Ben the worth of 4 chips." in text and "Cal owes Erased player 1 the worth of 1 chip." in text
     # How each figure is counted, in one sentence each.
     assert "Hands won divided by hands played, as a whole percent." in text
     # The win rate after each of Ana's matches, beside the chart: 1/1, 2/2, 2/3, 3/4, 3/5.
@@ -288,7 +288,7 @@ def test_the_page_in_french(client, friends):
     assert rows["Ana"][2] == "60\u00a0%" and rows["Ana"][-1] == "D V D V V"
     text = unescape(page)
     assert "Cal paie 700 FCFA à Erased player 1." in text  # erased while English was active
-    assert "Cal donne 4 jetons à Ben." in text and "Comptes à régler, en FCFA" in text
+    assert "Cal doit à Ben la valeur de 4 jetons." in text and "Comptes à régler, en FCFA" in text
 
 
 def test_the_watch_twin_is_read_only(client, friends):

@@ -128,15 +128,15 @@ def test_a_cat_te_night_settles_as_its_match_page_says(client):
         set(on_match_page)
         == set(on_figures_page)
         == {
-            "Aïcha gives Chaibou 3 chips.",
-            "Djibo gives Chaibou 2 chips.",
-            "Djibo gives Mariam 1 chip.",
+            "Aïcha owes Chaibou the worth of 3 chips.",
+            "Djibo owes Chaibou the worth of 2 chips.",
+            "Djibo owes Mariam the worth of 1 chip.",
         }
     )
     assert on_match_page == [
-        "Djibo gives Chaibou 2 chips.",
-        "Djibo gives Mariam 1 chip.",
-        "Aïcha gives Chaibou 3 chips.",
+        "Djibo owes Chaibou the worth of 2 chips.",
+        "Djibo owes Mariam the worth of 1 chip.",
+        "Aïcha owes Chaibou the worth of 3 chips.",
     ]
 
 

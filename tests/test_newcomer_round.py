@@ -223,8 +223,10 @@ def test_a_match_ended_early_draws_no_point_for_the_hand_nobody_played(client):
     assert chart_of(client.get(url(nobody)).content.decode()) == ""
 
 
-def test_cat_tes_settlement_says_the_chips_already_passed_count(client):
+def test_cat_tes_settlement_is_a_worth_owed_not_chips_to_pass_again(client):
     sitting = Sitting.start("cat-te", NAMES[:3], starting_chips=5)
     tap(client, sitting, 1, 1, how="last")
     page = client.get(url(sitting)).content.decode()
-    assert "The chips already passed at the table count" in shown(page).replace("&#x27;", "'")
+    assert "The chips stay where they are: this is what they come to" in shown(page)
+    payments = re.search(r'<ul class="payments">(.*?)</ul>', shown(page), re.S)[1]
+    assert "owes" in payments and "the worth of" in payments and "gives" not in payments  # not chips to pass again

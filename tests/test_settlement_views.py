@@ -174,10 +174,10 @@ def test_cat_te_settles_in_chips_against_the_stacks_and_the_re_issues(client):
     assert tally(page)[1] == {"Ben": [6, 2], "Cal": [0, 0], "Dia": [6, 1]}
     [(nets, payments)] = settlements(page)
     assert nets == {"Ben": "+2", "Cal": "\u22124", "Dia": "+2"}
-    assert payments == ["Cal gives Ben 2 chips.", "Cal gives Dia 2 chips."]
+    assert payments == ["Cal owes Ben the worth of 2 chips.", "Cal owes Dia the worth of 2 chips."]
     assert "Settling up in chips" in page
     french = client.get(url(sitting), **FR).content.decode()
-    assert settlements(french)[0][1] == ["Cal donne 2 jetons à Ben.", "Cal donne 2 jetons à Dia."]
+    assert settlements(french)[0][1] == ["Cal doit à Ben la valeur de 2 jetons.", "Cal doit à Dia la valeur de 2 jetons."]
 
 
 @pytest.mark.django_db
@@ -185,8 +185,8 @@ def test_one_chip_is_said_in_the_singular(client):
     sitting = Sitting.start("cat-te", ["Ben", "Cal", "Dia"], MatchEnd(MatchEndKind.HANDS, 1))
     sitting.record_hand(1, 0, {"how": "last"})
     assert settlements(client.get(url(sitting)).content.decode())[0][1] == [
-        "Cal gives Ben 1 chip.",
-        "Dia gives Ben 1 chip.",
+        "Cal owes Ben the worth of 1 chip.",
+        "Dia owes Ben the worth of 1 chip.",
     ]
 
 
@@ -240,8 +240,8 @@ def test_the_shared_result_in_french(client):
         f"3. {cal}\u00a0: 8 jetons (\u22122)",
         f"Première place partagée\u00a0: {ben} et {dia}, avec 11 jetons (+1) chacun.",
         "Comptes à régler, en jetons\u00a0:",
-        f"{cal} donne 1 jeton à {ben}.",
-        f"{cal} donne 1 jeton à {dia}.",
+        f"{cal} doit à {ben} la valeur de 1 jeton.",
+        f"{cal} doit à {dia} la valeur de 1 jeton.",
         f"Suivre le score\u00a0: http://testserver/w/{sitting.watch_token}/",
     ]
 
@@ -307,14 +307,14 @@ def test_without_a_share_sheet_the_button_copies_and_without_javascript_the_text
     button.click()
     page.get_by_role("button", name="Result copied: paste it in your chat").wait_for()
     copied = page.evaluate("navigator.clipboard.readText()")
-    assert copied.startswith("Cat Tê · ") and "Cal gives Ben 1 chip." in shown(copied)
+    assert copied.startswith("Cat Tê · ") and "Cal owes Ben the worth of 1 chip." in shown(copied)
     shot(page, "share-result-copied-412x915")
     page.context.close()
 
     plain = open_phone(browser, java_script_enabled=False)
     plain.goto(live_server.url + sitting.get_absolute_url())
     box = plain.get_by_role("textbox", name=re.compile("The result, to send to the group"))
-    assert box.is_visible() and "Dia gives Ben 1 chip." in shown(box.input_value())
+    assert box.is_visible() and "Dia owes Ben the worth of 1 chip." in shown(box.input_value())
     assert not plain.get_by_role("button", name="Share result").is_visible()
     shot(plain, "share-result-no-js-360x640")
     plain.context.close()

@@ -98,15 +98,16 @@ def no_figure() -> SafeString:
 
 
 def payment(transfer: Transfer, settled: Settling, plain: bool = False) -> str:
-    """One payment as a sentence: "Mbarga pays Ngono 300 FCFA.", "Ben gives Ana 4 chips.". Each name
+    """One payment as a sentence: "Mbarga pays Ngono 300 FCFA.", "Ben owes Ana the worth of 4 chips." (the chips
+    themselves stay where the hands left them). Each name
     stays before its own amount in any script: HTML with the names in <bdi> (matches.bidi), or with
     `plain`, text for the shared result, a right-to-left name between FSI and PDI (names.shared)."""
     name = shared if plain else bdi
     words = {"payer": name(transfer.payer), "payee": name(transfer.payee), "amount": grouped(transfer.amount)}
     if settled.chips:
         template = ngettext(
-            "%(payer)s gives %(payee)s %(amount)s chip.",
-            "%(payer)s gives %(payee)s %(amount)s chips.",
+            "%(payer)s owes %(payee)s the worth of %(amount)s chip.",
+            "%(payer)s owes %(payee)s the worth of %(amount)s chips.",
             transfer.amount,
         )
     elif settled.unit:
