@@ -177,7 +177,10 @@ def test_cat_te_settles_in_chips_against_the_stacks_and_the_re_issues(client):
     assert payments == ["Cal owes Ben the worth of 2 chips.", "Cal owes Dia the worth of 2 chips."]
     assert "Settling up in chips" in page
     french = client.get(url(sitting), **FR).content.decode()
-    assert settlements(french)[0][1] == ["Cal doit à Ben la valeur de 2 jetons.", "Cal doit à Dia la valeur de 2 jetons."]
+    assert settlements(french)[0][1] == [
+        "Cal doit à Ben la valeur de 2 jetons.",
+        "Cal doit à Dia la valeur de 2 jetons.",
+    ]
 
 
 @pytest.mark.django_db
