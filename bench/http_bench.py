@@ -883,21 +883,10 @@ def count_queries(database: str, sides: list[Side], scratch: Path, profile: bool
         profiling = profile and side.name == "app"
         if profiling:
             env["BENCH_PROFILE"] = str(stats)
-        server = Server(
-            f"probe-{side.name}-{database}",
-            side.server.module,
-            side.server.cwd,
-            env,
-            scratch,
-            config=str(BENCH / "gunicorn_probe.py"),
-        )
+        server = probe_server(f"probe-{side.name}-{database}", side, env, scratch, hands)
         try:
-            side.server = server.start()
-            side.connect()
             read, warm = side.reads[hands], side.warms[hands]
-            side.open_page(read)
             count = {"X-Bench-Count": "1"}
-            run_round(side, [side.tap_request(warm) for _ in range(5)], 200)  # the connection is open
             run_round(side, [side.tap_request(warm) for _ in range(10)], 200, count)
             run_round(side, [side.poll_request(read)] * 10, side.expected("poll"), count)
             run_round(side, [side.page_request(read)] * 3, 200, count)
@@ -930,6 +919,22 @@ def count_queries(database: str, sides: list[Side], scratch: Path, profile: bool
     return out
 
 
+def probe_server(name: str, side: Side, env: dict, scratch: Path, hands: int) -> Server:
+    """`side`'s server restarted under the probe (gunicorn_probe.py, told what to do by `env`), its
+    connection open on the sitting of `hands` hands, its page loaded and five taps made: warm. The
+    caller stops it."""
+    server = Server(name, side.server.module, side.server.cwd, env, scratch, config=str(BENCH / "gunicorn_probe.py"))
+    side.server = server.start()
+    try:
+        side.connect()
+        side.open_page(side.reads[hands])
+        run_round(side, [side.tap_request(side.warms[hands]) for _ in range(5)], 200)
+    except BaseException:
+        server.stop()
+        raise
+    return server
+
+
 def sampled_profile(database: str, app: Side, scratch: Path, plan: Plan, hands: int) -> str:
     """The app's taps under the sampling profiler (gunicorn_probe.py, BENCH_SAMPLE): by CPU time,
     where the tap's CPU goes, in ms per tap; by wall time, what it also waits for."""
@@ -937,19 +942,8 @@ def sampled_profile(database: str, app: Side, scratch: Path, plan: Plan, hands: 
     env = {**app.server.env, "BENCH_SAMPLE": str(stats)}
     for name in ("BENCH_QUERY_LOG", "BENCH_PROFILE"):
         env.pop(name, None)
-    server = Server(
-        f"probe-sample-{database}",
-        app.server.module,
-        app.server.cwd,
-        env,
-        scratch,
-        config=str(BENCH / "gunicorn_probe.py"),
-    )
+    server = probe_server(f"probe-sample-{database}", app, env, scratch, hands)
     try:
-        app.server = server.start()
-        app.connect()
-        app.open_page(app.reads[hands])
-        run_round(app, [app.tap_request(app.warms[hands]) for _ in range(5)], 200)
         measured = run_round(app, app.requests("tap", hands, plan.profile_taps), 200, {"X-Bench-Profile": "1"})
     finally:
         server.stop()

@@ -5,6 +5,7 @@ Built by Sitting.table() (or by a verb, from the rows it already read under its 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import TYPE_CHECKING
@@ -13,8 +14,8 @@ from django.utils import formats
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst, get_text_list
+from django.utils.translation import get_language, ngettext, ngettext_lazy, npgettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, ngettext_lazy, npgettext, pgettext
 
 from .. import rules
 from ..names import isolate
@@ -43,8 +44,31 @@ def grouped(number: int) -> str:
     "1,000" (English), "1 000" (French, a no-break space), "1.000" (German, Vietnamese); a negative
     with the minus sign U+2212, "−1,000", the one sign every screen shows (the CSV keeps ASCII "-").
     The `number` template filter is this function."""
-    text = formats.number_format(abs(number), force_grouping=True)
-    return f"\u2212{text}" if number < 0 else text
+    return grouper()(number)
+
+
+def grouper() -> Callable[[int], str]:
+    """`grouped` for the active language, its format looked up once: for the few hundred numbers of a
+    tap's chart table. Groups of three (every language here) are written directly, a tenth of
+    number_format's cost."""
+    separator = thousands_separator(get_language())
+
+    def write(number: int) -> str:
+        if separator is None:
+            text = formats.number_format(abs(number), force_grouping=True)
+        else:
+            text = f"{abs(number):,}".replace(",", separator)
+        return f"\u2212{text}" if number < 0 else text
+
+    return write
+
+
+@cache
+def thousands_separator(language: str | None) -> str | None:
+    """The language's thousands separator when it groups by three (scorekeeper/formats), else None."""
+    if formats.get_format("NUMBER_GROUPING", language) != 3:
+        return None
+    return formats.get_format("THOUSAND_SEPARATOR", language)
 
 
 def signed_points(points: int) -> str:

@@ -4,9 +4,6 @@ hands; a hand missing from that read is fetched here."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from django.utils import formats
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -14,7 +11,7 @@ from django.utils.translation import gettext as _
 from .. import rules
 from ..chart import CHART_POINTS, NAME_BASELINE, VIEW_BOX, Chart, draw, sampled
 from ..models import Hand, Sitting, TableState
-from ..models.table_state import grouped
+from ..models.table_state import grouped, grouper
 from ..names import isolate
 
 
@@ -67,7 +64,8 @@ def shown(sitting: Sitting, number: int, totals: list[int], then_new_stacks: boo
     in front of each player then, with the stacks handed out after it only when `then_new_stacks`."""
     if sitting.rules.uses_chips:
         before = sitting.reissued_before[: sitting.chips_reissued]
-        batches = 1 + sum(1 for handed in before if handed <= number + then_new_stacks)
+        last = number + 1 if then_new_stacks else number  # batches dated up to this hand (or the next)
+        batches = 1 + sum(1 for handed in before if handed <= last)
         return [(sitting.starting_chips or 0) * batches + total for total in totals]
     if sitting.stake_amount:
         everyone = sum(totals)
@@ -82,7 +80,8 @@ def table_rows(chart: Chart | None, money: bool = False) -> SafeString:
     up to forty rows and a template loop costs a millisecond."""
     if chart is None:
         return mark_safe("")
-    write = number_writer(signed=money)
+    number = grouper()
+    write = (lambda value: f"+{number(value)}" if value > 0 else number(value)) if money else number
     points, rows = chart.points, []
     for index, (hand, row) in enumerate(points):
         # A hand drawn twice: the second time with the chips everyone was given after it (Cat Tê).
@@ -90,19 +89,6 @@ def table_rows(chart: Chart | None, money: bool = False) -> SafeString:
         heading = escape(_("%(number)d, then new chips for everyone") % {"number": hand}) if again else int(hand)
         rows.append(f'<tr><th scope="row">{heading}</th>{"".join(f"<td>{write(value)}</td>" for value in row)}</tr>')
     return mark_safe("".join(rows))  # noqa: S308 - numbers, and the heading escaped
-
-
-def number_writer(signed: bool = False) -> Callable[[int], str]:
-    """table_state.grouped (with a "+" before a positive when `signed`), its format looked up once
-    for the many numbers of a chart's table rather than once per number."""
-    separator, grouping = formats.get_format("THOUSAND_SEPARATOR"), formats.get_format("NUMBER_GROUPING")
-
-    def write(value: int) -> str:
-        value = int(value)
-        text = f"{abs(value):,}".replace(",", separator) if grouping == 3 else grouped(abs(value))
-        return f"\u2212{text}" if value < 0 else f"+{text}" if signed and value > 0 else text
-
-    return write
 
 
 def chart_title(sitting: Sitting) -> str:
