@@ -29,6 +29,8 @@
     var button = tapped(event);
     if (!button) return;
     button.classList.remove("failed");
+    button.dataset.pending = body.dataset.pending || "";  // the words the pending and failed marks show
+    button.dataset.retry = body.dataset.retry || "";
     button.classList.add("pending");
     button.setAttribute("aria-busy", "true");
   });
@@ -122,7 +124,7 @@
     if (!button) return;
     button.hidden = false;
     button.setAttribute("aria-pressed", wanted ? "true" : "false");
-    button.textContent = wanted ? button.dataset.on : button.dataset.off;
+    button.textContent = (wanted ? body.dataset.wakeOn : body.dataset.wakeOff) || "";
   }
   function acquire() {
     if (!wanted || lock || !wakeButton() || document.visibilityState !== "visible") return;

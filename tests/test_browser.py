@@ -187,6 +187,7 @@ def test_a_tap_lost_offline_says_so_and_a_retry_records_once(browser, live_serve
     page.get_by_text("Not saved: check the connection").wait_for()
     button = page.get_by_role("button", name="Boubacar")
     assert "failed" in button.get_attribute("class")
+    assert button.get_attribute("data-retry") == "Not saved: tap to retry"  # the words its mark shows, from <body>
     shot(page, "offline-tap-360x640")
     assert sitting.hands.count() == 0
     page.context.set_offline(False)
@@ -219,7 +220,8 @@ def test_on_3g_a_tap_is_one_round_trip_and_shows_at_once_that_it_is_recording(br
     page.on("request", lambda request: requests.append((request.method, request.url)))
     page.locator("summary", has_text="Chaibou").click()
     page.get_by_role("button", name="With a 3, last trick only: 2 stakes").click()
-    assert "pending" in page.get_by_role("button", name="With a 3, last trick only: 2 stakes").get_attribute("class")
+    pending = page.get_by_role("button", name="With a 3, last trick only: 2 stakes")
+    assert "pending" in pending.get_attribute("class") and pending.get_attribute("data-pending") == "Recording…"
     page.get_by_text("Hand 1 recorded: Chaibou (with a 3, last trick only: 2 stakes from each other player).").wait_for(
         timeout=20_000
     )

@@ -148,17 +148,23 @@ def test_a_stake_of_one_has_its_money_column_named_by_its_currency(client):
 # --- C. the screen-awake button -----------------------------------------------------------------------------
 
 
+def wake_buttons(html: str) -> int:
+    return len(re.findall(r"<button[^>]*\sdata-wake[\s>]", html))
+
+
 def test_the_screen_awake_button_lives_in_the_open_tables_region_and_goes_with_the_match(client):
     sitting = Sitting.start("agram", ["Aïcha", "Boubacar"], MatchEnd(MatchEndKind.WINS, 1))
     region = client.get(url(sitting), **HX).content.decode()
-    assert region.count("data-wake") == 1
+    assert wake_buttons(region) == 1
     page = client.get(url(sitting)).content.decode()
     section = page[page.index('<section id="table"') : page.index("</section>")]
-    assert page.count("data-wake") == section.count("data-wake") == 1
-    assert "data-wake" not in client.get(f"/w/{sitting.watch_token}/", **HX).content.decode()
+    assert wake_buttons(page) == wake_buttons(section) == 1
+    assert 'data-wake-on="Screen stays on: tap to let it sleep"' in page  # its words, once a page
+    assert "Screen stays on" not in region
+    assert wake_buttons(client.get(f"/w/{sitting.watch_token}/", **HX).content.decode()) == 0
     deciding = tap(client, sitting, 1, 1, {}).content.decode()
-    assert "Match over" in deciding and "data-wake" not in deciding
-    assert "data-wake" not in client.get(url(sitting)).content.decode()
+    assert "Match over" in deciding and wake_buttons(deciding) == 0
+    assert wake_buttons(client.get(url(sitting)).content.decode()) == 0
 
 
 # --- D. results said naturally ------------------------------------------------------------------------------

@@ -175,6 +175,29 @@ def test_csrf_is_enforced_and_htmx_sends_the_token_from_body_hx_headers(sitting)
     assert accepted.status_code == 200 and sitting.hands.count() == 1
 
 
+def test_the_table_region_htmx_swaps_in_carries_no_csrf_token_while_a_plain_page_keeps_them(sitting):
+    phone = Client(enforce_csrf_checks=True)
+    page = phone.get(url(sitting)).content.decode()
+    assert page.count('name="csrfmiddlewaretoken"') >= 2  # the tap form and the share panel's, for no JavaScript
+    token = page.split('hx-headers=\'{"X-CSRFToken": "')[1].split('"')[0]
+    answer = phone.post(url(sitting, "tap/"), {"number": 1, "winner": 1}, HTTP_X_CSRFTOKEN=token, **HX)
+    region = answer.content.decode()
+    assert answer.status_code == 200 and 'name="number" value="2"' in region
+    assert "csrfmiddlewaretoken" not in region  # htmx sends the header of <body hx-headers> instead
+    again = phone.post(url(sitting, "tap/"), {"number": 2, "winner": 2}, HTTP_X_CSRFTOKEN=token, **HX)
+    assert again.status_code == 200 and sitting.hands.count() == 2
+    assert "csrfmiddlewaretoken" not in phone.get(url(sitting, "poll/"), {"v": 0}, **HX).content.decode()
+
+
+@pytest.mark.parametrize("hands", [0, 3])
+def test_the_table_region_is_sent_without_blank_lines_or_indents(client, sitting, hands):
+    play(sitting, [0, 1, 2][:hands])
+    region = client.get(url(sitting), **HX).content.decode()
+    assert ('<figure class="chart">' in region) == bool(hands)
+    outside_chart = re.sub(r'<figure class="chart">.*?</figure>\n', "", region, flags=re.DOTALL)
+    assert "\n\n" not in outside_chart and "\n " not in outside_chart
+
+
 # --- undo --------------------------------------------------------------------
 
 
@@ -472,11 +495,13 @@ def test_csv_export_defuses_formulas_in_names(client, db):
     assert ",=1+2" not in body and "=1+2" in body
 
 
-def test_history_page_lists_every_hand(client, sitting):
-    play(sitting, [0] * 12)
+def test_history_page_lists_every_hand_of_a_short_match(client, sitting):
+    play(sitting, [0] * 9)
     page = client.get(url(sitting, "hands/")).content.decode()
-    assert page.count('<tr><td class="num">') == 12
-    assert page.count("Correct</a>") == 12
+    assert page.count('<tr><td class="num">') == 9
+    assert page.count("Correct</a>") == 9 and "Older hands" not in page
+    assert f'href="/s/{sitting.token}/hands.csv" download>Every hand (CSV)' in page  # the export sits with the hands
+    assert "hands.csv" not in client.get(url(sitting)).content.decode()  # not on the table, sent on every tap
     table_page = client.get(url(sitting)).content.decode()
     assert table_page.count('<tr><td class="num">') == HANDS_ON_TABLE  # the match table keeps only the newest
 
@@ -640,17 +665,21 @@ def test_two_phones_tapping_rematch_get_the_same_new_sitting(client, sitting):
 
 
 def test_the_history_shows_a_page_of_hands_newest_first_and_reaches_any_hand(client, sitting):
-    from matches.views.table import HISTORY_PAGE
+    from matches.views.table import HISTORY_PAGE as size
 
-    fill(sitting, 2 * HISTORY_PAGE + 10)  # 110 hands
+    last = 2 * size + 5
+    fill(sitting, last)
     numbers = re.compile(r'<tr><td class="num">(\d+)</td>')
     first = client.get(url(sitting, "hands/")).content.decode()
-    assert [int(n) for n in numbers.findall(first)] == list(range(110, 60, -1))
-    assert 'href="?from=60"' in first and "Newer hands" not in first  # older ones a tap away
-    page = client.get(url(sitting, "hands/"), {"from": 7}).content.decode()
-    assert [int(n) for n in numbers.findall(page)] == list(range(50, 0, -1))  # the page holding hand 7
-    assert 'href="?from=100"' in page and "Older hands" not in page
-    assert f'href="/s/{sitting.token}/hands/7/"' in page  # its correction
+    assert [int(n) for n in numbers.findall(first)] == list(range(last, last - size, -1))
+    assert f'href="?from={last - size}"' in first and "Newer hands" not in first  # older ones a tap away
+    page = client.get(url(sitting, "hands/"), {"from": 3}).content.decode()
+    assert [int(n) for n in numbers.findall(page)] == list(range(size, 0, -1))  # the page holding hand 3
+    assert f'href="?from={2 * size}"' in page and "Older hands" not in page
+    assert f'href="/s/{sitting.token}/hands/3/"' in page  # its correction
+    middle = client.get(url(sitting, "hands/"), {"from": size + 4}).content.decode()
+    assert [int(n) for n in numbers.findall(middle)] == list(range(size + 4, 4, -1))
+    assert f'href="?from={2 * size + 4}"' in middle and 'href="?from=4"' in middle
 
 
 @pytest.mark.parametrize("asked", ["0", "999", "abc", "-3", "1e9", "9" * 40])
@@ -659,19 +688,23 @@ def test_asking_the_history_for_a_hand_that_is_not_there_says_which_numbers_are(
     response = client.get(url(sitting, "hands/"), {"from": asked})
     assert response.status_code == 400
     body = shown(response.content.decode())
-    assert "type a hand number from 1 to 12" in body and body.count('<tr><td class="num">') == 12
+    assert "type a hand number from 1 to 12" in body and body.count('<tr><td class="num">') == 10  # the newest page
 
 
-def test_the_history_costs_the_same_queries_and_rows_at_50_and_5000_hands(client):
-    counts, sizes = [], []
-    for size in (50, 5000):
+def test_the_history_costs_the_same_queries_rows_and_bytes_at_10_and_5000_hands(client):
+    from matches.views.table import HISTORY_PAGE
+
+    counts, sizes, lengths = [], [], []
+    for size in (10, 5000):
         sitting = Sitting.start("agram", WORKED)
         fill(sitting, size)
         with CaptureQueriesContext(connection) as captured:
             body = client.get(url(sitting, "hands/")).content
         counts.append(len(captured))
         sizes.append(body.count(b'<tr><td class="num">'))
-    assert counts[0] == counts[1] and sizes == [50, 50]
+        lengths.append(len(body))
+    assert counts[0] == counts[1] and sizes == [HISTORY_PAGE, HISTORY_PAGE]
+    assert lengths[1] <= 1.2 * lengths[0]  # the same rows, longer numbers and the links to other pages
 
 
 def test_reloading_the_table_this_phone_has_first_sends_no_new_session_cookie(client, sitting):

@@ -72,7 +72,10 @@ def table_response(
         "chart_svg": chart_svg(chart) if chart else "",
         "chart_title": chart_title(sitting),
     }
-    if not wants_partial(request) and not watching:
+    # An htmx swap's forms carry no CSRF token: htmx sends the one of <body hx-headers> (renewed by
+    # app.js when it goes stale); a whole page keeps them, for phones without JavaScript.
+    context["swap"] = wants_partial(request)
+    if not context["swap"] and not watching:
         context.update(sharing_context(request, sitting, state))
     response = page_or_partial(request, "matches/table.html", "table", context, status=status)
     add_never_cache_headers(response)
@@ -321,7 +324,9 @@ def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     return redirect(new)
 
 
-HISTORY_PAGE = 50  # hands on one page of the history, newest first
+# Hands on one page of the history, newest first: as many as a sitting of 10 hands shows, so that
+# a page costs the same time and bytes at 10 hands and at 10,000.
+HISTORY_PAGE = 10
 
 
 @require_safe
