@@ -1,12 +1,18 @@
 """One table, many phones: watch links, rotated links, live polling, who tapped, headers, rate limit."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from django.core.cache import caches
+from django.db import connection
 from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
+
+from matches.models import Group, Sitting
 
 from .conftest import play, shown, snapshot
 from .test_views import HX, url
@@ -114,10 +120,62 @@ def test_under_gunicorn_a_changed_poll_asks_the_version_once_and_gets_the_region
     Client().post(url(sitting, "tap/"), {"number": 1, "winner": 3})  # another phone taps
     with CaptureQueriesContext(connection) as through_client:
         client.get(url(sitting, "poll/"), {"v": seen}, **HX)
+    caches["regions"].clear()  # both render the region
     with CaptureQueriesContext(connection) as through_gunicorn:
         status, headers, body, handled = served(poll_environ(sitting, seen))
     assert status == "200 OK" and handled and b'<section id="table"' in body
     assert len(through_gunicorn) == len(through_client)  # the version is not asked twice
+
+
+def test_the_other_phones_take_a_version_of_the_table_from_the_cache_the_tap_filled(sitting):
+    tapping, polling = Client(), Client()
+    page = tapping.get(url(sitting)).content.decode()
+    seen = sitting.version
+    answer = tapping.post(url(sitting, "tap/"), {"number": 1, "winner": 3}, **HX).content.decode()
+    with CaptureQueriesContext(connection) as captured:
+        region = polling.get(url(sitting, "poll/"), {"v": seen}, **HX).content.decode()
+    assert len(captured) == 2  # the poll's version check and the sitting: no seat, hand or chart read
+    body = answer.split('role="status">', 1)[1].split("</p>\n", 1)[1]
+    assert body in region and "Hand 1 recorded" not in region  # the same region, without the tapper's notice
+    reloaded = polling.get(url(sitting)).content.decode()
+    assert body in without_csrf_fields(reloaded)  # a whole page: the same, plus its forms' tokens
+    assert without_csrf_fields(page) != page and without_csrf_fields(region) == region
+
+
+def without_csrf_fields(html: str) -> str:
+    return re.sub(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]+">', "", html)
+
+
+def test_a_cached_page_s_forms_carry_this_phone_s_token_and_work_without_javascript(sitting):
+    first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
+    first.get(url(sitting))  # renders the region and keeps it
+    page = second.get(url(sitting)).content.decode()  # from the cache
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)[1]
+    response = second.post(url(sitting, "tap/"), {"number": 1, "winner": 2, "csrfmiddlewaretoken": token})
+    assert response.status_code == 302 and sitting.hands.count() == 1
+
+
+def test_a_renamed_group_player_shows_on_every_table_that_seats_them(client):
+    group = Group.create("Les amis", ["Ana", "Ben", "Chloé"])
+    sitting = group.start_match("agram", [p.pk for p in group.players.order_by("pk")])
+    assert "Ben" in client.get(url(sitting)).content.decode()
+    seen = Sitting.objects.get(pk=sitting.pk).version
+    group.rename_player(group.players.get(name="Ben").pk, "Benoît")
+    region = client.get(url(sitting, "poll/"), {"v": seen}, **HX)
+    assert region.status_code == 200 and "Benoît" in region.content.decode()  # the poll sees a new version
+    assert "Benoît" in client.get(url(sitting)).content.decode()
+
+
+@override_settings(ALLOWED_HOSTS=["testserver", "scores.example"])
+def test_a_kept_share_panel_shows_each_phone_its_own_seat_and_host(sitting):
+    ana, ben = Client(), Client()
+    ana.get(url(sitting))
+    ana.post(url(sitting, "me/"), {"seat": "2"})
+    assert '<option value="2" selected>' in ana.get(url(sitting)).content.decode()
+    page = ben.get(url(sitting)).content.decode()
+    assert "selected>" not in page and "http://testserver/s/" in page
+    elsewhere = ben.get(url(sitting), HTTP_HOST="scores.example").content.decode()
+    assert "http://scores.example/s/" in elsewhere and "testserver" not in elsewhere
 
 
 def test_under_gunicorn_a_poll_from_an_unknown_host_is_refused_by_django(sitting):

@@ -67,7 +67,7 @@ def test_fapfap_nets_and_payments_at_any_time_during_the_match(client):
     for number, (seat, multiplier) in enumerate([(2, "2"), (2, "4"), (1, "1")], start=1):
         tap(client, sitting, number, seat, {"multiplier": multiplier})
     response = client.get(url(sitting))
-    state = response.context["table"]
+    state = sitting.table()
     # The score table's money column is the same net.
     assert tally(response.content.decode()) == (
         ["Stakes won", "FCFA", "Hands won"],

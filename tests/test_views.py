@@ -198,6 +198,18 @@ def test_the_table_region_is_sent_without_blank_lines_or_indents(client, sitting
     assert "\n\n" not in outside_chart and "\n " not in outside_chart
 
 
+@pytest.mark.parametrize("headers, status", [({}, 400), (HX, 400)], ids=["plain", "htmx"])
+@pytest.mark.parametrize("winner", ["0", "9", "x", ""])
+def test_a_tap_naming_no_seat_answers_the_table_with_what_to_fix(client, sitting, headers, status, winner):
+    play(sitting, [1])
+    for _ in range(2):  # the second from the region the first one kept
+        response = client.post(url(sitting, "tap/"), {"number": 2, "winner": winner}, **headers)
+        body = response.content.decode()
+        assert response.status_code == status and 'class="notice error"' in body
+        assert 'name="winner" value="1"' in body and "Undo hand 1" in body
+    assert sitting.hands.count() == 1
+
+
 # --- undo --------------------------------------------------------------------
 
 

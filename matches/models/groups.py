@@ -99,6 +99,7 @@ class Group(models.Model):
             player.name = group._checked_name(name, keep=player)
             player.save(update_fields=["name"])
             group._touch()
+            _shown_again(player)
         self._adopt(group)
         return player
 
@@ -123,6 +124,7 @@ class Group(models.Model):
             player.name, player.left, player.erased = _("Erased player %(n)d") % {"n": erased}, True, True
             player.save(update_fields=["name", "left", "erased"])
             group._touch()
+            _shown_again(player)
         self._adopt(group)
         return player
 
@@ -287,3 +289,9 @@ class Group(models.Model):
             returning.save(update_fields=["left"])
             return returning
         return Player.objects.create(name=name, group=self)
+
+
+def _shown_again(player: Player) -> None:
+    """A player's new name reaches every table that seats them: their sittings' versions move on,
+    so the phones' polls fetch the table again and no copy of an old version is shown."""
+    Sitting.objects.filter(seats__player=player).update(version=models.F("version") + 1)

@@ -515,6 +515,15 @@ class Sitting(models.Model):
         return sitting, seats
 
     @classmethod
+    def at(cls, link: str, token: str) -> Sitting | None:
+        """The sitting whose `link` field ("token" or "watch_token") is `token`, or None: one fixed
+        statement, as every page, poll and export of a table starts with it."""
+        with connection.cursor() as cursor:
+            cursor.execute(_link_read(link), [token])
+            found = cursor.fetchone()
+        return None if found is None else build_row(Sitting, found)
+
+    @classmethod
     def at_link(cls, token: str) -> Sitting:
         """A copy that knows only its member link: the first verb's lock reads the row (so a change
         reads its sitting once), and fresh_table() reads it when no verb ran. Raises
@@ -763,6 +772,15 @@ def _locking_read(by_pk: bool) -> str:
         f"JOIN {quote(Player._meta.db_table)} p ON p.id = t.player_id "
         f"WHERE s.token = %s{' AND s.id = %s' if by_pk else ''} ORDER BY t.position{lock_clause('t', 's')}"
     )
+
+
+@functools.cache
+def _link_read(link: str) -> str:
+    """The statement of Sitting.at: a sitting by one of its links."""
+    if link not in ("token", "watch_token"):
+        raise ValueError(f"{link!r} is not a link of a sitting")
+    quote = connection.ops.quote_name
+    return f"SELECT {sql_columns(Sitting, 's')} FROM {quote(Sitting._meta.db_table)} s WHERE s.{quote(link)} = %s"
 
 
 @functools.cache

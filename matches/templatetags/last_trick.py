@@ -1,8 +1,11 @@
 """Template filters that put the rules registry's texts in the reader's language."""
 
+import functools
+
 from django import template
+from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from .. import bidi as isolation
 from .. import rules, texts
@@ -45,3 +48,15 @@ def bdi(name: object) -> SafeString:
 def fsi(name: object) -> str:
     """A name between Unicode's FSI and PDI, where no element can go (a page's <title>, an option)."""
     return isolate(str(name))
+
+
+@register.simple_tag
+def game_help(game: rules.Game) -> str:
+    """The game's "How to play" card (matches/_help.html) in the active language: the same for every
+    page of that game, so rendered once per game and language (and worker)."""
+    return _help_card(game.slug, get_language())
+
+
+@functools.lru_cache(maxsize=64)
+def _help_card(slug: str, language: str) -> str:  # `language`: the active one, part of the key
+    return render_to_string("matches/_help.html", {"game": rules.GAMES[slug]})

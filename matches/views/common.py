@@ -7,8 +7,12 @@ import secrets
 from collections.abc import Callable
 from functools import wraps
 
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy
 from django_htmx.middleware import HtmxDetails
 
@@ -64,7 +68,7 @@ def with_sitting(
         elif request.method == "POST" and not read_changes:
             found = [Sitting.at_link(token)]
         else:
-            found = list(Sitting.objects.filter(**{link: token})[:1])
+            found = [sitting] if (sitting := Sitting.at(link, token)) else []
         try:
             if found:
                 return view(request, found[0], *args, **kwargs)
@@ -166,3 +170,21 @@ def page_or_partial(
     """Render `template#partial` for an htmx swap, the whole `template` otherwise."""
     name = f"{template}#{partial}" if wants_partial(request) else template
     return render(request, name, context, status=status)
+
+
+# Parts of pages that are the same for every phone at one version of a sitting (its table region,
+# its share panel), rendered once and kept: each worker's memory, or Redis at CACHE_URL for every app
+# server (settings.CACHES). Their forms carry CSRF_HOLE where each phone's own token goes.
+REGIONS = caches["regions"]
+CSRF_HOLE = mark_safe("<!--csrf-->")
+
+
+def with_csrf_tokens(html: str, request: HttpRequest, forms_without: bool = False) -> SafeString:
+    """`html` kept with CSRF_HOLE marks, each filled with the hidden field {% csrf_token %} writes for
+    this request; `forms_without`: emptied instead (htmx sends the token of <body hx-headers>)."""
+    field = (
+        ""
+        if forms_without
+        else format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request))
+    )
+    return mark_safe(html.replace(CSRF_HOLE, field))  # noqa: S308 - our own rendered HTML and Django's field

@@ -12,20 +12,23 @@ from functools import partial
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from ..bidi import bdi, joined, sentence
 from ..errors import AlreadyRecorded, TableError
 from ..forms import HandNumberForm, TapForm
-from ..models import Sitting
+from ..models import Sitting, TableState
 from .answers import answer_forms, choice_prompt
 from .chart import chart_svg, chart_title, sitting_chart, table_rows
 from .common import (
+    CSRF_HOLE,
+    REGIONS,
     HtmxHttpRequest,
     action,
     known_phone,
@@ -33,10 +36,11 @@ from .common import (
     recorder,
     remember,
     wants_partial,
+    with_csrf_tokens,
     with_sitting,
 )
 from .limits import STARTS, over_limit
-from .links import sharing_context
+from .links import share_panel
 
 
 def table_response(
@@ -52,34 +56,67 @@ def table_response(
     `correctable` is a hand number the notice offers to correct (after a conflicting tap);
     `watching` renders the read-only view of the watch link, with no control and no member link.
     """
-    # A tap already read and updated everything the table shows, inside its transaction.
-    state = getattr(sitting, "table_after_change", None) or sitting.fresh_table()
     if not notice and not request.htmx:
         notice = joined(message.message for message in messages.get_messages(request))
+    swap = wants_partial(request)
     token = sitting.watch_token if watching else sitting.token
+    body, state = region_body(request, sitting, watching)
+    # An htmx swap's forms carry no CSRF token: htmx sends the one of <body hx-headers> (renewed by
+    # app.js when it goes stale); a whole page keeps them, for phones without JavaScript.
     context = {
         "sitting": sitting,
-        "table": state,
         "notice": notice,
         "status_is_error": status >= 400,
         "correctable": correctable,
         "watching": watching,
         "poll_url": reverse("watch-poll" if watching else "poll", kwargs={"token": token}),
-        "asks": None if watching else asks(sitting, state),
-        "question": choice_prompt(sitting.rules),
-        "chart": (chart := sitting_chart(sitting, state)),
-        "chart_rows": table_rows(chart, money=bool(sitting.stake_amount)),
-        "chart_svg": chart_svg(chart) if chart else "",
-        "chart_title": chart_title(sitting),
+        "body": with_csrf_tokens(body, request, forms_without=swap),
     }
-    # An htmx swap's forms carry no CSRF token: htmx sends the one of <body hx-headers> (renewed by
-    # app.js when it goes stale); a whole page keeps them, for phones without JavaScript.
-    context["swap"] = wants_partial(request)
-    if not context["swap"] and not watching:
-        context.update(sharing_context(request, sitting, state))
+    if not swap and not watching:
+        context["share"] = share_panel(request, sitting, state)
     response = page_or_partial(request, "matches/table.html", "table", context, status=status)
     add_never_cache_headers(response)
     return response
+
+
+def region_body(request: HtmxHttpRequest, sitting: Sitting, watching: bool) -> tuple[str, TableState | None]:
+    """The table region below its notice, as HTML with CSRF_HOLE where each form's token goes, and the
+    TableState it was rendered from (None when it came from the cache).
+
+    An open match's region is the same for every phone that reads it in one language at one version
+    of the sitting (every change bumps the version, renaming a player too: Group.rename_player), so
+    it is rendered once, by the tap that made the version or the first phone to ask, and kept in the
+    "regions" cache (this process's memory, or Redis at CACHE_URL for every app server); the other
+    phones' polls and page loads take it from there. A finished match's region is not kept: its
+    result names the group and the watch link as this request's host writes it.
+    """
+    # A tap already read and updated everything the table shows, inside its transaction; a copy
+    # that knows only its link (a tap refused before its verb ran) is read now.
+    state = getattr(sitting, "table_after_change", None) or (sitting.fresh_table() if sitting.pk is None else None)
+    key = (
+        None if sitting.is_finished else f"{sitting.pk}:{sitting.version}:{sitting.token}:{get_language()}:{watching:d}"
+    )
+    body = REGIONS.get(key) if key else None
+    if body is not None:
+        return body, state
+    state = state or sitting.fresh_table()
+    chart = sitting_chart(sitting, state)
+    context = {
+        "sitting": sitting,
+        "table": state,
+        "watching": watching,
+        "asks": None if watching else asks(sitting, state),
+        "question": choice_prompt(sitting.rules),
+        "chart": chart,
+        "chart_rows": table_rows(chart, money=bool(sitting.stake_amount)),
+        "chart_svg": chart_svg(chart) if chart else "",
+        "chart_title": chart_title(sitting),
+        "csrf_hole": CSRF_HOLE,
+    }
+    body = render_to_string("matches/table.html#body", context, request)
+    if key:
+        REGIONS.set(key, body)
+    return body, state
 
 
 def asks(sitting: Sitting, state) -> list[tuple[object, list]] | None:
