@@ -51,7 +51,9 @@ def table_response(
     correctable: int | None = None,
     watching: bool = False,
 ) -> HttpResponse:
-    """The match table page, or only its `table` region for an htmx swap (never cached: it changes).
+    """The match table page, or only its `table` region for an htmx swap (never stored by a browser or
+    proxy: it changes; the parts that are the same for every phone are kept server-side, see
+    region_body and links.share_panel).
 
     `correctable` is a hand number the notice offers to correct (after a conflicting tap);
     `watching` renders the read-only view of the watch link, with no control and no member link.
@@ -81,7 +83,7 @@ def table_response(
 
 def region_body(request: HtmxHttpRequest, sitting: Sitting, watching: bool) -> tuple[str, TableState | None]:
     """The table region below its notice, as HTML with CSRF_HOLE where each form's token goes, and the
-    TableState it was rendered from (None when it came from the cache).
+    TableState read for it (None when the cache had it and nothing was read).
 
     An open match's region is the same for every phone that reads it in one language at one version
     of the sitting (every change bumps the version, renaming a player too: Group.rename_player), so
