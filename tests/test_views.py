@@ -11,6 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from matches.models import HANDS_ON_TABLE, Hand, Seat, Sitting
+from matches.rules import MatchEnd, MatchEndKind
 
 from .conftest import WORKED, play, shown, snapshot
 
@@ -187,6 +188,20 @@ def test_the_table_region_htmx_swaps_in_carries_no_csrf_token_while_a_plain_page
     again = phone.post(url(sitting, "tap/"), {"number": 2, "winner": 2}, HTTP_X_CSRFTOKEN=token, **HX)
     assert again.status_code == 200 and sitting.hands.count() == 2
     assert "csrfmiddlewaretoken" not in phone.get(url(sitting, "poll/"), {"v": 0}, **HX).content.decode()
+
+
+def test_the_rematch_form_of_a_match_ended_by_an_htmx_tap_carries_its_csrf_token(db):
+    """The rematch button is a plain form (it loads a new page), not an htmx one: it needs its token."""
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar"], MatchEnd(MatchEndKind.WINS, 1))
+    phone = Client(enforce_csrf_checks=True)
+    page = phone.get(url(sitting)).content.decode()
+    token = page.split('hx-headers=\'{"X-CSRFToken": "')[1].split('"')[0]
+    region = phone.post(url(sitting, "tap/"), {"number": 1, "winner": 1}, HTTP_X_CSRFTOKEN=token, **HX).content.decode()
+    assert "Match over" in region
+    form_token = re.search(r'action="[^"]*/rematch/"><input type="hidden" name="csrfmiddlewaretoken" value="([^"]+)"', region)
+    assert form_token, region
+    rematch = phone.post(url(sitting, "rematch/"), {"csrfmiddlewaretoken": form_token[1]})
+    assert rematch.status_code == 302 and Sitting.objects.count() == 2
 
 
 @pytest.mark.parametrize("hands", [0, 3])
