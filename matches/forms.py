@@ -72,7 +72,7 @@ def whole_number(label: str, low: int, high: int, invalid: str, **kwargs) -> for
 
 def posted_rows(data) -> dict[int, str]:
     """The player rows a posted form carries: {row number: text as typed}."""
-    return {int(key[7:]): data.get(key) or "" for key in data if key.startswith("player_") and key[7:].isdigit()}
+    return {int(key[7:]): data.get(key) or "" for key in data if key.startswith("player_") and key[7:].isdecimal()}
 
 
 def rows_to_show(game: rules.Game, typed: dict[int, str]) -> int:

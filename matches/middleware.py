@@ -67,7 +67,7 @@ def unchanged_poll(request: HttpRequest) -> HttpResponse | None:
         return None
     found = POLL.match(request.path_info)
     seen = request.GET.get("v", "") if found else ""
-    if not seen.isdigit() or (settings.SECURE_SSL_REDIRECT and not request.is_secure()):
+    if not seen.isdecimal() or (settings.SECURE_SSL_REDIRECT and not request.is_secure()):
         return None
     request.get_host()  # an unknown Host is refused (400) as on every other request
     with connection.cursor() as cursor:

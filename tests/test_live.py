@@ -12,7 +12,7 @@ from django.db import connection
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
-from matches.models import Group, Sitting
+from matches.models import Group, Hand, Seat, Sitting
 
 from .conftest import play, shown, snapshot
 from .test_views import HX, url
@@ -176,6 +176,36 @@ def test_a_kept_share_panel_shows_each_phone_its_own_seat_and_host(sitting):
     assert "selected>" not in page and "http://testserver/s/" in page
     elsewhere = ben.get(url(sitting), HTTP_HOST="scores.example").content.decode()
     assert "http://scores.example/s/" in elsewhere and "testserver" not in elsewhere
+
+
+def test_a_restored_sitting_reaching_a_kept_version_again_shows_its_own_hands(sitting):
+    """A backup restored puts a sitting's version back; the next change reaches a version already
+    kept in the cache (Redis outlives the app), with other hands: the copy must not be shown."""
+    tapping, other = Client(), Client()
+    before = Sitting.objects.get(pk=sitting.pk)
+    tapping.post(url(sitting, "tap/"), {"number": 1, "winner": 1}, **HX)  # hand 1: Aïcha, kept
+    assert "Undo hand 1" in other.get(url(sitting)).content.decode()
+    Hand.objects.filter(sitting=sitting).delete()  # the restore: back to before hand 1
+    Seat.objects.filter(sitting=sitting).update(total=0, hands_won=0)
+    Sitting.objects.filter(pk=sitting.pk).update(version=before.version, changed_at=before.changed_at)
+    tapping.post(url(sitting, "tap/"), {"number": 1, "winner": 2})  # hand 1 again, Boubacar, plain form
+    page = other.get(url(sitting)).content.decode()
+    assert "Hand 1: <bdi>Boubacar</bdi> won it" in page and "Aïcha</bdi> won it" not in page
+
+
+@pytest.mark.parametrize("game, extras", [("agram", {}), ("fapfap", {"multiplier": "2"})])
+def test_the_watch_link_never_shows_the_member_link(client, game, extras):
+    sitting = Sitting.start(game, ["Aïcha", "Boubacar", "Chaibou"], stake_amount=100 if game == "fapfap" else None)
+    seen = sitting.version
+    for number in range(1, 10):  # more hands than the table shows: "and 3 earlier hands"
+        client.post(url(sitting, "tap/"), {"number": number, "winner": 1 + number % 3, **extras})
+    watch = f"/w/{sitting.watch_token}/"
+    pages = [client.get(watch).content.decode(), client.get(watch + "poll/", {"v": seen}, **HX).content.decode()]
+    sitting.end_match()
+    pages += [client.get(watch).content.decode(), client.get(watch + "poll/", {"v": seen}, **HX).content.decode()]
+    assert "earlier hands" in pages[0] and "Match over" in pages[2]
+    for page in pages:
+        assert sitting.token not in page
 
 
 def test_under_gunicorn_a_poll_from_an_unknown_host_is_refused_by_django(sitting):

@@ -198,7 +198,9 @@ def test_the_rematch_form_of_a_match_ended_by_an_htmx_tap_carries_its_csrf_token
     token = page.split('hx-headers=\'{"X-CSRFToken": "')[1].split('"')[0]
     region = phone.post(url(sitting, "tap/"), {"number": 1, "winner": 1}, HTTP_X_CSRFTOKEN=token, **HX).content.decode()
     assert "Match over" in region
-    form_token = re.search(r'action="[^"]*/rematch/"><input type="hidden" name="csrfmiddlewaretoken" value="([^"]+)"', region)
+    form_token = re.search(
+        r'action="[^"]*/rematch/"><input type="hidden" name="csrfmiddlewaretoken" value="([^"]+)"', region
+    )
     assert form_token, region
     rematch = phone.post(url(sitting, "rematch/"), {"csrfmiddlewaretoken": form_token[1]})
     assert rematch.status_code == 302 and Sitting.objects.count() == 2
@@ -605,6 +607,14 @@ def test_plain_form_posts_with_a_null_origin_pass_only_from_this_site(sitting, f
 # --- odd requests found by trying to break the app -----------------------------------
 
 
+@pytest.mark.parametrize("action", ["add", "start"])
+@pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
+def test_a_player_row_numbered_with_other_digits_is_ignored(client, action, headers):
+    data = {**start_data(["A", "B", "C"], action=action), "player_²": "Zoé", "player_٣": "Yao"}
+    response = client.post("/start/agram/", data, **headers)
+    assert response.status_code in (200, 302, 400)
+
+
 @pytest.mark.parametrize("action", ["remove-²", "remove-" + "9" * 5000, "remove-0", "remove-99", "remove-"])
 def test_odd_remove_actions_leave_the_form_as_it_was(client, action):
     response = client.post("/start/agram/", start_data(["A", "B", "C"], action=action))
@@ -701,21 +711,45 @@ def test_the_history_shows_a_page_of_hands_newest_first_and_reaches_any_hand(cli
     assert [int(n) for n in numbers.findall(first)] == list(range(last, last - size, -1))
     assert f'href="?from={last - size}"' in first and "Newer hands" not in first  # older ones a tap away
     page = client.get(url(sitting, "hands/"), {"from": 3}).content.decode()
-    assert [int(n) for n in numbers.findall(page)] == list(range(size, 0, -1))  # the page holding hand 3
-    assert f'href="?from={2 * size}"' in page and "Older hands" not in page
+    assert [int(n) for n in numbers.findall(page)] == [5, 4, 3, 2, 1]  # the oldest page, holding hand 3
+    assert f'href="?from={5 + size}"' in page and "Older hands" not in page
     assert f'href="/s/{sitting.token}/hands/3/"' in page  # its correction
     middle = client.get(url(sitting, "hands/"), {"from": size + 4}).content.decode()
-    assert [int(n) for n in numbers.findall(middle)] == list(range(size + 4, 4, -1))
-    assert f'href="?from={2 * size + 4}"' in middle and 'href="?from=4"' in middle
+    assert [int(n) for n in numbers.findall(middle)] == list(range(size + 5, 5, -1))
+    assert f'href="?from={last}"' in middle and 'href="?from=5"' in middle
 
 
-@pytest.mark.parametrize("asked", ["0", "999", "abc", "-3", "1e9", "9" * 40])
+def test_paging_the_history_back_and_forth_lands_on_the_same_pages(client, sitting):
+    fill(sitting, 27)
+    links = re.compile(r'href="\?from=(\d+)">(Newer|Older) hands<')
+    numbers = re.compile(r'<tr><td class="num">(\d+)</td>')
+    page, visited = None, []
+    for step in ["Older", "Older", "Newer", "Newer"]:
+        body = client.get(url(sitting, "hands/"), {"from": page} if page else {}).content.decode()
+        shown = [int(n) for n in numbers.findall(body)]
+        visited.append((shown[0], shown[-1]))
+        page = dict((word, number) for number, word in links.findall(body))[step]
+    body = client.get(url(sitting, "hands/"), {"from": page}).content.decode()
+    visited.append((int(numbers.findall(body)[0]), int(numbers.findall(body)[-1])))
+    assert visited == [(27, 18), (17, 8), (7, 1), (17, 8), (27, 18)]
+
+
+@pytest.mark.parametrize("asked, first", [("00000000012", 17), ("٣", 7), ("0012", 17)])
+def test_a_hand_number_with_leading_zeros_or_other_digits_finds_its_page(client, sitting, asked, first):
+    fill(sitting, 27)
+    body = client.get(url(sitting, "hands/"), {"from": asked})
+    assert body.status_code == 200
+    assert re.findall(r'<tr><td class="num">(\d+)</td>', body.content.decode())[0] == str(first)
+
+
+@pytest.mark.parametrize("asked", ["0", "999", "abc", "-3", "1e9", "9" * 40, "²", "12\x00"])
 def test_asking_the_history_for_a_hand_that_is_not_there_says_which_numbers_are(client, sitting, asked):
     fill(sitting, 12)
     response = client.get(url(sitting, "hands/"), {"from": asked})
     assert response.status_code == 400
     body = shown(response.content.decode())
     assert "type a hand number from 1 to 12" in body and body.count('<tr><td class="num">') == 10  # the newest page
+    assert "\x00" not in response.content.decode()
 
 
 def test_the_history_costs_the_same_queries_rows_and_bytes_at_10_and_5000_hands(client):

@@ -695,13 +695,16 @@ class Sitting(models.Model):
         seats = seated(self, found)
         return TableState(self, seats, *self._read_hands(seats, recent))
 
-    def history_page(self, newest: int | None, size: int) -> tuple[TableState, int]:
-        """The hands numbered `newest` down to `newest - size + 1`, newest first, as a TableState
-        (None, or a number past the last hand: the last hand's page; below 1: the first), and the
-        number of the last hand. Two queries, whatever the number of hands."""
+    def history_page(self, holding: int | None, size: int) -> tuple[TableState, int]:
+        """The page of `size` hands that holds hand `holding`, newest first, as a TableState, and the
+        number of the last hand. Pages are counted from the newest hand (the newest `size` hands, then
+        the `size` before them...; the oldest page may hold fewer), so that paging back and forth
+        lands on the same pages. None, or a number no hand has: the newest page. Two queries,
+        whatever the number of hands."""
         state = self.table(recent=0)
         last = sum(seat.hands_won for seat in state.seats) + (1 if self.is_final else 0)
-        top = last if newest is None else max(min(newest, last), min(size, last))
+        wanted = holding if holding is not None and 1 <= holding <= last else last
+        top = last - (last - wanted) // size * size
         state.recent_hands = list(self.hands.filter(number__lte=top, number__gt=top - size).order_by("-number"))
         return state, last
 

@@ -179,6 +179,15 @@ REGIONS = caches["regions"]
 CSRF_HOLE = mark_safe("<!--csrf-->")
 
 
+def kept_key(part: str, sitting: Sitting, *variant: object) -> str:
+    """The regions cache's key for `part` of `sitting` as it is now: its version and the time of its
+    last change (a version number comes round again after a backup is restored, a time does not),
+    its link, and what else the part varies with (`variant`: language, host...)."""
+    return ":".join(
+        map(str, (part, sitting.pk, sitting.version, sitting.changed_at.timestamp(), sitting.token, *variant))
+    )
+
+
 def with_csrf_tokens(html: str, request: HttpRequest, forms_without: bool = False) -> SafeString:
     """`html` kept with CSRF_HOLE marks, each filled with the hidden field {% csrf_token %} writes for
     this request; `forms_without`: emptied instead (htmx sends the token of <body hx-headers>)."""

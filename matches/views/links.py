@@ -13,7 +13,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from ..models import Sitting, TableState
-from .common import CSRF_HOLE, REGIONS, HtmxHttpRequest, claimed_seat, with_csrf_tokens
+from .common import CSRF_HOLE, REGIONS, HtmxHttpRequest, claimed_seat, kept_key, with_csrf_tokens
 
 
 @functools.lru_cache(maxsize=512)
@@ -43,7 +43,7 @@ def share_panel(request: HtmxHttpRequest, sitting: Sitting, state: TableState | 
     seats of `state`, read when None). Kept in the regions cache for this version of the sitting,
     language, host (the links name it) and claimed seat: most page loads take it from there."""
     my_seat = claimed_seat(request, sitting)
-    key = f"share:{sitting.pk}:{sitting.version}:{sitting.token}:{get_language()}:{request.get_host()}:{my_seat}"
+    key = kept_key("share", sitting, get_language(), request.get_host(), my_seat)
     panel = REGIONS.get(key)
     if panel is None:
         member_url = shareable_url(request, sitting.get_absolute_url())

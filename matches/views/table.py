@@ -31,6 +31,7 @@ from .common import (
     REGIONS,
     HtmxHttpRequest,
     action,
+    kept_key,
     known_phone,
     page_or_partial,
     recorder,
@@ -95,9 +96,7 @@ def region_body(request: HtmxHttpRequest, sitting: Sitting, watching: bool) -> t
     # A tap already read and updated everything the table shows, inside its transaction; a copy
     # that knows only its link (a tap refused before its verb ran) is read now.
     state = getattr(sitting, "table_after_change", None) or (sitting.fresh_table() if sitting.pk is None else None)
-    key = (
-        None if sitting.is_finished else f"{sitting.pk}:{sitting.version}:{sitting.token}:{get_language()}:{watching:d}"
-    )
+    key = None if sitting.is_finished else kept_key("region", sitting, get_language(), watching)
     body = REGIONS.get(key) if key else None
     if body is not None:
         return body, state
@@ -371,17 +370,17 @@ HISTORY_PAGE = 10
 @require_safe
 @with_sitting
 def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    """The sitting's hands, newest first, a page of HISTORY_PAGE at a time (`?from=N`: the page whose
-    newest hand is N), with who recorded or corrected each, and a way to any hand by its number."""
+    """The sitting's hands, newest first, a page of HISTORY_PAGE at a time (`?from=N`: the page that
+    holds hand N), with who recorded or corrected each, and a way to any hand by its number."""
     asked = request.GET.get("from", "").strip()
-    newest = int(asked) if asked.isdigit() and len(asked) < 10 else None
-    state, last = sitting.history_page(newest, HISTORY_PAGE)
+    holding = int(asked) if asked.isdecimal() and len(asked.lstrip("0")) < 10 else None
+    state, last = sitting.history_page(holding, HISTORY_PAGE)
     state.this_phone = known_phone(request) or ""  # "this phone" or "another phone" made a change
     shown = [hand.number for hand in state.recent_hands]
     notice = ""
-    if asked and (newest is None or not 1 <= newest <= last):
+    if asked and (holding is None or not 1 <= holding <= last):
         notice = _("There is no hand %(asked)s: type a hand number from 1 to %(last)d.") % {
-            "asked": asked[:12],
+            "asked": asked[:12] if asked[:12].isprintable() else "?",
             "last": last,
         }
     context = {
