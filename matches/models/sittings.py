@@ -515,9 +515,9 @@ class Sitting(models.Model):
         return sitting, seats
 
     @classmethod
-    def at(cls, link: str, token: str) -> Sitting | None:
-        """The sitting whose `link` field ("token" or "watch_token") is `token`, or None: one fixed
-        statement, as every page, poll and export of a table starts with it."""
+    def reached_by(cls, link: str, token: str) -> Sitting | None:
+        """The sitting whose `link` field ("token" or "watch_token") is `token`, read, or None: one
+        fixed statement, as every page, poll and export of a table starts with it."""
         with connection.cursor() as cursor:
             cursor.execute(_link_read(link), [token])
             found = cursor.fetchone()
@@ -779,7 +779,7 @@ def _locking_read(by_pk: bool) -> str:
 
 @functools.cache
 def _link_read(link: str) -> str:
-    """The statement of Sitting.at: a sitting by one of its links."""
+    """The statement of Sitting.reached_by: a sitting by one of its links."""
     if link not in ("token", "watch_token"):
         raise ValueError(f"{link!r} is not a link of a sitting")
     quote = connection.ops.quote_name

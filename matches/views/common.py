@@ -64,14 +64,14 @@ def with_sitting(
 
     def resolved(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
         if not TOKEN.fullmatch(token):
-            found = []
+            sitting = None
         elif request.method == "POST" and not read_changes:
-            found = [Sitting.at_link(token)]
+            sitting = Sitting.at_link(token)
         else:
-            found = [sitting] if (sitting := Sitting.at(link, token)) else []
+            sitting = Sitting.reached_by(link, token)
         try:
-            if found:
-                return view(request, found[0], *args, **kwargs)
+            if sitting is not None:
+                return view(request, sitting, *args, **kwargs)
         except Sitting.DoesNotExist:  # deleted, or its links made new, while this request ran
             pass
         return no_such_sitting(request)
