@@ -9,9 +9,8 @@ from functools import wraps
 
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
-from django.utils.html import format_html
+from django.template.backends.utils import csrf_input
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy
 from django_htmx.middleware import HtmxDetails
@@ -191,9 +190,5 @@ def kept_key(part: str, sitting: Sitting, *variant: object) -> str:
 def with_csrf_tokens(html: str, request: HttpRequest, forms_without: bool = False) -> SafeString:
     """`html` kept with CSRF_HOLE marks, each filled with the hidden field {% csrf_token %} writes for
     this request; `forms_without`: emptied instead (htmx sends the token of <body hx-headers>)."""
-    field = (
-        ""
-        if forms_without
-        else format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', get_token(request))
-    )
+    field = "" if forms_without else csrf_input(request)
     return mark_safe(html.replace(CSRF_HOLE, field))  # noqa: S308 - our own rendered HTML and Django's field
