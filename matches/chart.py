@@ -152,18 +152,18 @@ def draw(
     if low == high:
         low, high = low - 1, high + 1
 
-    def x(index: int) -> int:
-        return round(hands[index] * WIDTH / max(1, hands[-1]))
+    newest, span = max(1, hands[-1]), high - low
+    xs = [round(hand * WIDTH / newest) for hand in hands]
 
     def y(value: float) -> int:
-        return round((high - value) * HEIGHT / (high - low))
+        return round((high - value) * HEIGHT / span)
 
     ends = sorted(set(rows[-1]), reverse=True)  # the values the lines end at, top first: a label each
-    at = dict(zip(ends, spread_labels([(high - v) * HEIGHT / (high - low) for v in ends])))  # unrounded
+    at = dict(zip(ends, spread_labels([(high - v) * HEIGHT / span for v in ends])))  # unrounded
     together = {value: [seat for seat, last in enumerate(rows[-1]) if last == value] for value in ends}
     lines = []
     for seat, name in enumerate(names):
-        points = " ".join(f"{x(i)},{y(row[seat])}" for i, row in enumerate(rows))
+        points = " ".join([f"{px},{round((high - row[seat]) * HEIGHT / span)}" for px, row in zip(xs, rows)])
         last = rows[-1][seat]
         group = together[last]
         if seat != group[-1]:
@@ -175,7 +175,7 @@ def draw(
         lines=tuple(lines),
         hands=tuple(hands),
         rows=rows,
-        steps=step_line([x(i) for i in range(len(hands))], [None if s is None else y(s) for s in steps]),
+        steps=step_line(xs, [None if s is None else y(s) for s in steps]),
         ticks=tuple((y(value), value) for value in axis_values(low, high)),
     )
 

@@ -39,12 +39,13 @@ def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
     seats = len(state.seats)
     start = rules.Progress.start(seats, sitting.match_end)
     hands, rows, steps = [0], [shown(sitting, 0, [0] * seats)], [start.threshold]
+    as_kept = not sitting.rules.uses_chips and not sitting.stake_amount  # the tally shows the totals
     for number in keep[1:]:
         hand = held.get(number)
         if hand is None or len(hand.running) != seats:
             continue
         hands.append(number)
-        rows.append(shown(sitting, number, hand.running))
+        rows.append(hand.running if as_kept else shown(sitting, number, hand.running))
         steps.append(hand.threshold_after)
         if sitting.chips_reissued and new_stacks_after(sitting, number):  # a step of its own, straight up
             hands.append(number)
@@ -81,13 +82,19 @@ def table_rows(chart: Chart | None, money: bool = False) -> SafeString:
     if chart is None:
         return mark_safe("")
     number = grouper()
-    write = (lambda value: f"+{number(value)}" if value > 0 else number(value)) if money else number
+    cells: dict[int, str] = {}  # each value's cell, written once: a chart's values repeat
+
+    def cell(value: int) -> str:
+        if value not in cells:
+            cells[value] = f"<td>+{number(value)}</td>" if money and value > 0 else f"<td>{number(value)}</td>"
+        return cells[value]
+
     points, rows = chart.points, []
     for index, (hand, row) in enumerate(points):
         # A hand drawn twice: the second time with the chips everyone was given after it (Cat Tê).
         again = index and points[index - 1][0] == hand
         heading = escape(_("%(number)d, then new chips for everyone") % {"number": hand}) if again else int(hand)
-        rows.append(f'<tr><th scope="row">{heading}</th>{"".join(f"<td>{write(value)}</td>" for value in row)}</tr>')
+        rows.append(f'<tr><th scope="row">{heading}</th>{"".join([cell(value) for value in row])}</tr>')
     return mark_safe("".join(rows))  # noqa: S308 - numbers, and the heading escaped
 
 

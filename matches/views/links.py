@@ -6,6 +6,7 @@ import functools
 
 import segno
 from django.conf import settings
+from django.db import connection
 from django.http.request import split_domain_port
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -46,6 +47,9 @@ def share_panel(request: HtmxHttpRequest, sitting: Sitting, state: TableState | 
     key = kept_key("share", sitting, get_language(), request.get_host(), my_seat)
     panel = REGIONS.get(key)
     if panel is None:
+        # Seats read now outside a snapshot (a refused plain POST) may be of a newer version than
+        # `sitting`'s: that panel is shown, not kept under this version.
+        keep = state is not None or connection.in_atomic_block
         member_url = shareable_url(request, sitting.get_absolute_url())
         context = {
             "sitting": sitting,
@@ -57,5 +61,6 @@ def share_panel(request: HtmxHttpRequest, sitting: Sitting, state: TableState | 
             "csrf_hole": CSRF_HOLE,
         }
         panel = render_to_string("matches/_share.html", context, request)
-        REGIONS.set(key, panel)
+        if keep:
+            REGIONS.set(key, panel)
     return with_csrf_tokens(panel, request)

@@ -100,7 +100,11 @@ def region_body(request: HtmxHttpRequest, sitting: Sitting, watching: bool) -> t
     body = REGIONS.get(key) if key else None
     if body is not None:
         return body, state
-    state = state or sitting.fresh_table()
+    if state is None:
+        state = sitting.fresh_table()
+        # A poll read the sitting outside a snapshot: its table may be of a newer version (a tap
+        # landed between the reads; fresh_table took it on), to be kept under that version.
+        key = None if sitting.is_finished else kept_key("region", sitting, get_language(), watching)
     chart = sitting_chart(sitting, state)
     context = {
         "sitting": sitting,
@@ -114,7 +118,9 @@ def region_body(request: HtmxHttpRequest, sitting: Sitting, watching: bool) -> t
         "chart_title": chart_title(sitting),
         "csrf_hole": CSRF_HOLE,
     }
-    body = render_to_string("matches/table.html#body", context, request)
+    # An open match's region names no phone and no host: no request context to build (its context
+    # processors), where a finished one's standings carry the rematch form's token and the watch link.
+    body = render_to_string("matches/table.html#body", context, request if sitting.is_finished else None)
     if key:
         REGIONS.set(key, body)
     return body, state
