@@ -400,9 +400,8 @@ class TableState:
                 points=hand.points[self.position_of(hand.winner_id)] if hand.winner_id else 0,
                 how=self.describe(hand),
                 scores=self.scores_of(hand),
-                recorded_by=self.who(hand.recorded_by_seat, hand.recorded_by_phone),
-                corrected_by=self.who(hand.corrected_by_seat, hand.corrected_by_phone),
                 handed_out=self.handed_out_after(hand.number),
+                table=self,
             )
             for hand in self.recent_hands
         ]
@@ -478,7 +477,7 @@ class TableState:
                     )
                     % {"question": _(question.short or question.prompt), "names": names}
                 )
-        return _("; ").join(words)
+        return _("; ").join(words) if words else ""
 
 
 @dataclass
@@ -491,7 +490,15 @@ class HandRow:
     dealer: str
     points: int
     how: str
-    recorded_by: str
-    corrected_by: str
     handed_out: str = ""  # Cat Tê: the chips everyone received after this hand, worded ("" for none)
     scores: SafeString = mark_safe("")  # every player's points, when others than the winner scored
+    table: TableState | None = field(default=None, repr=False)  # whose seats and phone name who changed it
+
+    # Worded when asked (the hands page shows them, the match table does not).
+    @property
+    def recorded_by(self) -> str:
+        return self.table.who(self.hand.recorded_by_seat, self.hand.recorded_by_phone)
+
+    @property
+    def corrected_by(self) -> str:
+        return self.table.who(self.hand.corrected_by_seat, self.hand.corrected_by_phone)
