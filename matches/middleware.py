@@ -1,14 +1,18 @@
 """Middleware: no refusal leaves a player looking at an empty page."""
 
+import functools
 import re
+import time
+import weakref
 from collections.abc import Callable, Iterable
 
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIRequest
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+from psycopg import pq
 
 from .models import Sitting
 from .views.errors import message_response
@@ -56,7 +60,8 @@ CHECKED = "lasttrick.poll_checked"  # set in the WSGI environ once a poll was ch
 
 def unchanged_poll(request: HttpRequest) -> HttpResponse | None:
     """The answer to a phone's poll (`/s/<token>/poll/?v=N`, or a watch link's) whose version N is the
-    sitting's own: a bare 204, after one query; None for any other request, which goes on through
+    sitting's own: a bare 204, after one query (on PostgreSQL a connection's first poll also prepares
+    it: sitting_version); None for any other request, which goes on through
     the whole stack to its view (another version, no htmx header, a plain-HTTP request that must be
     redirected to HTTPS). Raises DisallowedHost for an unknown Host, as every request does.
 
@@ -70,16 +75,73 @@ def unchanged_poll(request: HttpRequest) -> HttpResponse | None:
     if not seen.isdecimal() or (settings.SECURE_SSL_REDIRECT and not request.is_secure()):
         return None
     request.get_host()  # an unknown Host is refused (400) as on every other request
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT version FROM {Sitting._meta.db_table} WHERE {POLL_COLUMNS[found[1]]} = %s", [found[2]])
-        row = cursor.fetchone()
+    version = sitting_version(POLL_COLUMNS[found[1]], found[2])
     request.META[CHECKED] = True
-    if row is None or str(row[0]) != seen:
+    if version is None or str(version) != seen:
         return None
     response = HttpResponse(status=204)
     del response["Content-Type"]
     response["Cache-Control"] = "no-store"
     return response
+
+
+def sitting_version(column: str, token: str) -> int | None:
+    """The version of the sitting whose link `column` is `token`, or None when none has it.
+
+    On PostgreSQL through libpq itself (psycopg.pq), as a statement prepared once per connection:
+    a poll is the most frequent request, and psycopg's cursor machinery around this one-row read
+    cost more than twice the read (see BENCHMARKS.md). Raises django.db.DatabaseError when the
+    database refuses it (the connection is then health-checked before Django uses it again)."""
+    if connection.vendor == "postgresql":
+        return _version_from_libpq(column, token)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT version FROM {Sitting._meta.db_table} WHERE {column} = %s", [token])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
+# Per psycopg connection, the links whose poll statement was prepared on it (each on its first use).
+_PREPARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _version_from_libpq(column: str, token: str) -> int | None:
+    wrapper = connections[DEFAULT_DB_ALIAS]
+    wrapper.ensure_connection()
+    database = wrapper.connection
+    prepared = _PREPARED.setdefault(database, set())
+    name = _statement_name(column)
+    if column not in prepared:
+        sql = f"SELECT version FROM {Sitting._meta.db_table} WHERE {column} = $1"
+        _sent(wrapper, f"PREPARE {name.decode()} AS {sql}", lambda: database.pgconn.prepare(name, sql.encode()))
+        prepared.add(column)
+    try:
+        result = _sent(
+            wrapper,
+            f"EXECUTE {name.decode()}('{token}')",
+            lambda: database.pgconn.exec_prepared(name, [token.encode()]),
+        )
+    except DatabaseError:
+        prepared.discard(column)  # (say the server forgot it): prepared again by the next poll
+        raise
+    return int(result.get_value(0, 0)) if result.ntuples else None
+
+
+def _sent(wrapper, sql: str, send: Callable[[], pq.abc.PGresult]) -> pq.abc.PGresult:
+    """libpq's answer to `send`, logged as Django logs its queries (DEBUG, assertNumQueries) as `sql`.
+    Raises DatabaseError when the database refused it."""
+    started = time.monotonic()
+    result = send()
+    if wrapper.queries_logged:
+        wrapper.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
+    if result.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
+        wrapper.errors_occurred = True  # Django checks the connection before it uses it again
+        raise DatabaseError(result.get_error_message())
+    return result
+
+
+@functools.cache
+def _statement_name(column: str) -> bytes:
+    return f"lasttrick_poll_{column}".encode()
 
 
 def answer_unchanged_polls(
@@ -90,7 +152,10 @@ def answer_unchanged_polls(
     every other way in (the test client, runserver)."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
-        answer = unchanged_poll(request)
+        try:
+            answer = unchanged_poll(request)
+        except DatabaseError:  # (say the server forgot the prepared statement): the poll view answers
+            answer = None
         return get_response(request) if answer is None else answer
 
     return middleware

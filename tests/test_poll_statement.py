@@ -1,0 +1,63 @@
+"""On PostgreSQL an unchanged poll reads the version with a statement prepared once per connection
+(matches.middleware.sitting_version): prepared on first use, again on a new connection or when the
+server forgot it, its round trips counted as Django counts queries."""
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from matches.middleware import sitting_version
+from matches.models import Sitting
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif("connection.vendor != 'postgresql'", reason="PostgreSQL's prepared statement"),
+]
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def sitting() -> Sitting:
+    return Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
+
+
+def poll(sitting: Sitting, link: str = "s"):
+    token = sitting.token if link == "s" else sitting.watch_token
+    return Client().get(f"/{link}/{token}/poll/", {"v": sitting.version}, **HX)
+
+
+def test_a_connections_first_poll_prepares_the_statement_and_the_next_ones_only_run_it(sitting):
+    connection.close()
+    with CaptureQueriesContext(connection) as first:
+        assert poll(sitting).status_code == 204
+    with CaptureQueriesContext(connection) as second:
+        assert poll(sitting).status_code == 204
+    assert [query["sql"].split()[0] for query in first] == ["PREPARE", "EXECUTE"]
+    assert [query["sql"].split()[0] for query in second] == ["EXECUTE"]
+
+
+def test_each_link_has_its_statement_and_an_unknown_token_reads_none(sitting):
+    assert sitting_version("token", sitting.token) == sitting.version
+    assert sitting_version("watch_token", sitting.watch_token) == sitting.version
+    assert sitting_version("token", sitting.watch_token) is None
+    assert poll(sitting, "w").status_code == 204
+
+
+def test_a_new_connection_prepares_it_again(sitting):
+    assert poll(sitting).status_code == 204
+    connection.close()
+    assert poll(sitting).status_code == 204
+
+
+def test_a_statement_the_server_forgot_leaves_that_poll_to_django_and_is_prepared_again(sitting):
+    assert poll(sitting).status_code == 204
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")  # as a pooler that hands out another server connection would
+    with CaptureQueriesContext(connection) as forgotten:
+        assert poll(sitting).status_code == 204  # answered by the poll view, after the failed EXECUTE
+    with CaptureQueriesContext(connection) as again:
+        assert poll(sitting).status_code == 204
+    assert [query["sql"].split()[0] for query in forgotten][0] == "EXECUTE"
+    assert len(forgotten) > 1  # the view read the sitting itself
+    assert [query["sql"].split()[0] for query in again] == ["PREPARE", "EXECUTE"]
