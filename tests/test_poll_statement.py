@@ -58,6 +58,6 @@ def test_a_statement_the_server_forgot_leaves_that_poll_to_django_and_is_prepare
         assert poll(sitting).status_code == 204  # answered by the poll view, after the failed EXECUTE
     with CaptureQueriesContext(connection) as again:
         assert poll(sitting).status_code == 204
-    assert [query["sql"].split()[0] for query in forgotten][0] == "EXECUTE"
+    assert forgotten[0]["sql"].startswith("EXECUTE")
     assert len(forgotten) > 1  # the view read the sitting itself
     assert [query["sql"].split()[0] for query in again] == ["PREPARE", "EXECUTE"]
