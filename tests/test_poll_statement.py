@@ -61,3 +61,29 @@ def test_a_statement_the_server_forgot_leaves_that_poll_to_django_and_is_prepare
     assert forgotten[0]["sql"].startswith("EXECUTE")
     assert len(forgotten) > 1  # the view read the sitting itself
     assert [query["sql"].split()[0] for query in again] == ["PREPARE", "EXECUTE"]
+
+
+def test_a_dropped_connection_leaves_that_poll_to_django_which_connects_again(sitting):
+    """The server ended the worker's connection (a restart, an idle timeout): under gunicorn the poll
+    goes to Django's handling, which finds the connection unusable, opens a new one and answers."""
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.db import connections
+    from django.test import RequestFactory
+
+    from matches.middleware import answer_polls_before_django
+
+    assert poll(sitting).status_code == 204
+    with connections["default"].cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    with connections.create_connection("default").cursor() as other:
+        other.execute("SELECT pg_terminate_backend(%s)", [pid])
+    answer = {}
+    environ = RequestFactory().get(f"/s/{sitting.token}/poll/", {"v": sitting.version}, **HX).environ
+    body = b"".join(
+        answer_polls_before_django(WSGIHandler())(
+            environ, lambda status, headers, exc_info=None: answer.update(s=status)
+        )
+    )
+    assert (answer["s"], body) == ("204 No Content", b"")
+    assert poll(sitting).status_code == 204  # and the next poll takes the fast way again
