@@ -1,6 +1,6 @@
 """Middleware: no refusal leaves a player looking at an empty page."""
 
-import functools
+import itertools
 import re
 import time
 import weakref
@@ -100,20 +100,22 @@ def sitting_version(column: str, token: str) -> int | None:
     return None if row is None else row[0]
 
 
-# Per psycopg connection, the links whose poll statement was prepared on it (each on its first use).
+# Per psycopg connection, each link's poll statement prepared on it (on its first use), by name.
 _PREPARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_NAMES = itertools.count(1)  # a statement prepared again takes a new name: the old one may linger
 
 
 def _version_from_libpq(column: str, token: str) -> int | None:
     wrapper = connections[DEFAULT_DB_ALIAS]
     wrapper.ensure_connection()
     database = wrapper.connection
-    prepared = _PREPARED.setdefault(database, set())
-    name = _statement_name(column)
-    if column not in prepared:
+    prepared = _PREPARED.setdefault(database, {})
+    name = prepared.get(column)
+    if name is None:
+        name = f"lasttrick_poll_{column}_{next(_NAMES)}".encode()
         sql = f"SELECT version FROM {Sitting._meta.db_table} WHERE {column} = $1"
         _sent(wrapper, f"PREPARE {name.decode()} AS {sql}", lambda: database.pgconn.prepare(name, sql.encode()))
-        prepared.add(column)
+        prepared[column] = name
     try:
         result = _sent(
             wrapper,
@@ -121,7 +123,9 @@ def _version_from_libpq(column: str, token: str) -> int | None:
             lambda: database.pgconn.exec_prepared(name, [token.encode()]),
         )
     except DatabaseError:
-        prepared.discard(column)  # (say the server forgot it): prepared again by the next poll
+        # The server forgot it (a pooler's other connection, DEALLOCATE), or it no longer fits the
+        # table (a migration changed a column): the next poll prepares it again, under a new name.
+        del prepared[column]
         raise
     return int(result.get_value(0, 0)) if result.ntuples else None
 
@@ -137,11 +141,6 @@ def _sent(wrapper, sql: str, send: Callable[[], pq.abc.PGresult]) -> pq.abc.PGre
         wrapper.errors_occurred = True  # Django checks the connection before it uses it again
         raise DatabaseError(result.get_error_message())
     return result
-
-
-@functools.cache
-def _statement_name(column: str) -> bytes:
-    return f"lasttrick_poll_{column}".encode()
 
 
 def answer_unchanged_polls(

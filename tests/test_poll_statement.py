@@ -76,8 +76,12 @@ def test_a_dropped_connection_leaves_that_poll_to_django_which_connects_again(si
     with connections["default"].cursor() as cursor:
         cursor.execute("SELECT pg_backend_pid()")
         pid = cursor.fetchone()[0]
-    with connections.create_connection("default").cursor() as other:
-        other.execute("SELECT pg_terminate_backend(%s)", [pid])
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+    finally:
+        other.close()
     answer = {}
     environ = RequestFactory().get(f"/s/{sitting.token}/poll/", {"v": sitting.version}, **HX).environ
     body = b"".join(
@@ -87,3 +91,27 @@ def test_a_dropped_connection_leaves_that_poll_to_django_which_connects_again(si
     )
     assert (answer["s"], body) == ("204 No Content", b"")
     assert poll(sitting).status_code == 204  # and the next poll takes the fast way again
+
+
+def test_a_statement_that_failed_but_stays_on_the_server_is_prepared_again_under_another_name(sitting, monkeypatch):
+    """Its EXECUTE failed while the server kept it (a migration changed the column it returns): the
+    next poll prepares it afresh instead of asking for a name the server already has."""
+    from django.db import DatabaseError
+
+    from matches import middleware
+
+    assert poll(sitting).status_code == 204
+    real, failed = middleware._sent, []
+
+    def fails_once(wrapper, sql, send):
+        if sql.startswith("EXECUTE") and not failed:
+            failed.append(sql)
+            raise DatabaseError("cached plan must not change result type")
+        return real(wrapper, sql, send)
+
+    monkeypatch.setattr(middleware, "_sent", fails_once)
+    assert poll(sitting).status_code == 204  # answered by the poll view
+    with CaptureQueriesContext(connection) as again:
+        assert poll(sitting).status_code == 204
+    assert [query["sql"].split()[0] for query in again] == ["PREPARE", "EXECUTE"]
+    assert again[0]["sql"].split()[1] != failed[0].split()[1].split("(")[0]  # another name
