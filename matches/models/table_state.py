@@ -494,11 +494,11 @@ class HandRow:
     scores: SafeString = mark_safe("")  # every player's points, when others than the winner scored
     table: TableState | None = field(default=None, repr=False)  # whose seats and phone name who changed it
 
-    # Worded when asked (the hands page shows them, the match table does not).
+    # Worded when asked (the hands page shows them, the match table does not); "" without a table.
     @property
     def recorded_by(self) -> str:
-        return self.table.who(self.hand.recorded_by_seat, self.hand.recorded_by_phone)
+        return self.table.who(self.hand.recorded_by_seat, self.hand.recorded_by_phone) if self.table else ""
 
     @property
     def corrected_by(self) -> str:
-        return self.table.who(self.hand.corrected_by_seat, self.hand.corrected_by_phone)
+        return self.table.who(self.hand.corrected_by_seat, self.hand.corrected_by_phone) if self.table else ""
