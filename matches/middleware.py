@@ -1,20 +1,16 @@
 """Middleware: no refusal leaves a player looking at an empty page."""
 
-import itertools
 import re
-import time
-import weakref
 from collections.abc import Callable, Iterable
 
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIRequest
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
-from psycopg import pq
 
-from .models import Sitting
+from .models.version_read import sitting_version
 from .views.errors import message_response
 
 
@@ -83,64 +79,6 @@ def unchanged_poll(request: HttpRequest) -> HttpResponse | None:
     del response["Content-Type"]
     response["Cache-Control"] = "no-store"
     return response
-
-
-def sitting_version(column: str, token: str) -> int | None:
-    """The version of the sitting whose link `column` is `token`, or None when none has it.
-
-    On PostgreSQL through libpq itself (psycopg.pq), as a statement prepared once per connection:
-    a poll is the most frequent request, and psycopg's cursor machinery around this one-row read
-    cost more than twice the read (see BENCHMARKS.md). Raises django.db.DatabaseError when the
-    database refuses it (the connection is then health-checked before Django uses it again)."""
-    if connection.vendor == "postgresql":
-        return _version_from_libpq(column, token)
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT version FROM {Sitting._meta.db_table} WHERE {column} = %s", [token])
-        row = cursor.fetchone()
-    return None if row is None else row[0]
-
-
-# Per psycopg connection, each link's poll statement prepared on it (on its first use), by name.
-_PREPARED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_NAMES = itertools.count(1)  # a statement prepared again takes a new name: the old one may linger
-
-
-def _version_from_libpq(column: str, token: str) -> int | None:
-    wrapper = connections[DEFAULT_DB_ALIAS]
-    wrapper.ensure_connection()
-    database = wrapper.connection
-    prepared = _PREPARED.setdefault(database, {})
-    name = prepared.get(column)
-    if name is None:
-        name = f"lasttrick_poll_{column}_{next(_NAMES)}".encode()
-        sql = f"SELECT version FROM {Sitting._meta.db_table} WHERE {column} = $1"
-        _sent(wrapper, f"PREPARE {name.decode()} AS {sql}", lambda: database.pgconn.prepare(name, sql.encode()))
-        prepared[column] = name
-    try:
-        result = _sent(
-            wrapper,
-            f"EXECUTE {name.decode()}('{token}')",
-            lambda: database.pgconn.exec_prepared(name, [token.encode()]),
-        )
-    except DatabaseError:
-        # The server forgot it (a pooler's other connection, DEALLOCATE), or it no longer fits the
-        # table (a migration changed a column): the next poll prepares it again, under a new name.
-        del prepared[column]
-        raise
-    return int(result.get_value(0, 0)) if result.ntuples else None
-
-
-def _sent(wrapper, sql: str, send: Callable[[], pq.abc.PGresult]) -> pq.abc.PGresult:
-    """libpq's answer to `send`, logged as Django logs its queries (DEBUG, assertNumQueries) as `sql`.
-    Raises DatabaseError when the database refused it."""
-    started = time.monotonic()
-    result = send()
-    if wrapper.queries_logged:
-        wrapper.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
-    if result.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
-        wrapper.errors_occurred = True  # Django checks the connection before it uses it again
-        raise DatabaseError(result.get_error_message())
-    return result
 
 
 def answer_unchanged_polls(

@@ -1,5 +1,5 @@
 """On PostgreSQL an unchanged poll reads the version with a statement prepared once per connection
-(matches.middleware.sitting_version): prepared on first use, again on a new connection or when the
+(matches.models.version_read): prepared on first use, again on a new connection or when the
 server forgot it, its round trips counted as Django counts queries."""
 
 import pytest
@@ -7,7 +7,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from matches.middleware import sitting_version
+from matches.models.version_read import sitting_version
 from matches.models import Sitting
 
 pytestmark = [
@@ -98,10 +98,10 @@ def test_a_statement_that_failed_but_stays_on_the_server_is_prepared_again_under
     next poll prepares it afresh instead of asking for a name the server already has."""
     from django.db import DatabaseError
 
-    from matches import middleware
+    from matches.models import version_read
 
     assert poll(sitting).status_code == 204
-    real, failed = middleware._sent, []
+    real, failed = version_read._sent, []
 
     def fails_once(wrapper, sql, send):
         if sql.startswith("EXECUTE") and not failed:
@@ -109,7 +109,7 @@ def test_a_statement_that_failed_but_stays_on_the_server_is_prepared_again_under
             raise DatabaseError("cached plan must not change result type")
         return real(wrapper, sql, send)
 
-    monkeypatch.setattr(middleware, "_sent", fails_once)
+    monkeypatch.setattr(version_read, "_sent", fails_once)
     assert poll(sitting).status_code == 204  # answered by the poll view
     with CaptureQueriesContext(connection) as again:
         assert poll(sitting).status_code == 204
