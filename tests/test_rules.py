@@ -113,6 +113,9 @@ REFUSED = [
     ("eighty-three", 3, 0, {"bonus": ["4"]}, "There is no seat 4 at this table."),
     ("eighty-three", 3, 0, {"bonus": ["x"]}, "Pick players by their seat number"),
     ("eighty-three", 3, 0, {"ace": "maybe"}, "Answer yes or no."),
+    ("fapfap", 3, 0, {"multiplier": ["1", "4"]}, "Give one answer, not several."),  # posted twice
+    ("cat-te", 4, 0, {"how": ["last", "zz"]}, "Give one answer, not several."),
+    ("eighty-three", 3, 0, {"ace": ["yes", "no"]}, "Give one answer, not several."),
     ("letzter-stich", 2, 0, {}, "Letzter Stich needs at least 3 players"),
 ]
 
@@ -122,6 +125,19 @@ def test_impossible_hands_are_refused_with_the_reason(slug, seats, winner, extra
     with pytest.raises(RuleError) as refusal:
         G[slug].score_hand(seats, winner, extras)
     assert message in str(refusal.value)
+
+
+@pytest.mark.parametrize(
+    "slug, seats, posted_twice, once",
+    [
+        ("fapfap", 3, {"multiplier": ["4", "4"]}, {"multiplier": "4"}),
+        ("cat-te", 4, {"how": ["last", "last"]}, {"how": "last"}),
+        ("eighty-three", 3, {"ace": ["yes", "yes"]}, {"ace": "yes"}),
+    ],
+)
+def test_an_answer_posted_twice_alike_counts_once(slug, seats, posted_twice, once):
+    """A retried post that repeats a field (the same answer twice) scores as the answer given once."""
+    assert G[slug].score_hand(seats, 0, posted_twice) == G[slug].score_hand(seats, 0, once)
 
 
 # --- who deals and leads next -------------------------------------------------------

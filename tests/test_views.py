@@ -109,6 +109,20 @@ def test_a_retry_with_other_answers_is_not_taken_for_the_recorded_hand(client):
     assert sitting.hands.get().extras == {"multiplier": "2"}
 
 
+def test_an_answer_posted_twice_counts_once_when_alike_and_is_refused_when_not(client):
+    sitting = Sitting.start("fapfap", ["A", "B", "C"])
+    tap = url(sitting, "tap/")
+    body = "number=1&winner=2&multiplier=4&multiplier=4"
+    kind = "application/x-www-form-urlencoded"
+    assert client.post(tap, body, content_type=kind, **HX).status_code == 200
+    assert client.post(tap, body, content_type=kind, **HX).status_code == 200  # the retry: the same hand
+    assert sitting.hands.get().extras == {"multiplier": "4"}
+    before = snapshot(sitting)
+    mixed = client.post(tap, "number=2&winner=1&multiplier=1&multiplier=4", content_type=kind, **HX)
+    assert mixed.status_code == 400 and "Give one answer, not several." in shown(mixed.content.decode())
+    assert snapshot(sitting) == before
+
+
 def test_stale_tap_for_a_past_hand_never_lands_on_the_open_hand(client, sitting):
     play(sitting, [0, 1])
     before = snapshot(sitting)

@@ -126,7 +126,14 @@ class Question:
     short: str = ""
 
     def clean(self, raw: object, n_seats: int, winner: int) -> object:
-        """The typed answer: a choice value (str), a bool, or a sorted tuple of 0-based seats."""
+        """The typed answer: a choice value (str), a bool, or a sorted tuple of 0-based seats.
+
+        A choice or a yes/no given several times (a list: the field posted more than once) counts
+        once when every copy says the same (a retried post), else is refused."""
+        if self.kind != "seats" and isinstance(raw, (list, tuple)):
+            if len({str(value) for value in raw}) != 1:
+                raise RuleError(gettext_noop("%(prompt)s Give one answer, not several."), prompt=self.prompt)
+            raw = raw[0]
         if self.kind == "choice":
             value = str(raw)
             if value not in {choice.value for choice in self.choices}:
