@@ -163,7 +163,7 @@ def draw(
     together = {value: [seat for seat, last in enumerate(rows[-1]) if last == value] for value in ends}
     lines = []
     for seat, name in enumerate(names):
-        points = " ".join([f"{px},{round((high - row[seat]) * HEIGHT / span)}" for px, row in zip(xs, rows)])
+        points = " ".join([f"{px},{y(row[seat])}" for px, row in zip(xs, rows)])
         last = rows[-1][seat]
         group = together[last]
         if seat != group[-1]:

@@ -96,7 +96,11 @@ def region_body(request: HtmxHttpRequest, sitting: Sitting, watching: bool) -> t
     # A tap already read and updated everything the table shows, inside its transaction; a copy
     # that knows only its link (a tap refused before its verb ran) is read now.
     state = getattr(sitting, "table_after_change", None) or (sitting.fresh_table() if sitting.pk is None else None)
-    key = None if sitting.is_finished else kept_key("region", sitting, get_language(), watching)
+
+    def key_of_this_version() -> str | None:
+        return None if sitting.is_finished else kept_key("region", sitting, get_language(), watching)
+
+    key = key_of_this_version()
     body = REGIONS.get(key) if key else None
     if body is not None:
         return body, state
@@ -104,7 +108,7 @@ def region_body(request: HtmxHttpRequest, sitting: Sitting, watching: bool) -> t
         state = sitting.fresh_table()
         # A poll read the sitting outside a snapshot: its table may be of a newer version (a tap
         # landed between the reads; fresh_table took it on), to be kept under that version.
-        key = None if sitting.is_finished else kept_key("region", sitting, get_language(), watching)
+        key = key_of_this_version()
     chart = sitting_chart(sitting, state)
     context = {
         "sitting": sitting,
