@@ -16,9 +16,11 @@ Each figure is the median over the rounds, with its min-max spread; the ratio is
 
 Also: the app's idle poll header bytes, its history page at 10 and 10,000 hands, the CSV export's
 worker RSS growth, statements per request counted at the driver (gunicorn_probe.py), profiles of
-the app's tap inside the worker (sampled, and cProfile: bench/http_profile.txt), the floors (bare gunicorn request CPU, a raw SQL tap
-transaction), and once a check of the Python client against wrk (Debian's package, installed by
-this script with apt-get when missing).
+the app's tap inside the worker (sampled, and cProfile: bench/http_profile.txt), the floors (bare
+gunicorn request CPU, a raw SQL tap transaction, and the app's tap cut short beside the peer's whole
+tap: stopped as its view starts, and once recorded with no answer: bench/unanswered_urls.py), and
+once a check of the Python client against wrk (Debian's package, installed by this script with
+apt-get when missing).
 
 Run from bench/run.py (`make bench`), or alone: `bench/run.py --http-only [--quick]`.
 """
@@ -95,6 +97,10 @@ def budget_for(request: str, hands: int) -> float:
 
 
 POLL_HEADER_BUDGET = 350
+TAP_STOPS = {  # where bench/unanswered_urls.py stops the tap view: the floors of a tap
+    "entry": "a tap answered as its view starts (request, middleware, limits, decorators)",
+    "recorded": "a tap answered once recorded (its form and verb too, no table region)",
+}
 
 
 class BenchError(Exception):
@@ -598,6 +604,7 @@ def admin_connection(url: str):
 def sittings_needed(plan: Plan, hands: int, database: str) -> int:
     per_round = math.ceil(plan.taps / taps_per_sitting(hands, plan.taps))
     extra = 2  # warm-up (and counted taps), and the sitting polled, paged, exported
+    extra += len(TAP_STOPS) * (plan.rounds * per_round + 2)  # the taps cut short (measure_tap_floors)
     if hands == PROFILE_HANDS:  # profiled taps: sampled, then cProfile
         extra += 2 * math.ceil(plan.profile_taps / taps_per_sitting(hands, plan.profile_taps))
     if hands == WRK_HANDS and database == "sqlite":  # the wrk check's taps
@@ -810,6 +817,11 @@ def measure_database(
         if wrk and WRK_HANDS in plan.sizes:
             result["wrk_check"] = wrk_check(sides, plan)
             note(f"{database}: wrk check done")
+        app_server.stop()  # its database connection too: the next server's backend is the only one
+        result["tap_floors"] = {
+            stop: measure_tap_floor(stop, database, urls, admin_url, plan, scratch, app_pool, sides[1])
+            for stop in TAP_STOPS
+        }
     finally:
         app_server.stop()
         peer_server.stop()
@@ -818,6 +830,44 @@ def measure_database(
     result["csv_rss"] = csv_rss(database, sides[0], scratch)
     note(f"{database}: CSV export measured")
     return result
+
+
+def measure_tap_floor(
+    stop: str, database: str, urls: dict, admin_url: str | None, plan: Plan, scratch: Path, pool: dict, peer: Side
+) -> list[dict]:
+    """A floor of the app's tap, beside the peer's whole tap: the same request, its view stopped at
+    `stop` (bench/unanswered_urls.py: "entry" or "recorded") and answered with an empty 200. Per
+    size: app / peer CPU and median ratios."""
+    env = {
+        **app_env(urls["app"], scratch),
+        "DJANGO_SETTINGS_MODULE": "bench.unanswered_settings",
+        "BENCH_TAP_STOP": stop,
+    }
+    server = Server(f"tap-{stop}-{database}", "scorekeeper.wsgi", APP, env, scratch)
+    server.database = "lasttrick_http_app" if database == "postgresql" else ""
+    cells = []
+    try:
+        side = Side("app", server.start(), pool)
+        side.connect()
+        for hands in plan.sizes:
+            warm(side, hands)
+        if database == "postgresql":
+            with admin_connection(admin_url) as admin:
+                server.find_backends(admin)
+        for hands in plan.sizes:
+            cell = measure_cell(database, "tap", hands, [side, peer], plan)
+            cells.append(
+                {
+                    **{key: cell[key] for key in ("database", "hands", "cpu_ratio", "median_ratio")},
+                    "app_cpu_ms": cell["app"]["cpu_ms"],
+                    "peer_cpu_ms": cell["peer"]["cpu_ms"],
+                    "cpu_ratio_per_round": cell["cpu_ratio_per_round"],
+                }
+            )
+            note(f"{database:<10} tap stopped at {stop:<9}{hands:>6}: cpu {cell['cpu_ratio']:.2f} of the peer's tap")
+    finally:
+        server.stop()
+    return cells
 
 
 def measure_history(app: Side, plan: Plan) -> dict:
@@ -1263,7 +1313,7 @@ def run(
                 "app": {"bytes": size, "lines": lines},
                 "peer": {"bytes": measured["poll_headers"]["peer"][0], "lines": measured["poll_headers"]["peer"][1]},
             }
-            results["http_floor"][database] = measured["floor"]
+            results["http_floor"][database] = {**measured["floor"], "tap_stopped_at": measured["tap_floors"]}
             if database == "postgresql":
                 results["http_pg_backends"] = measured["backends"]
             queries = measured["queries"]
@@ -1345,6 +1395,12 @@ def report(results: dict) -> None:
             f"{db} {floor[db]['raw_sql_tap_ms_median']:.3f} ms" for db in ("sqlite", "postgresql") if db in floor
         )
     )
+    for database in ("sqlite", "postgresql"):
+        for stop, cells in floor.get(database, {}).get("tap_stopped_at", {}).items():
+            print(
+                f"floor, {database}: {TAP_STOPS[stop]}, CPU app / the peer's whole tap at "
+                + ", ".join(f"{c['hands']:,} hands {c['cpu_ratio']:.2f}" for c in cells)
+            )
     if wrk := results.get("wrk_check"):
         if "skipped" in wrk:
             print(f"wrk check skipped: {wrk['skipped']}")

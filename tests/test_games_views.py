@@ -179,6 +179,17 @@ def test_cat_te_chips_can_be_reissued_once_when_someone_runs_out(client):
     assert sitting.chips_reissued == 1 and sitting.table().balances() == [8, 2, 2]
 
 
+@pytest.mark.parametrize("seen", [-1, 2])
+def test_a_chips_count_no_page_showed_is_refused_as_a_stale_button_not_as_another_phone(client, seen):
+    sitting = start(client, "cat-te", {"end_kind": "hands", "end_target": "9", "starting_chips": "2"}, ["A", "B", "C"])
+    client.post(url(sitting, "tap/"), {"number": 1, "winner": 1, "how": "flush"})  # B and C: 0 chips
+    answer = client.post(url(sitting, "chips/"), {"seen": seen}, **HX)
+    text = answer.content.decode()
+    assert answer.status_code == 400 and "reload the page" in text and "another phone" not in text
+    sitting.refresh_from_db()
+    assert sitting.chips_reissued == 0 and sitting.table().balances() == [6, 0, 0]
+
+
 def test_a_past_hand_can_be_corrected_and_later_totals_follow(client):
     sitting = start(client, "spar", {"end_kind": "points", "end_target": "4"}, ["A", "B"])
     client.post(url(sitting, "tap/"), {"number": 1, "winner": 1, "card": "six"})

@@ -467,7 +467,8 @@ class Sitting(models.Model):
 
         `seen` is how many batches the phone had seen re-issued, so a double tap issues one batch.
         The batch is dated by the open hand's number in `reissued_before`. Raises Conflict when the
-        game has no chips, the match is over, nobody has run out, or the batch was already issued.
+        game has no chips, the match is over, nobody has run out, or the batch was already issued;
+        BadInput when `seen` is below 0 or above the batches issued (no page showed it).
         Source: RULES.md, Cat Te.
         """
         with transaction.atomic():
@@ -476,7 +477,11 @@ class Sitting(models.Model):
                 raise BadInput(_("%(game)s is not played with chips.") % {"game": _(sitting.rules.name)})
             if sitting.is_finished:
                 raise Conflict(_("This match is over: no more chips can be handed out."))
-            if seen != sitting.chips_reissued:
+            if seen > sitting.chips_reissued or seen < 0:  # no phone was shown that count: a made-up post
+                raise BadInput(
+                    _("The chips button did not say which hand-out it saw: reload the page, then tap again.")
+                )
+            if seen < sitting.chips_reissued:
                 raise Conflict(_("Chips were just re-issued from another phone."))
             table = sitting.table(recent=1)
             if min(table.balances()) > 0:
