@@ -8,7 +8,7 @@ from django import forms
 from django.http import QueryDict
 from django.utils.functional import lazy
 from django.utils.text import capfirst, format_lazy
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from . import rules
@@ -26,6 +26,11 @@ from .models.table_state import grouped
 from .names import clean_name, is_visible
 from .texts import rule_message
 
+# Django's own refusal of a field holding a null character, which every text field of every form
+# can give: Django's Vietnamese catalogue lacks it, so ours carries it in each language (LOCALE_PATHS
+# are read before Django's catalogues).
+gettext_noop("Null characters are not allowed.")
+
 MAX_ROWS = max(game.max_players for game in rules.GAMES.values())
 MAX_FORM_ROWS = 30  # rows a posted form shows again; names beyond are still counted (too many players)
 DEFAULT_ROWS = 4  # name rows a new form shows; blank ones are ignored
@@ -35,7 +40,7 @@ END_TARGET_FIELDS = {
     rules.MatchEndKind.POINTS: "end_target_points",
 }
 OLD_END_TARGET = "end_target"  # the single N field of earlier pages: still read for the chosen match end
-TAP_FIELDS = {"number", "winner", "csrfmiddlewaretoken"}
+TAP_FIELDS = {"number", "winner", "stamp", "csrfmiddlewaretoken"}
 
 
 GROUPED = re.compile(r"\d{1,3}(?:([ ,.\u00a0\u202f'])\d{3})(?:\1\d{3})*")
@@ -189,9 +194,10 @@ class StartForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        refused = sum(1 for field in self.player_fields() if field.name in self.errors)  # typed, not blank
         data["names"] = self._names()
         try:
-            self.game.check_player_count(len(data["names"]) + self.names_beyond)
+            self.game.check_player_count(len(data["names"]) + refused + self.names_beyond)
         except rules.RuleError as refusal:
             self.player_count_error = rule_message(refusal)
             self.add_error(None, self.player_count_error)
@@ -311,6 +317,8 @@ class TapForm(forms.Form):
             "max_value": _("There is no such seat at this table: tap one of the names shown."),
         },
     )
+
+    stamp = forms.CharField(required=False, max_length=12)  # a correction's: the hand as the phone saw it
 
     def extras(self) -> dict[str, object]:
         """The posted extra facts: lists for fields posted several times (seats), single values otherwise."""

@@ -37,11 +37,12 @@ server's changes, which phones poll against; an imported group and its matches s
 rematch link to a match outside the group (a match saved into the group after its rematch was
 started elsewhere) is left out too (null): that match is not in the file.
 
-Import trusts the file only where the models themselves keep history as it was: the points each
-hand gave (fixed when recorded), who dealt it, when and by whom it was recorded. Everything the
-models derive is recomputed by the same rules and must agree: the seats' totals, wins and best
-runs, each hand's running totals and threshold, the match's threshold, and whether its match end
-was reached. Extra facts are checked by the game's own questions.
+Import trusts the file only where the models themselves keep history as it was: when and by whom
+each hand was recorded or corrected, and who dealt a hand after one whose winner was corrected.
+Everything the models derive is worked out again by the same rules and must agree: each hand's
+points (from its winner and extra facts, which the game's own questions check) and dealer, the
+seats' totals, wins and best runs, each hand's running totals and threshold, the match's threshold,
+and whether its match end was reached. Moments lie between 2000 and the day after the import.
 """
 
 from __future__ import annotations
@@ -80,6 +81,8 @@ VERSION = 1
 INT_MAX = 2**31 - 1  # the databases' integer columns
 POINTS_MAX = 1_000_000  # what one hand may give or take from one seat
 PHONE_MAX_LENGTH = STAMP_MAX_LENGTH = 12  # Hand.recorded_by_phone, corrected_by_phone, stamp
+EARLIEST = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)  # the first and last moments a file may hold:
+CLOCKS_APART = datetime.timedelta(days=1)  # ... up to a day after this server's now (another server's clock)
 
 GROUP_FIELDS = ("format", "version", "name", "created_at", "changed_at", "players", "sittings")
 ZONE = "time_zone"  # in a group and in each of its sittings; optional (archives made before it lack it)
@@ -385,18 +388,16 @@ def _player(entry: object, where: str) -> _Player:
 
 
 def _distinct_members(players: list[_Player]) -> None:
-    """The group's members today have names no two of them share, case aside (as the group keeps them)."""
+    """No two of the group's players, members or former, share a name, case aside (as the group keeps
+    them: a newcomer of a former player's name is that player back; erased players are numbered)."""
     seen: dict[str, int] = {}
     for number, player in enumerate(players):
-        if player.left:
+        if player.erased:
             continue
         first = seen.setdefault(player.name.casefold(), number)  # names.same_name compares casefolded
         if first != number:
             raise ArchiveError(
-                _(
-                    "players[%(first)d] and players[%(second)d] are both members called %(name)s: "
-                    "rename one, or mark one as left."
-                )
+                _("players[%(first)d] and players[%(second)d] are both called %(name)s: rename one.")
                 % {"first": first, "second": number, "name": player.name}
             )
 
@@ -467,6 +468,7 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> _Sit
     if ended_early and (not hands or hands[-1].winner is not None):
         raise _abandoned(f"{where}.hands")
     _replayed(entry, where, seats, hands, match_end, ended_how, finished_at is not None)
+    _dealt_in_turn(where, game, hands)
     chips_reissued = _whole(entry, "chips_reissued", f"{where}.chips_reissued", 0, INT_MAX)
     if chips_reissued and not game.uses_chips:
         raise _problem(f"{where}.chips_reissued", _("%(game)s is not played with chips.") % {"game": _(game.name)})
@@ -550,7 +552,13 @@ def _hand(entry: object, where: str, number: int, game: rules.Game, n_seats: int
                 % {"where": where}
             )
     else:
-        _check_extras(extras, f"{where}.extras", game, n_seats, winner)
+        cleaned = _check_extras(extras, f"{where}.extras", game, n_seats, winner)
+        expected = list(game.score(n_seats, winner, cleaned))
+        if json.dumps(points) != json.dumps(expected):
+            raise ArchiveError(
+                _("%(where)s is %(found)s, but its game's rules give %(expected)s for its winner and extra facts.")
+                % {"where": f"{where}.points", "found": json.dumps(points), "expected": json.dumps(expected)}
+            )
     return _Hand(
         {
             "number": number,
@@ -572,9 +580,9 @@ def _hand(entry: object, where: str, number: int, game: rules.Game, n_seats: int
     )
 
 
-def _check_extras(extras: dict, where: str, game: rules.Game, n_seats: int, winner: int) -> None:
+def _check_extras(extras: dict, where: str, game: rules.Game, n_seats: int, winner: int) -> dict:
     """The hand's extra facts are what the game's questions record for this answer, as the
-    models store them (seats 0-based, sorted)."""
+    models store them (seats 0-based, sorted); returns them as the game's rules score them."""
     seat_keys = {q.key for q in game.questions if q.kind == "seats"}
     posted = {}
     for key, value in extras.items():
@@ -591,6 +599,7 @@ def _check_extras(extras: dict, where: str, game: rules.Game, n_seats: int, winn
             _("%(where)s is %(found)s, which this server records as %(expected)s.")
             % {"where": where, "found": json.dumps(extras), "expected": json.dumps(stored)}
         )
+    return cleaned
 
 
 def _replayed(
@@ -634,6 +643,29 @@ def _replayed(
     if finished:  # kept once the match ends (a match reopened since keeps the one it had)
         for position, seat in enumerate(seats):
             _agree(f"{where}.seats[{position}].best_run", seat["best_run"], longest_run(winners, position))
+
+
+def _dealt_in_turn(where: str, game: rules.Game, hands: list[_Hand]) -> None:
+    """Each hand's dealer is the one the game's rules name after the hand before (the first seat
+    deals hand 1), as the table showed it when the hand was dealt: after a hand whose winner was
+    corrected, the next one may have been dealt by the winner it had then, so any seat may."""
+    expected = 0
+    for number, hand in enumerate(hands):
+        found = hand.fields["dealer_position"]
+        if expected is not None and found != expected:
+            raise ArchiveError(
+                _(
+                    "%(where)s is %(found)d, but by its game's rules seat %(expected)d deals this hand "
+                    "(the first seat deals hand 1; then it follows who dealt and who won the hand before)."
+                )
+                % {"where": f"{where}.hands[{number}].dealer_position", "found": found, "expected": expected}
+            )
+        corrected = hand.fields["corrected_at"] is not None
+        expected = (
+            None
+            if corrected or hand.winner is None
+            else game.dealer_after(len(hand.fields["points"]), found, hand.winner)
+        )
 
 
 def _abandoned(where: str) -> ArchiveError:
@@ -772,4 +804,9 @@ def _moment_of(entry: dict, key: str, where: str, optional: bool = False) -> dat
     if moment is None or moment.tzinfo is None:
         kind = _("a date and time with its offset from UTC, like 2025-05-01T19:15:00+00:00")
         _fail_type(where, value, _or_null(kind) if optional else kind)
+    if not EARLIEST <= moment <= timezone.now() + CLOCKS_APART:
+        raise ArchiveError(
+            _("%(where)s is %(value)s: a moment this group played or changed something is from 2000 until today.")
+            % {"where": where, "value": json.dumps(value)}
+        )
     return moment

@@ -88,7 +88,11 @@ def help_card(game: rules.Game) -> list[tuple[str, str]]:
         (_("Play"), f"{lead} {dealer}"),
         (_("What wins"), _(game.deciding_trick)),
         (_("Scoring"), _(game.scoring)),
-        *((_("Note"), _(note)) for note in game.notes),
+        *(
+            [(ngettext("Note", "Notes", len(game.notes)), " ".join(_(note) for note in game.notes))]
+            if game.notes
+            else []
+        ),
     ]
 
 

@@ -206,6 +206,21 @@ def test_a_past_hand_can_be_corrected_and_later_totals_follow(client):
     assert sitting.hands.get(number=1).corrected_at is not None
 
 
+def test_a_correction_from_a_screen_older_than_another_phones_correction_changes_nothing(client):
+    sitting = start(client, "agram", {"end_kind": "wins", "end_target": "5"}, ["A", "B", "C"])
+    client.post(url(sitting, "tap/"), {"number": 1, "winner": 1})
+    client.post(url(sitting, "tap/"), {"number": 2, "winner": 1})
+    page = client.get(url(sitting, "hands/2/")).content.decode()  # phone 1 opens the correction
+    seen = re.search(r'name="stamp" value="([^"]+)"', page).group(1)
+    assert client.post(url(sitting, "hands/2/"), {"number": 2, "winner": 2, "stamp": seen}).status_code == 302
+    before = snapshot(sitting)  # phone 2 corrected hand 2 to B; phone 1 still shows A
+    stale = client.post(url(sitting, "hands/2/"), {"number": 2, "winner": 3, "stamp": seen})
+    text = shown(stale.content.decode())
+    assert stale.status_code == 409 and "Hand 2 changed since your screen showed it (now B)" in text
+    assert "Recorded: <strong>B</strong>" in text  # the page shows the hand as it is now, with its new stamp
+    assert snapshot(sitting) == before
+
+
 @pytest.mark.parametrize(
     "path, data, status, message",
     [

@@ -289,6 +289,12 @@ def _two_members_called_aicha(data):
     hawa["name"] = "AÏCHA"
 
 
+def _hawa_called_as_djibo(data):
+    hawa = next(p for p in data["players"] if p["name"] == "Hawa")
+    assert next(p for p in data["players"] if p["name"] == "Djibo")["left"]
+    hawa["name"] = "djibo"
+
+
 BROKEN = [
     ("format", _set("format", "last-trick-sitting"), 'its "format" should be "last-trick-group"'),
     ("newer version", _set("version", 2), "This archive is version 2 of the format; this server reads version 1"),
@@ -420,7 +426,8 @@ BROKEN = [
         _set("sittings.agram.next_sitting", 6),
         "sittings[0].next_sitting should be a whole number from 0 to 5, or null, not 6.",
     ),
-    ("two members of one name", _two_members_called_aicha, "are both members called AÏCHA"),
+    ("two members of one name", _two_members_called_aicha, "are both called AÏCHA"),
+    ("a member of a former player's name", _hawa_called_as_djibo, "are both called djibo: rename one."),
     ("erased but not left", _set("players.0.erased", True), "players[0] is erased but not left"),
     (
         "a name with spaces around it",
@@ -454,6 +461,27 @@ BROKEN = [
         "sittings[2].end_kind: Cat Tê cannot end that way",
     ),
     ("a recorder's seat not at the table", _set("sittings.spar.hands.0.recorded_by_seat", 3), "recorded_by_seat"),
+    (
+        "points the hand's facts do not give (a x4 hand made worth more)",
+        _set("sittings.fapfap.hands.0.points", lambda points: [p * 50 for p in points]),
+        "sittings[3].hands[0].points is [200, 0, 0], but its game's rules give [4, 0, 0]",
+    ),
+    (
+        "a hand dealt by a seat the rules do not name",
+        _set("sittings.agram.hands.1.dealer_position", lambda dealer: (dealer + 1) % 4),
+        "sittings[0].hands[1].dealer_position is",
+    ),
+    (
+        "hand 1 not dealt by the first seat",
+        _set("sittings.spar.hands.0.dealer_position", 1),
+        "sittings[5].hands[0].dealer_position is 1, but by its game's rules seat 0 deals this hand",
+    ),
+    (
+        "a moment after today",
+        _set("sittings.spar.started_at", "9999-12-31T23:59:59+00:00"),
+        'sittings[5].started_at is "9999-12-31T23:59:59+00:00": a moment',
+    ),
+    ("a moment before 2000", _set("created_at", "0001-01-01T00:00:00+00:00"), 'created_at is "0001-01-01'),
 ]
 
 
@@ -468,6 +496,18 @@ def test_a_broken_archive_is_refused_with_what_to_fix_and_writes_nothing(group, 
     assert message in refused.value.message
     assert isinstance(refused.value, ValueError)
     assert counts() == before
+
+
+def test_a_hand_dealt_after_a_corrected_winner_imports_as_it_was_dealt(db):
+    group = Group.create("Jeudi", MEMBERS[:3])
+    a, b, c = (player.pk for player in group.members())
+    fapfap = group.start_match("fapfap", [a, b, c], MatchEnd(MatchEndKind.POINTS, 20))
+    fapfap.record_hand(1, 0, {"multiplier": "1"})
+    fapfap.record_hand(2, 1, {"multiplier": "1"})  # dealt by seat 0, hand 1's winner then
+    fapfap.correct_hand(1, 2, {"multiplier": "1"})  # now seat 2 won hand 1: the rules would have it deal hand 2
+    data = export_group(group)
+    assert [h["dealer_position"] for h in data["sittings"][0]["hands"]] == [0, 0]
+    assert same_document(export_group(import_group(copy.deepcopy(data))), data)
 
 
 @pytest.mark.parametrize(
@@ -615,7 +655,7 @@ def test_an_import_counts_as_a_new_match(group):
     assert phone.post("/groups/import/", upload(body)).status_code == 302
     groups = Group.objects.count()
     answer = phone.post("/groups/import/", upload(body))
-    assert answer.status_code == 429 and "Too many new matches from this phone" in answer.content.decode()
+    assert answer.status_code == 429 and "Too many new matches and groups from this phone" in answer.content.decode()
     assert Group.objects.count() == groups
 
 

@@ -123,6 +123,15 @@ def test_rename_shows_the_new_name_in_every_match_history_included(group, client
     assert "DJIBO" in members(group)
 
 
+def test_a_member_cannot_take_a_former_players_name_who_would_then_be_two(group):
+    boubacar = ids(group)["Boubacar"]
+    group.remove_player(boubacar)
+    with pytest.raises(BadInput, match="<bdi>Boubacar</bdi> played in this group before"):
+        group.rename_player(ids(group)["Djibo"], "BOUBACAR")
+    assert "Djibo" in members(group)
+    assert group.add_player("boubacar").pk == boubacar  # a newcomer of that name is that player, back
+
+
 def test_remove_takes_a_player_off_the_list_while_their_matches_stay(group):
     sitting = group.start_match("agram", [ids(group)["Aïcha"], ids(group)["Boubacar"]])
     sitting.record_hand(1, 1)
@@ -681,7 +690,7 @@ def test_starting_from_the_group_counts_against_the_new_match_limit(group):
     refused = post_form(phone, group, seat, "start")
     caches["ratelimit"].clear()
     assert answers == [302, 302] and tapping.status_code == 200
-    assert refused.status_code == 429 and "Too many new matches from this phone" in refused.content.decode()
+    assert refused.status_code == 429 and "Too many new matches and groups from this phone" in refused.content.decode()
     assert state(group) == before
 
 

@@ -93,7 +93,7 @@ def test_a_phone_creating_matches_in_a_flood_gets_429_after_the_limit(db):
     assert created == [302, 302, 302, 429]
     answer = phone.post("/start/agram/", start)
     assert answer.status_code == 429 and answer["Retry-After"] == "3600"
-    assert shown("Too many new matches from this phone: wait an hour") in shown(answer.content.decode())
+    assert shown("Too many new matches and groups from this phone: wait an hour") in shown(answer.content.decode())
     assert phone.post("/demo/").status_code == 302  # its demo again: nothing new is made, nothing counted
     assert live_sittings() == 4  # three started, one demo (which comes with its group's finished matches)
 

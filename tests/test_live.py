@@ -295,6 +295,13 @@ def test_the_watch_link_shows_the_score_with_no_control_and_no_member_link(clien
     assert f'hx-get="{watch_url(sitting, "poll/")}?v=' in page
 
 
+def test_the_watch_link_says_who_deals_and_who_leads_as_the_players_phones_do(client, sitting):
+    play(sitting, [2])  # Agram: Chaibou won, deals hand 2; the next seat leads
+    said = shown(client.get(watch_url(sitting)).content.decode())
+    member = shown(client.get(f"/s/{sitting.token}/").content.decode())
+    assert "Chaibou deals, Djibo leads." in said and "Chaibou deals, Djibo leads." in member
+
+
 def test_the_watch_poll_answers_like_the_members(client, sitting):
     assert client.get(watch_url(sitting, "poll/"), {"v": sitting.version}, **HX).status_code == 204
     play(sitting, [1])

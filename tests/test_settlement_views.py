@@ -259,9 +259,21 @@ def test_a_match_with_no_hand_won_shares_that(client, sitting):
         "1. Chaibou: 0 hands won",
         "1. Djibo: 0 hands won",
         "No hand was won.",
-        "Ended early: hand 1 was not played.",  # said where anyone who reads it later sees it
+        "Ended before its first hand.",  # an open match: said where anyone who reads it later sees it
         f"Follow the score: http://testserver/w/{sitting.watch_token}/",
     ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("played, said", [(3, "Ended after hand 3."), (0, "Ended before its first hand.")])
+def test_an_open_match_ended_by_a_member_says_when_not_that_it_ended_early(client, played, said):
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar"], MatchEnd(MatchEndKind.OPEN))
+    for number in range(1, played + 1):
+        sitting.record_hand(number, number % 2)
+    sitting.end_match(played + 1)
+    page = shown(client.get(url(sitting)).content.decode())
+    assert said in page and said in shown(shared_text(page))
+    assert "Ended early" not in page
 
 
 # --- the share button in a browser -------------------------------------------------------------------

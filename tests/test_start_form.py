@@ -4,9 +4,11 @@ maximum (with the reason), and one number field per match end, each with its own
 from html.parser import HTMLParser
 
 import pytest
+from django.utils import translation
 
 from matches.models import Sitting
-from matches.rules import GAMES, MatchEndKind
+from matches.rules import GAMES, MatchEndKind, RuleError
+from matches.texts import rule_message
 
 from .browsers import open_phone, shot
 
@@ -339,3 +341,25 @@ def test_a_match_of_n_hands_says_a_multiple_of_the_players_deals_evenly_where_th
     page = client.get(f"/start/{game}/").content.decode()
     said = "a multiple of the number of players lets everyone deal as often" in page
     assert said == (GAMES[game].next_dealer == "rotate")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "language, said",
+    [
+        ("vi", "Nội dung này có ký tự rỗng (null) không nhìn thấy: hãy gõ lại."),
+        ("fr", "Ce texte contient un caractère nul invisible : retapez-le."),
+        ("en", "Null characters are not allowed."),
+    ],
+)
+def test_a_name_holding_a_null_character_is_refused_in_the_phones_language_and_still_counts_as_typed(
+    client, language, said
+):
+    answer = client.post("/start/fapfap/", {"player_1": "a\x00b", "player_2": "Bintou"}, HTTP_ACCEPT_LANGUAGE=language)
+    page = answer.content.decode()
+    assert answer.status_code == 400 and said in page
+    assert not Sitting.objects.exists()
+    with pytest.raises(RuleError) as one_name_only, translation.override(language):
+        GAMES["fapfap"].check_player_count(1)
+    with translation.override(language):
+        assert rule_message(one_name_only.value) not in page  # two names were typed

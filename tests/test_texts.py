@@ -25,6 +25,8 @@ def test_every_game_has_a_help_card(game):
     with translation.override("en"):
         headings = [heading for heading, _ in texts.help_card(game)]
     assert headings[:6] == ["Pack", "Deal", "Ranking", "Play", "What wins", "Scoring"]
+    assert len(headings) == len(set(headings))  # several notes under one heading, not the same one twice
+    assert headings[6:] == ([] if not game.notes else ["Note" if len(game.notes) == 1 else "Notes"])
 
 
 @pytest.mark.parametrize(

@@ -790,3 +790,21 @@ def test_reloading_the_table_this_phone_has_first_sends_no_new_session_cookie(cl
     other = Sitting.start("agram", ["X", "Y"])
     assert "sessionid" in client.get(url(other)).cookies  # a new first match: the list changes
     assert client.session["sittings"][:2] == [other.token, sitting.token]
+
+
+def test_a_plain_tap_posted_again_before_its_answer_shows_its_notice_once(client, sitting):
+    for _ in range(3):  # no JavaScript, a slow network: the same form posted three times
+        assert client.post(url(sitting, "tap/"), {"number": 1, "winner": 2}).status_code == 302
+    page = shown(client.get(url(sitting)).content.decode())
+    assert page.count("Hand 1 recorded: Boubacar.") == 1
+    assert sitting.hands.count() == 1
+
+
+@pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH"])
+@pytest.mark.parametrize("path", ["tap/", "undo/", "end/", "chips/"])
+def test_an_action_asked_by_a_method_no_page_sends_is_not_allowed_and_changes_nothing(client, sitting, method, path):
+    play(sitting, [0])
+    before = snapshot(sitting)
+    answer = client.generic(method, url(sitting, path), "number=1&winner=2", "application/x-www-form-urlencoded")
+    assert answer.status_code == 405 and "POST" in answer["Allow"]
+    assert snapshot(sitting) == before

@@ -276,9 +276,21 @@ class Group(models.Model):
                 _("Keep names to %(max)d characters (this one has %(length)d).")
                 % {"max": NAME_MAX_LENGTH, "length": len(name)}
             )
-        for other in self.players.filter(left=False, erased=False):
-            if same_name(other.name, name) and other.pk != getattr(keep, "pk", None):
+        for other in self.players.filter(erased=False):
+            if not same_name(other.name, name) or other.pk == getattr(keep, "pk", None):
+                continue
+            if not other.left:
                 raise BadInput(sentence(_("%(name)s is in this group already."), {"name": bdi(other.name)}))
+            if keep is not None:  # a newcomer of a former player's name is that player, back (_new_player)
+                raise BadInput(
+                    sentence(
+                        _(
+                            "%(name)s played in this group before: bring them back from the former players, or "
+                            "choose another name."
+                        ),
+                        {"name": bdi(other.name)},
+                    )
+                )
         return name
 
     def _new_player(self, raw: str) -> Player:

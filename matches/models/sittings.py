@@ -362,12 +362,20 @@ class Sitting(models.Model):
         self._save_progress(progress, table.seats)
         return hand
 
-    def correct_hand(self, number: int, winner: int, extras: Mapping | None = None, by: Recorder = ANYONE) -> Hand:
+    def correct_hand(
+        self,
+        number: int,
+        winner: int,
+        extras: Mapping | None = None,
+        by: Recorder = ANYONE,
+        stamp: str | None = None,
+    ) -> Hand:
         """Change a recorded hand's winner or extra facts; everything after it is recomputed
         (totals, threshold, match end: correcting the deciding hand can reopen the match).
 
-        Raises Conflict when the match was ended by a member or hand `number` was not won,
-        BadInput as record_hand does.
+        `stamp` is the hand's stamp as the correcting phone saw it: if another phone corrected the
+        hand since (or undid and recorded it again), nothing changes. Raises Conflict then, when the
+        match was ended by a member or hand `number` was not won; BadInput as record_hand does.
         """
         with transaction.atomic():
             sitting, seats = self._lock()
@@ -377,6 +385,16 @@ class Sitting(models.Model):
             if hand is None:
                 raise Conflict(
                     _("Hand %(number)d has not been recorded, so it cannot be corrected.") % {"number": number}
+                )
+            if stamp is not None and stamp != hand.stamp:
+                now = next(seat.name for seat in seats if seat.pk == hand.winner_id)
+                raise Conflict(
+                    sentence(
+                        _(
+                            "Hand %(number)d changed since your screen showed it (now %(winner)s): nothing was corrected."
+                        ),
+                        {"number": number, "winner": bdi(now)},
+                    )
                 )
             cleaned, points = sitting._score(len(seats), winner, extras)
             hand.winner, hand.extras, hand.points = seats[winner], cleaned, list(points)

@@ -314,10 +314,16 @@ class TableState:
     @cached_property
     def ended_early(self) -> str:
         """ "Ended early: hand 4 was not played." for a match a member ended (its last hand, the one
-        open then, abandoned); "" otherwise."""
+        open then, abandoned); "Ended after hand 3." for an open match, which only ends that way;
+        "" otherwise."""
         last = self.last_hand
         if not self.sitting.is_final or last is None:
             return ""
+        if self.sitting.end_kind == "open":
+            played = last.number - 1
+            if not played:
+                return _("Ended before its first hand.")
+            return _("Ended after hand %(number)d.") % {"number": played}
         return _("Ended early: hand %(number)d was not played.") % {"number": last.number}
 
     def score_words(self, score: int) -> str:

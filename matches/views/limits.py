@@ -52,10 +52,10 @@ STARTS = Limit(
     "starts",
     "START_RATE_LIMIT",
     "START_ADDRESS_RATE_LIMIT",
-    gettext_lazy("Too many new matches from this phone: wait %(wait)s, then start again."),
+    gettext_lazy("Too many new matches and groups from this phone: wait %(wait)s, then try again."),
     gettext_lazy(
-        "Too many new matches from this network (phones on one Wi-Fi or carrier share its address): "
-        "wait %(wait)s, then start again."
+        "Too many new matches and groups from this network (phones on one Wi-Fi or carrier share its "
+        "address): wait %(wait)s, then try again."
     ),
 )
 

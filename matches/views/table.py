@@ -60,7 +60,8 @@ def table_response(
     `watching` renders the read-only view of the watch link, with no control and no member link.
     """
     if not notice and not request.htmx:
-        notice = joined(message.message for message in messages.get_messages(request))
+        # (each only once: a plain form posted again before its answer came queues the same notice again)
+        notice = joined(dict.fromkeys(message.message for message in messages.get_messages(request)))
     swap = wants_partial(request)
     token = sitting.watch_token if watching else sitting.token
     body, state = region_body(request, sitting, watching)
@@ -282,9 +283,14 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
         before = (sitting.threshold, sitting.is_finished)
         try:
             hand = sitting.correct_hand(
-                number, form.cleaned_data["winner"] - 1, form.extras(), by=recorder(request, sitting)
+                number,
+                form.cleaned_data["winner"] - 1,
+                form.extras(),
+                by=recorder(request, sitting),
+                stamp=form.cleaned_data["stamp"] or None,
             )
-        except TableError as refusal:
+        except TableError as refusal:  # shown with the hand as it is now (another phone may have changed it)
+            hand = sitting.hands.filter(number=number, status="won").first() or hand
             return correction_page(request, sitting, hand, refusal.message, status=refusal.status)
         notice = hand_notice(
             _("Hand %(number)d corrected: %(name)s."),
