@@ -217,8 +217,13 @@ def step_line(xs: Sequence[int], ys: Sequence[int | None]) -> str:
 
 
 def axis_values(low: int, high: int, most: int = 4) -> list[int]:
-    """Round values (1, 2 or 5 times a power of ten apart) between `low` and `high`, at most `most` + 1."""
+    """Round values (1, 2 or 5 times a power of ten apart) between `low` and `high`, at most `most` + 1;
+    and `high` itself when the last of them is half a step or more below it (the top score is read
+    off the axis too: 0, 20, 40, 50)."""
     span = max(1, high - low)
     power = 10 ** max(0, math.floor(math.log10(span)) - 1)
     step = next(m * p for p in (power, power * 10, power * 100) for m in (1, 2, 5) if span / (m * p) <= most)
-    return list(range(math.ceil(low / step) * step, high + 1, step))
+    values = list(range(math.ceil(low / step) * step, high + 1, step))
+    if high - values[-1] >= step / 2:
+        values.append(high)
+    return values

@@ -81,6 +81,17 @@ PANELS = [
 ]
 
 
+# Every control on a screen a thumb can tap: at least 44 px each way (a checkbox or a radio button
+# by its label, which takes the tap), apart from the skip link, which is there for keyboards.
+SMALL_TARGETS = """() => [...document.querySelectorAll('a[href], button, summary, select, input:not([type=hidden]), textarea')]
+  .map(e => [e, (e.type === 'checkbox' || e.type === 'radio') && e.closest('label') || e])
+  .filter(([e, t]) => { const r = t.getBoundingClientRect(); return r.width > 0 && r.height > 0
+     && getComputedStyle(e).visibility !== 'hidden' && !e.closest('.visually-hidden, .skip')
+     && (r.height < 44 || r.width < 44); })
+  .map(([e, t]) => { const r = t.getBoundingClientRect(); return `${e.tagName.toLowerCase()}.${e.className} `
+     + `"${(e.textContent || e.value || '').trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`; })"""
+
+
 def open_panels(page) -> None:
     for selector in PANELS:
         summary = page.locator(selector).first
@@ -129,6 +140,8 @@ def test_axe_finds_no_serious_violation_on_any_screen(browser, live_server, lang
         open_panels(page)
         if path == "/":
             page.locator(".language summary").click()  # the language menu: each language named in its own
+        if small := page.evaluate(SMALL_TARGETS):
+            problems[f"{path}: too small to tap"] = small
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
             found = serious(page)

@@ -124,7 +124,16 @@ def test_the_threshold_is_a_step_line(xs, ys, expected):
 
 
 @pytest.mark.parametrize(
-    "low, high, expected", [(0, 500, [0, 200, 400]), (-5, 3, [-4, -2, 0, 2]), (0, 7, [0, 2, 4, 6]), (3, 3, [3])]
+    "low, high, expected",
+    [
+        (0, 500, [0, 200, 400, 500]),
+        (0, 450, [0, 200, 400]),  # the top is near the last: not written twice so close
+        (0, 50, [0, 20, 40, 50]),  # a tie at 50 in Letzter Stich: its value on the axis
+        (-5, 3, [-4, -2, 0, 2, 3]),
+        (0, 7, [0, 2, 4, 6, 7]),
+        (0, 8, [0, 2, 4, 6, 8]),
+        (3, 3, [3]),
+    ],
 )
 def test_axis_values_are_round(low, high, expected):
     assert axis_values(low, high) == expected
