@@ -36,15 +36,16 @@ class Line:
     """One player's line: `points` as SVG polyline text, its `label` drawn at `label_y`, the last value.
 
     Players whose lines end at the same value share one label (`listed`), at that value: the last
-    of them in seat order (its line drawn on top, so the label has the colour seen there) carries
-    it, the others have "" and the same `label_y`. A player alone at their value has their name
-    (`shortened`)."""
+    of them in seat order (its line drawn on top) carries it, the others have "" and the same
+    `label_y`; all of them have `shared` true (their label is drawn in the text's colour, not in one
+    of theirs). A player alone at their value has their name (`shortened`), in their line's colour."""
 
     name: str
     label: str
     points: str
     label_y: int
     last: int
+    shared: bool = False
 
 
 @dataclass(frozen=True)
@@ -170,7 +171,7 @@ def draw(
             label = ""  # the label of the last of them names this player
         else:
             label = shortened(name) if len(group) == 1 else listed([names[other] for other in group])
-        lines.append(Line(name, label, points, at[last], last))
+        lines.append(Line(name, label, points, at[last], last, shared=len(group) > 1))
     return Chart(
         lines=tuple(lines),
         hands=tuple(hands),

@@ -80,8 +80,21 @@ def test_the_tap_answer_draws_one_label_for_the_level_players_and_its_table_name
     sitting.record_hand(1, 0)
     sitting.record_hand(2, 1)
     figure = chart_of(client.post(url(sitting, "tap/"), {"number": 3, "winner": 1}, **HX).content.decode())
-    named = [text for text in re.findall(r'<text class="l\d"[^>]*>([^<]*)</text>', figure) if text.strip(FSI + PDI)]
+    named = [text for text in re.findall(r'<text class="(?:l\d|shared)"[^>]*>([^<]*)</text>', figure) if text.strip(FSI + PDI)]
     assert len(named) == 3, named  # Ali, Bintou, and one for the six still at 0
     assert isolate(listed(names[2:])) in named
     header = re.findall(r'<th scope="col"><bdi>([^<]*)</bdi></th>', figure)
     assert header == names  # the table for screen readers: every player, each in a column
+
+
+def test_a_shared_label_is_drawn_in_the_texts_colour_a_lone_name_in_its_lines():
+    from matches.views.chart import chart_svg
+
+    chart = draw(["Uwe", "Björn", "Max"], [0, 1, 2, 3], [[0, 0, 0], [50, 0, 0], [50, 50, 0], [50, 50, 50]])
+    assert [line.shared for line in chart.lines] == [True, True, True]  # all at 50
+    assert [bool(line.label) for line in chart.lines] == [False, False, True]  # Max's line, on top, carries it
+    svg = str(chart_svg(chart))
+    assert re.search(r'<text class="shared"[^>]*>[^<]*Uwe', svg) and 'text class="l2"' not in svg
+    alone = draw(["Uwe", "Björn"], [0, 1], [[0, 0], [50, 0]])
+    assert not any(line.shared for line in alone.lines)
+    assert 'text class="l0"' in str(chart_svg(alone)) and 'text class="l1"' in str(chart_svg(alone))

@@ -126,7 +126,8 @@ def chart_svg(chart: Chart) -> SafeString:
         parts.append(f'<polyline class="l{index}" points="{line.points}"/>')
         if line.label:  # else another line's label names this player too: they end at the same value
             parts.append(
-                f'<text class="l{index}" x="{width + 4}" y="{line.label_y + NAME_BASELINE}">'
+                f'<text class="{"shared" if line.shared else f"l{index}"}" x="{width + 4}" '
+                f'y="{line.label_y + NAME_BASELINE}">'
                 f"{escape(isolate(line.label))}</text>"
             )
     parts.append("</svg>")
