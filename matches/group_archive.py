@@ -81,8 +81,9 @@ VERSION = 1
 INT_MAX = 2**31 - 1  # the databases' integer columns
 POINTS_MAX = 1_000_000  # what one hand may give or take from one seat
 PHONE_MAX_LENGTH = STAMP_MAX_LENGTH = 12  # Hand.recorded_by_phone, corrected_by_phone, stamp
-EARLIEST = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)  # the first and last moments a file may hold:
-CLOCKS_APART = datetime.timedelta(days=1)  # ... up to a day after this server's now (another server's clock)
+# A file's moments: from EARLIEST to CLOCKS_APART after this server's now (another server's clock).
+EARLIEST = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
+CLOCKS_APART = datetime.timedelta(days=1)
 
 GROUP_FIELDS = ("format", "version", "name", "created_at", "changed_at", "players", "sittings")
 ZONE = "time_zone"  # in a group and in each of its sittings; optional (archives made before it lack it)
@@ -468,7 +469,7 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> _Sit
     if ended_early and (not hands or hands[-1].winner is not None):
         raise _abandoned(f"{where}.hands")
     _replayed(entry, where, seats, hands, match_end, ended_how, finished_at is not None)
-    _dealt_in_turn(where, game, hands)
+    _dealt_in_turn(where, game, hands, n_seats)
     chips_reissued = _whole(entry, "chips_reissued", f"{where}.chips_reissued", 0, INT_MAX)
     if chips_reissued and not game.uses_chips:
         raise _problem(f"{where}.chips_reissued", _("%(game)s is not played with chips.") % {"game": _(game.name)})
@@ -645,7 +646,7 @@ def _replayed(
             _agree(f"{where}.seats[{position}].best_run", seat["best_run"], longest_run(winners, position))
 
 
-def _dealt_in_turn(where: str, game: rules.Game, hands: list[_Hand]) -> None:
+def _dealt_in_turn(where: str, game: rules.Game, hands: list[_Hand], n_seats: int) -> None:
     """Each hand's dealer is the one the game's rules name after the hand before (the first seat
     deals hand 1), as the table showed it when the hand was dealt: after a hand whose winner was
     corrected, the next one may have been dealt by the winner it had then, so any seat may."""
@@ -661,11 +662,7 @@ def _dealt_in_turn(where: str, game: rules.Game, hands: list[_Hand]) -> None:
                 % {"where": f"{where}.hands[{number}].dealer_position", "found": found, "expected": expected}
             )
         corrected = hand.fields["corrected_at"] is not None
-        expected = (
-            None
-            if corrected or hand.winner is None
-            else game.dealer_after(len(hand.fields["points"]), found, hand.winner)
-        )
+        expected = None if corrected or hand.winner is None else game.dealer_after(n_seats, found, hand.winner)
 
 
 def _abandoned(where: str) -> ArchiveError:

@@ -80,7 +80,11 @@ def test_the_tap_answer_draws_one_label_for_the_level_players_and_its_table_name
     sitting.record_hand(1, 0)
     sitting.record_hand(2, 1)
     figure = chart_of(client.post(url(sitting, "tap/"), {"number": 3, "winner": 1}, **HX).content.decode())
-    named = [text for text in re.findall(r'<text class="(?:l\d|shared)"[^>]*>([^<]*)</text>', figure) if text.strip(FSI + PDI)]
+    named = [
+        text
+        for text in re.findall(r'<text class="(?:l\d|shared)"[^>]*>([^<]*)</text>', figure)
+        if text.strip(FSI + PDI)
+    ]
     assert len(named) == 3, named  # Ali, Bintou, and one for the six still at 0
     assert isolate(listed(names[2:])) in named
     header = re.findall(r'<th scope="col"><bdi>([^<]*)</bdi></th>', figure)

@@ -92,14 +92,15 @@ def no_such_sitting(request: HtmxHttpRequest) -> HttpResponse:
 
 def action(view: Callable[..., HttpResponse], read_first: bool = True) -> Callable[..., HttpResponse]:
     """A POST-only action on a sitting. A GET (a reload or a shared link of the action's address)
-    goes back to the match table instead of a blank 405; other methods get the 405. `read_first=False`: the view gets
-    Sitting.at_link(token) and its verb reads the row (see with_sitting)."""
+    goes back to the match table instead of a blank 405; other methods (no page sends them) get the
+    405. `read_first=False`: the view gets Sitting.at_link(token) and its verb reads the row (see
+    with_sitting)."""
 
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, sitting: Sitting, *args, **kwargs) -> HttpResponse:
         if request.method in ("GET", "HEAD"):
             return redirect(sitting)
-        if request.method != "POST":  # PUT, DELETE...: no page sends them
+        if request.method != "POST":
             return HttpResponseNotAllowed(["GET", "POST"])
         return view(request, sitting, *args, **kwargs)
 
