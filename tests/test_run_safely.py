@@ -5,7 +5,7 @@ import socket
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 from .servers import ROOT, Phone, clean_environment, free_port, serving
 
@@ -21,18 +21,26 @@ def secret_key(env_file) -> str:
 def make_run(tmp_path):
     """`make run` on a free port, with its own .env and database, as a table's laptop runs it
     (a developer's old `.env` asking for DEBUG=1 included)."""
-    port = free_port()
-    env = clean_environment(
-        PORT=str(port),
-        WORKERS="1",
-        ENV_FILE=str(tmp_path / ".env"),
-        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-        STATIC_ROOT=str(tmp_path / "static"),
-        RATELIMIT_DIR=str(tmp_path / "ratelimit"),
-        SENTRY_DSN=f"https://{MARKER}@errors.example.org/1",
-    )
-    with serving(["make", "-s", "run"], env, port, tmp_path / "make-run.log") as url:
-        yield url
+    for attempt in range(3):  # the free port may be taken by another process before make run checks it
+        port = free_port()
+        env = clean_environment(
+            PORT=str(port),
+            WORKERS="1",
+            ENV_FILE=str(tmp_path / ".env"),
+            DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            STATIC_ROOT=str(tmp_path / "static"),
+            RATELIMIT_DIR=str(tmp_path / "ratelimit"),
+            SENTRY_DSN=f"https://{MARKER}@errors.example.org/1",
+        )
+        with ExitStack() as stack:
+            try:
+                url = stack.enter_context(serving(["make", "-s", "run"], env, port, tmp_path / "make-run.log"))
+            except RuntimeError as refused:
+                if f"Port {port} is in use" in str(refused) and attempt < 2:
+                    continue
+                raise
+            yield url
+            return
 
 
 def shows_nothing_private(body: str) -> None:
