@@ -300,6 +300,16 @@ def hand_number(missing: str) -> forms.IntegerField:
     )
 
 
+def stamp_field() -> forms.CharField:
+    """A hand's stamp as the page showed it (a correction's, an undo's): optional; one longer than any
+    stamp came from no page of this app."""
+    return forms.CharField(
+        required=False,
+        max_length=12,
+        error_messages={"max_length": _("This button is from an older page: reload the page, then tap again.")},
+    )
+
+
 class TapForm(forms.Form):
     """A tap: the hand it was made for and the winner's seat, 1-based as shown on the button.
 
@@ -318,7 +328,7 @@ class TapForm(forms.Form):
         },
     )
 
-    stamp = forms.CharField(required=False, max_length=12)  # a correction's: the hand as the phone saw it
+    stamp = stamp_field()  # a correction's: the hand as the phone saw it
 
     def extras(self) -> dict[str, object]:
         """The posted extra facts: lists for fields posted several times (seats), single values otherwise."""
@@ -335,7 +345,7 @@ class TapForm(forms.Form):
 class HandNumberForm(forms.Form):
     """Undo names the hand it undoes (number and stamp); End match names the open hand it abandons."""
 
-    stamp = forms.CharField(required=False, max_length=12)
+    stamp = stamp_field()
     number = hand_number(_("Say which hand this is about."))
 
 

@@ -336,7 +336,7 @@ def _checked(data: object) -> tuple[str, datetime.datetime, datetime.datetime, l
         raise ArchiveError(
             _('This file is not a Last Trick group archive: its "format" should be "%(format)s".') % {"format": FORMAT}
         )
-    if data.get("version") != VERSION or isinstance(data.get("version"), bool):
+    if data.get("version") != VERSION or type(data.get("version")) is not int:  # (not true, not 1.0)
         raise ArchiveError(
             _("This archive is version %(found)s of the format; this server reads version %(known)d only.")
             % {"found": json.dumps(data.get("version")), "known": VERSION}
@@ -358,11 +358,11 @@ def _checked(data: object) -> tuple[str, datetime.datetime, datetime.datetime, l
         target = sitting.next_sitting
         if target is None:
             continue
-        if target == number or target in rematched:
+        if target <= number or target in rematched or sittings[target].fields["game"] != sitting.fields["game"]:
             raise ArchiveError(
                 _(
-                    "sittings[%(number)d].next_sitting is %(target)d: a rematch is another match of the file, "
-                    "and each match is the rematch of one match at most."
+                    "sittings[%(number)d].next_sitting is %(target)d: a rematch is a later match of the file, "
+                    "of the same game, and each match is the rematch of one match at most."
                 )
                 % {"number": number, "target": target}
             )
@@ -389,12 +389,10 @@ def _player(entry: object, where: str) -> _Player:
 
 
 def _distinct_members(players: list[_Player]) -> None:
-    """No two of the group's players, members or former, share a name, case aside (as the group keeps
-    them: a newcomer of a former player's name is that player back; erased players are numbered)."""
+    """No two of the group's players, members, former or erased, share a name, case aside (as the group
+    keeps them: a newcomer of a former player's name is that player back)."""
     seen: dict[str, int] = {}
     for number, player in enumerate(players):
-        if player.erased:
-            continue
         first = seen.setdefault(player.name.casefold(), number)  # names.same_name compares casefolded
         if first != number:
             raise ArchiveError(
@@ -430,6 +428,8 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> _Sit
         "stake_amount": _whole(entry, "stake_amount", f"{where}.stake_amount", 1, INT_MAX, optional=True),
         "stake_label": _text(entry, "stake_label", f"{where}.stake_label", STAKE_LABEL_MAX_LENGTH),
     }
+    if options["stake_label"] != options["stake_label"].strip():  # as the start form keeps it
+        _fail_unclean(f"{where}.stake_label", options["stake_label"])
     try:
         if check_options(game, **options) != options:  # a chips game without its starting chips
             _fail_type(f"{where}.starting_chips", None, _whole_kind(1, INT_MAX))
@@ -760,6 +760,8 @@ def _text(entry: dict, key: str, where: str, max_length: int) -> str:
     value = entry[key]
     if not isinstance(value, str) or len(value) > max_length:
         _fail_type(where, value, _("text of at most %(max)d characters") % {"max": max_length})
+    if "\x00" in value:  # no database column keeps it (PostgreSQL refuses it)
+        raise ArchiveError(_("%(where)s holds a null character: remove it.") % {"where": where})
     return value
 
 

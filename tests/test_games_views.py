@@ -8,6 +8,7 @@ import re
 import pytest
 
 from matches.models import Sitting
+from matches.rules import MatchEnd, MatchEndKind
 
 from .conftest import shown
 from .test_views import HX, snapshot, url
@@ -101,7 +102,9 @@ def test_each_game_played_to_its_end_and_exported(client, slug, settings, names,
     assert 'name="winner"' not in page
     refused = client.post(url(sitting, "tap/"), {"number": len(taps) + 1, "winner": 1, **taps[0][1]}, **HX)
     assert refused.status_code == 409
-    rows = list(csv.reader(io.StringIO(b"".join(client.get(url(sitting, "hands.csv")).streaming_content).decode("utf-8-sig"))))
+    rows = list(
+        csv.reader(io.StringIO(b"".join(client.get(url(sitting, "hands.csv")).streaming_content).decode("utf-8-sig")))
+    )
     assert len(rows) == len(taps) + 1
     assert sitting.check_totals() == []
 
@@ -177,6 +180,58 @@ def test_cat_te_chips_can_be_reissued_once_when_someone_runs_out(client):
     assert again.status_code == 409 and "just re-issued" in again.content.decode()
     sitting.refresh_from_db()
     assert sitting.chips_reissued == 1 and sitting.table().balances() == [8, 2, 2]
+
+
+def test_undoing_the_hand_before_a_chips_hand_out_dates_it_at_the_open_hand_and_the_group_still_moves(client):
+    from matches.group_archive import export_group, import_group
+    from matches.models import Group
+
+    group = Group.create("Cat club", ["An", "Binh", "Chi"])
+    an, binh, chi = (player.pk for player in group.members())
+    sitting = group.start_match("cat-te", [an, binh, chi], MatchEnd(MatchEndKind.HANDS, 12), starting_chips=1)
+    sitting.record_hand(1, 0, {"how": "last"})  # Binh and Chi run out
+    sitting.reissue_chips(seen=0)  # while hand 2 is open
+    stamp = sitting.hands.get(number=1).stamp
+    assert client.post(url(sitting, "undo/"), {"number": 1, "stamp": stamp}).status_code == 302
+    sitting.refresh_from_db()
+    assert sitting.reissued_before == [1] and sitting.table().balances() == [2, 2, 2]
+    data = export_group(group)
+    assert export_group(import_group(data))["sittings"] == data["sittings"]
+
+
+def test_chips_dated_after_the_open_hand_by_an_earlier_undo_are_dated_at_it_by_the_migration():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("matches.migrations.0006_chips_dated_no_later_than_the_open_hand")
+    sitting = Sitting.start("cat-te", ["An", "Binh", "Chi"], MatchEnd(MatchEndKind.HANDS, 12), starting_chips=1)
+    sitting.record_hand(1, 0, {"how": "last"})
+    sitting.reissue_chips(seen=0)
+    sitting.hands.filter(number=1).delete()  # as undo left it before: the batch still dated 2
+    Sitting.objects.filter(pk=sitting.pk).update(reissued_before=[2])
+    other = Sitting.start("cat-te", ["Dung", "Em", "Giang"], MatchEnd(MatchEndKind.HANDS, 12), starting_chips=1)
+    other.record_hand(1, 0, {"how": "last"})
+    other.reissue_chips(seen=0)  # dated 2, hand 2 open: as it should be
+    migration.date_batches_no_later_than_the_open_hand(apps, None)
+    sitting.refresh_from_db(), other.refresh_from_db()
+    assert sitting.reissued_before == [1] and other.reissued_before == [2]
+
+
+def test_a_correction_sent_twice_is_made_once_and_the_second_says_it_was_made(client):
+    sitting = start(client, "spar", {"end_kind": "points", "end_target": "21"}, ["Ann", "Bo", "Cy"])
+    client.post(url(sitting, "tap/"), {"number": 1, "winner": 1, "card": "six"})
+    client.post(url(sitting, "tap/"), {"number": 2, "winner": 2, "card": "seven"})
+    page = client.get(url(sitting, "hands/1/")).content.decode()
+    seen = re.search(r'name="stamp" value="([^"]+)"', page).group(1)
+    correction = {"number": 1, "winner": 3, "card": "other", "stamp": seen}
+    assert client.post(url(sitting, "hands/1/"), correction, **HX).status_code == 200
+    after = snapshot(sitting)
+    again = client.post(url(sitting, "hands/1/"), correction, **HX)  # a double tap, or a retry
+    assert again.status_code == 200 and "Hand 1 corrected: Cy" in shown(again.content.decode())
+    assert snapshot(sitting) == after
+    long = client.post(url(sitting, "hands/1/"), {**correction, "stamp": "x" * 200}, **HX)
+    assert long.status_code == 400 and "This button is from an older page" in long.content.decode()
 
 
 @pytest.mark.parametrize("seen", [-1, 2])

@@ -289,6 +289,16 @@ def _two_members_called_aicha(data):
     hawa["name"] = "AÏCHA"
 
 
+def _rematches_of_each_other(data):
+    agram, rematch = index_of(data, "agram"), index_of(data, "agram", 1)
+    assert data["sittings"][agram]["next_sitting"] == rematch
+    data["sittings"][rematch]["next_sitting"] = agram
+
+
+def _hawa_called_as_the_erased(data):
+    next(p for p in data["players"] if p["name"] == "Hawa")["name"] = "Erased player 1"
+
+
 def _hawa_called_as_djibo(data):
     hawa = next(p for p in data["players"] if p["name"] == "Hawa")
     assert next(p for p in data["players"] if p["name"] == "Djibo")["left"]
@@ -419,8 +429,23 @@ BROKEN = [
         _set("created_at", "2025-05-01T19:15:00"),
         "created_at should be a date and time with its offset from UTC",
     ),
-    ("a rematch of itself", _rematch_itself, "sittings[2].next_sitting is 2: a rematch is another match"),
-    ("two matches with one rematch", _two_rematches, "sittings[3].next_sitting is 1: a rematch is another match"),
+    ("a rematch of itself", _rematch_itself, "sittings[2].next_sitting is 2: a rematch is a later match"),
+    ("two matches with one rematch", _two_rematches, "sittings[3].next_sitting is 1: a rematch is a later match"),
+    ("rematches of each other", _rematches_of_each_other, "sittings[1].next_sitting is 0: a rematch is a later"),
+    ("a rematch of another game", _set("sittings.cat-te.next_sitting", 3), "sittings[2].next_sitting is 3: a"),
+    ("version 1.0", _set("version", 1.0), "This archive is version 1.0"),
+    (
+        "a null character in a text",
+        _set("sittings.fapfap.stake_label", "FC\u0000FA"),
+        "sittings[3].stake_label holds a null",
+    ),
+    (
+        "a null character in a stamp",
+        _set("sittings.spar.hands.0.stamp", "a\u0000b"),
+        "sittings[5].hands[0].stamp holds a null",
+    ),
+    ("a currency with spaces around", _set("sittings.fapfap.stake_label", " FCFA "), 'write it "FCFA"'),
+    ("a member of an erased player's name", _hawa_called_as_the_erased, "are both called Erased player 1"),
     (
         "a rematch outside the file",
         _set("sittings.agram.next_sitting", 6),

@@ -155,6 +155,14 @@ def test_erase_replaces_the_name_everywhere_and_the_scores_stay(group):
     assert second.name == "Erased player 2"
 
 
+def test_nobody_takes_the_name_an_erased_player_keeps(group):
+    group.erase_player(ids(group)["Djibo"])
+    for verb in (group.add_player, lambda name: group.rename_player(ids(group)["Aïcha"], name)):
+        with pytest.raises(BadInput, match="<bdi>Erased player 1</bdi> is the name an erased player keeps"):
+            verb("erased PLAYER 1")
+    assert sorted(members(group)) == ["Aïcha", "Boubacar", "Chaibou"]
+
+
 def test_a_verb_on_a_player_of_another_group_is_refused(group):
     other = Group.create("Other", ["Zeinab"])
     zeinab = other.players.get()

@@ -808,3 +808,24 @@ def test_an_action_asked_by_a_method_no_page_sends_is_not_allowed_and_changes_no
     answer = client.generic(method, url(sitting, path), "number=1&winner=2", "application/x-www-form-urlencoded")
     assert answer.status_code == 405 and "POST" in answer["Allow"]
     assert snapshot(sitting) == before
+
+
+def test_notices_posted_again_each_show_once_where_they_were_said_last(client, sitting):
+    play(sitting, [0])  # hand 1; then, without JavaScript and without waiting for the answers:
+    client.post(url(sitting, "tap/"), {"number": 2, "winner": 2})
+    stamp = sitting.hands.get(number=2).stamp
+    client.post(url(sitting, "undo/"), {"number": 2, "stamp": stamp})
+    client.post(url(sitting, "tap/"), {"number": 2, "winner": 2})
+    client.post(url(sitting, "tap/"), {"number": 2, "winner": 2})
+    notice = shown(client.get(url(sitting)).content.decode())
+    undone, recorded = notice.index("Hand 2 undone"), notice.index("Hand 2 recorded: Boubacar.")
+    assert undone < recorded and notice.count("Hand 2 recorded: Boubacar.") == 1
+
+
+@pytest.mark.parametrize("path", ["/start/agram/", "end/", "hands/1/", "group/", "/groups/new/", "/groups/import/"])
+def test_a_head_request_on_a_page_that_takes_a_form_answers_as_a_get_and_changes_nothing(client, sitting, path):
+    play(sitting, [0])
+    before = snapshot(sitting)
+    address = path if path.startswith("/") else url(sitting, path)
+    assert client.head(address).status_code == client.get(address).status_code == 200
+    assert snapshot(sitting) == before

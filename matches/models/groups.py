@@ -276,9 +276,16 @@ class Group(models.Model):
                 _("Keep names to %(max)d characters (this one has %(length)d).")
                 % {"max": NAME_MAX_LENGTH, "length": len(name)}
             )
-        for other in self.players.filter(erased=False):
+        for other in self.players.all():
             if not same_name(other.name, name) or other.pk == getattr(keep, "pk", None):
                 continue
+            if other.erased:
+                raise BadInput(
+                    sentence(
+                        _("%(name)s is the name an erased player keeps: choose another name."),
+                        {"name": bdi(other.name)},
+                    )
+                )
             if not other.left:
                 raise BadInput(sentence(_("%(name)s is in this group already."), {"name": bdi(other.name)}))
             if keep is not None:  # a newcomer of a former player's name is that player, back (_new_player)

@@ -374,8 +374,10 @@ class Sitting(models.Model):
         (totals, threshold, match end: correcting the deciding hand can reopen the match).
 
         `stamp` is the hand's stamp as the correcting phone saw it: if another phone corrected the
-        hand since (or undid and recorded it again), nothing changes. Raises Conflict then, when the
-        match was ended by a member or hand `number` was not won; BadInput as record_hand does.
+        hand since (or undid and recorded it again), nothing changes, and Conflict is raised unless
+        the hand already says what this correction says (the same correction sent again: returned as
+        done). Raises Conflict when the match was ended by a member or hand `number` was not won;
+        BadInput as record_hand does.
         """
         with transaction.atomic():
             sitting, seats = self._lock()
@@ -386,7 +388,11 @@ class Sitting(models.Model):
                 raise Conflict(
                     _("Hand %(number)d has not been recorded, so it cannot be corrected.") % {"number": number}
                 )
+            cleaned, points = sitting._score(len(seats), winner, extras)
             if stamp is not None and stamp != hand.stamp:
+                if hand.winner_id == seats[winner].pk and hand.extras == json.loads(json.dumps(cleaned)):
+                    self._adopt(sitting)
+                    return hand  # this correction sent again (a retry, a double tap): already made
                 now = next(seat.name for seat in seats if seat.pk == hand.winner_id)
                 raise Conflict(
                     sentence(
@@ -396,7 +402,6 @@ class Sitting(models.Model):
                         {"number": number, "winner": bdi(now)},
                     )
                 )
-            cleaned, points = sitting._score(len(seats), winner, extras)
             hand.winner, hand.extras, hand.points = seats[winner], cleaned, list(points)
             hand.corrected_at, hand.stamp = timezone.now(), new_stamp()
             hand.corrected_by_phone, hand.corrected_by_seat = by.phone, by.seat
@@ -421,7 +426,8 @@ class Sitting(models.Model):
         `stamp` is the hand's stamp as the undoing phone saw it: if the hand was
         re-recorded or corrected since, nothing is removed. Undoing the hand that
         ended the match by its match-end rule reopens it; a match ended by a member
-        stays final. Raises Conflict otherwise.
+        stays final. A batch of chips dated after the hand (handed out while the next one was open) is
+        dated at it, the open hand again. Raises Conflict otherwise.
         """
         with transaction.atomic():
             sitting, seats = self._lock()
@@ -445,6 +451,8 @@ class Sitting(models.Model):
                     )
                 )
             last.delete()
+            if any(batch > number for batch in sitting.reissued_before):  # chips handed out after it: now
+                sitting._update(reissued_before=[min(batch, number) for batch in sitting.reissued_before])
             sitting._recompute(table.seats)
         self._adopt(sitting)
         return last

@@ -147,7 +147,7 @@ csrf_checked = decorator_from_middleware(NoReferrerCsrfViewMiddleware)
 
 
 @csrf_exempt  # checked by csrf_checked below, once the upload handler is in place
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def group_import(request: HtmxHttpRequest) -> HttpResponse:
     """GET: the form to upload a group's archive. POST: the new group, then its page; a file that is
     too big, missing or not an archive this server takes gets the form again with what to fix.

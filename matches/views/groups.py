@@ -342,7 +342,7 @@ def remove_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Htt
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @with_group
 def erase_player(request: HtmxHttpRequest, group: Group, player_id: int) -> HttpResponse:
     """GET asks to confirm; POST (with the confirmation) replaces the name everywhere, scores stay."""
@@ -393,7 +393,7 @@ def checked_group_name(raw: str) -> str:
     return name
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def create_group(request: HtmxHttpRequest) -> HttpResponse:
     """A new group: its name, and its players if known (one a line; more can join later). Counted as a
     new match against the phone's and the address's limits."""
@@ -447,7 +447,7 @@ def save_page(request: HtmxHttpRequest, sitting: Sitting, notice: str = "", stat
         return render(request, "matches/group_save.html", context, status=status)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @with_sitting
 def save_to_group(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """Save a match played outside any group into one of this phone's groups (`group`: its token) or
@@ -593,7 +593,7 @@ def settings_form(game: rules.Game, seated: int, initial: dict) -> StartForm:
     return StartForm(game=game, rows=max(1, seated), initial=initial)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @vary_on_headers("HX-Request")
 @with_group(limit=None)
 def new_match(request: HtmxHttpRequest, group: Group, game: str) -> HttpResponse:

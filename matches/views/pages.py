@@ -48,7 +48,7 @@ def choose_game(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "matches/games.html", {"games": rules.GAMES.values()})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @vary_on_headers("HX-Request")
 def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
     """Start a sitting of `game`. The same form's Add and Remove buttons change the number of name rows
@@ -57,7 +57,7 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
     entry = rules.GAMES.get(game)
     if entry is None:
         return message_response(request, _("There is no such game here: pick one from the list."), 404)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         form = StartForm(game=entry, rows=entry.seats_in_range(DEFAULT_ROWS))
         return show_start(request, form, playing=match_in_progress(request))
     action = request.POST.get("action", "start")

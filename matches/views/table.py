@@ -61,7 +61,8 @@ def table_response(
     """
     if not notice and not request.htmx:
         # (each only once: a plain form posted again before its answer came queues the same notice again)
-        notice = joined(dict.fromkeys(message.message for message in messages.get_messages(request)))
+        said = [message.message for message in messages.get_messages(request)]
+        notice = joined(reversed(dict.fromkeys(reversed(said))))  # each where it was said last
     swap = wants_partial(request)
     token = sitting.watch_token if watching else sitting.token
     body, state = region_body(request, sitting, watching)
@@ -244,12 +245,12 @@ def undo(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     return after_change(request, sitting, _("Hand %(number)d undone: tap its winner again.") % {"number": hand.number})
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @vary_on_headers("HX-Request")
 @with_sitting
 def end(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """GET asks for confirmation; POST ends the match (the open hand is abandoned)."""
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         if sitting.is_finished:
             return redirect(sitting)
         return render(request, "matches/end.html", {"sitting": sitting, "table": sitting.table(recent=1)})
@@ -263,7 +264,7 @@ def end(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     return after_change(request, sitting, "")  # the standings say it ended early, and where
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @with_sitting
 def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResponse:
     """GET shows hand `number` with its winner and answers to change; POST stores the correction."""
@@ -349,7 +350,7 @@ def reissue(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     )
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @with_sitting
 def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """Same game, same players in the same order, a new sitting (counted as a new match against the
