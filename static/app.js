@@ -91,11 +91,11 @@
     document.querySelectorAll("details.ask[open]").forEach(function (other) {
       if (other !== panel) other.open = false;
     });
-    var buttons = panel.querySelectorAll(".answers button");
-    var last = buttons[buttons.length - 1];
-    var off = panel.getBoundingClientRect().top < 0 || (last && last.getBoundingClientRect().bottom > window.innerHeight);
-    if (off) panel.scrollIntoView({ block: "start" });
-    if (last && last.getBoundingClientRect().bottom > window.innerHeight) last.scrollIntoView({ block: "end" });
+    // (measured on the answers as shown: a button inside a closed answer that asks more has no box)
+    var answers = panel.querySelector(".answers");
+    var below = function () { return answers && answers.getBoundingClientRect().bottom > window.innerHeight; };
+    if (panel.getBoundingClientRect().top < 0 || below()) panel.scrollIntoView({ block: "start" });
+    if (below()) answers.scrollIntoView({ block: "end" });
   }, true);
 
   // An answer that asks more (Cat Tê's sweep) opens its question under it, and Undo or handing out
