@@ -67,6 +67,7 @@ from .models import (
     Player,
     Seat,
     Sitting,
+    as_stored,
     check_options,
     longest_run,
     match_end_choices,
@@ -594,7 +595,7 @@ def _check_extras(extras: dict, where: str, game: rules.Game, n_seats: int, winn
         cleaned = game.clean_extras(posted, n_seats, winner)
     except rules.RuleError as error:
         raise _problem(where, rule_message(error)) from None
-    stored = json.loads(json.dumps(cleaned))  # as the JSON column keeps it: tuples become lists
+    stored = as_stored(cleaned)
     if json.dumps(stored, sort_keys=True) != json.dumps(extras, sort_keys=True):  # so true is not 1
         raise ArchiveError(
             _("%(where)s is %(found)s, which this server records as %(expected)s.")

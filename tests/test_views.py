@@ -101,6 +101,19 @@ def test_a_tap_that_disagrees_with_the_recorded_hand_is_refused_with_a_notice(cl
     assert snapshot(sitting) == before
 
 
+@pytest.mark.parametrize(
+    "game, answers",
+    [("cat-te", {"how": "sweep", "aces": ["3"]}), ("eighty-three", {"ace": "1", "last": "1", "bonus": ["1", "3"]})],
+)
+def test_a_retry_that_names_players_is_taken_for_the_recorded_hand(client, game, answers):
+    sitting = Sitting.start(game, ["A", "B", "C"])  # the answers name seats: kept as a list, posted as fields
+    tap = {"number": 1, "winner": 2, **answers}
+    first = client.post(url(sitting, "tap/"), tap, **HX)
+    retry = client.post(url(sitting, "tap/"), tap, **HX)  # the first answer was lost
+    assert first.status_code == retry.status_code == 200
+    assert "already" not in retry.content.decode() and sitting.hands.count() == 1
+
+
 def test_a_retry_with_other_answers_is_not_taken_for_the_recorded_hand(client):
     sitting = Sitting.start("fapfap", ["A", "B", "C"])
     client.post(url(sitting, "tap/"), {"number": 1, "winner": 2, "multiplier": "2"}, **HX)

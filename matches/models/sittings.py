@@ -337,7 +337,7 @@ class Sitting(models.Model):
             cleaned, _points = self._score(len(table.seats), winner, extras)
         except BadInput:
             return None
-        return hand if cleaned == hand.extras else None
+        return hand if as_stored(cleaned) == hand.extras else None
 
     def _record(self, table: TableState, number: int, winner: int, extras: Mapping | None, by: Recorder) -> Hand:
         self._check_open(table, number)
@@ -390,7 +390,7 @@ class Sitting(models.Model):
                 )
             cleaned, points = sitting._score(len(seats), winner, extras)
             if stamp is not None and stamp != hand.stamp:
-                if hand.winner_id == seats[winner].pk and hand.extras == json.loads(json.dumps(cleaned)):
+                if hand.winner_id == seats[winner].pk and hand.extras == as_stored(cleaned):
                     self._adopt(sitting)
                     return hand  # this correction sent again (a retry, a double tap): already made
                 now = next(seat.name for seat in seats if seat.pk == hand.winner_id)
@@ -787,6 +787,12 @@ class Sitting(models.Model):
             self._read_from(fresh)
             self._adopt(fresh)
             return self.table(recent)
+
+
+def as_stored(extras: Mapping) -> dict:
+    """A hand's extra facts as its JSON column gives them back (a tuple of seats comes back a list),
+    to compare cleaned answers with a recorded hand's."""
+    return json.loads(json.dumps(extras))
 
 
 def running_totals(values: list) -> list:
