@@ -28,9 +28,14 @@ def sitting_version(column: str, token: str) -> int | None:
     if connection.vendor == "postgresql":
         return _version_from_libpq(column, token)
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT version FROM {Sitting._meta.db_table} WHERE {column} = %s", [token])
+        cursor.execute(_read(column, "%s"), [token])
         row = cursor.fetchone()
     return None if row is None else row[0]
+
+
+def _read(column: str, placeholder: str) -> str:
+    """The version read by link `column`, its token as the driver's `placeholder`."""
+    return f"SELECT version FROM {Sitting._meta.db_table} WHERE {column} = {placeholder}"
 
 
 # Per psycopg connection, each link's poll statement prepared on it (on its first use), by name.
@@ -46,7 +51,7 @@ def _version_from_libpq(column: str, token: str) -> int | None:
     name = prepared.get(column)
     if name is None:
         name = f"lasttrick_poll_{column}_{next(_NAMES)}".encode()
-        sql = f"SELECT version FROM {Sitting._meta.db_table} WHERE {column} = $1"
+        sql = _read(column, "$1")
         _sent(wrapper, f"PREPARE {name.decode()} AS {sql}", lambda: database.pgconn.prepare(name, sql.encode()))
         prepared[column] = name
     try:

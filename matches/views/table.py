@@ -268,7 +268,11 @@ def end(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 @with_sitting
 def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResponse:
     """GET shows hand `number` with its winner and answers to change; POST stores the correction."""
-    hand = sitting.hands.filter(number=number, status="won").first()
+
+    def won_hand():  # read again after a refused correction: another phone may have changed it
+        return sitting.hands.filter(number=number, status="won").first()
+
+    hand = won_hand()
     if hand is None or sitting.is_final:
         reason = (
             _("This match was ended: it can no longer change.")
@@ -290,8 +294,8 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
                 by=recorder(request, sitting),
                 stamp=form.cleaned_data["stamp"] or None,
             )
-        except TableError as refusal:  # shown with the hand as it is now (another phone may have changed it)
-            hand = sitting.hands.filter(number=number, status="won").first() or hand
+        except TableError as refusal:  # shown with the hand as it is now
+            hand = won_hand() or hand
             return correction_page(request, sitting, hand, refusal.message, status=refusal.status)
         notice = hand_notice(
             _("Hand %(number)d corrected: %(name)s."),
