@@ -16,8 +16,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.html import format_html
 
-from .models import Hand, Seat, Sitting
-from .retention import forget_sittings
+from matches.models import Hand, Seat, Sitting
+from matches.services.retention import forget_sittings
 
 TOKEN = r"[A-Za-z0-9_-]{16,32}"
 TOKEN_IN_LINK = re.compile(rf"/[sw]/({TOKEN})(?![A-Za-z0-9_-])")

@@ -62,20 +62,20 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "matches.middleware.answer_unchanged_polls",  # a bare 204 while nothing changed: see its docstring
+    "matches.web.middleware.answer_unchanged_polls",  # a bare 204 while nothing changed: see its docstring
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "matches.csrf.NoReferrerCsrfViewMiddleware",
+    "matches.web.csrf.NoReferrerCsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "matches.middleware.explain_refusals",
-    "matches.middleware.never_store_sittings",
+    "matches.web.middleware.explain_refusals",
+    "matches.web.middleware.never_store_sittings",
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
@@ -93,6 +93,11 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # The app's template tags live in its web layer, not in matches/templatetags.
+            "libraries": {
+                "last_trick": "matches.web.templatetags.last_trick",
+                "figures": "matches.web.templatetags.figures",
+            },
         },
     },
 ]
@@ -193,14 +198,14 @@ if not DEBUG and not PLAIN_HTTP:
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # An open match's table region as the tap that made its version rendered it, for the other
-    # phones (matches.views.table.region_body): each worker's memory, or Redis for every server.
+    # phones (matches.web.views.table.region_body): each worker's memory, or Redis for every server.
     "regions": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"], "KEY_PREFIX": "regions", "TIMEOUT": 3600}
     if os.environ.get("CACHE_URL")
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": 3600, "OPTIONS": {"MAX_ENTRIES": 500}},
     "ratelimit": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
     if os.environ.get("CACHE_URL")
     else {
-        "BACKEND": "matches.counting_cache.CountingFileCache",
+        "BACKEND": "matches.web.counting_cache.CountingFileCache",
         "LOCATION": os.environ.get("RATELIMIT_DIR") or BASE_DIR / ".ratelimit",
         "OPTIONS": {"MAX_ENTRIES": 10_000},
     },
@@ -221,6 +226,6 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
-CSRF_FAILURE_VIEW = "matches.views.errors.csrf_failure"
-# The CSRF middleware in MIDDLEWARE is Django's own, subclassed (matches.csrf), which this check cannot see.
+CSRF_FAILURE_VIEW = "matches.web.views.errors.csrf_failure"
+# The CSRF middleware in MIDDLEWARE is Django's own, subclassed (matches.web.csrf), which this check cannot see.
 SILENCED_SYSTEM_CHECKS = ["security.W003"]

@@ -21,6 +21,6 @@ SECURE_SSL_REDIRECT = False  # the test client speaks plain HTTP
 TAP_RATE_LIMIT = TAP_ADDRESS_RATE_LIMIT = START_RATE_LIMIT = START_ADDRESS_RATE_LIMIT = "100000/m"
 # Each test run counts in its own folder (the servers that tests start get their own settings).
 CACHES["ratelimit"] = {  # noqa: F405
-    "BACKEND": "matches.counting_cache.CountingFileCache",
+    "BACKEND": "matches.web.counting_cache.CountingFileCache",
     "LOCATION": tempfile.mkdtemp(prefix="last-trick-ratelimit-"),
 }

@@ -5,12 +5,12 @@ from .manifest import web_manifest
 
 urlpatterns = [
     path("admin/", admin.site.urls),  # the operator's, behind a superuser login
-    path("", include("matches.urls")),
+    path("", include("matches.web.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switcher
     path("manifest.<str:language>.webmanifest", web_manifest, name="web-manifest"),  # in the page's language
 ]
 
-handler400 = "matches.views.errors.bad_request"
-handler403 = "matches.views.errors.forbidden"
-handler404 = "matches.views.errors.not_found"
-handler500 = "matches.views.errors.server_error"
+handler400 = "matches.web.views.errors.bad_request"
+handler403 = "matches.web.views.errors.forbidden"
+handler404 = "matches.web.views.errors.not_found"
+handler500 = "matches.web.views.errors.server_error"

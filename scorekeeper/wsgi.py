@@ -8,7 +8,7 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
 django_application = get_wsgi_application()
 
-from matches.middleware import answer_polls_before_django  # noqa: E402 - needs the apps loaded above
+from matches.web.middleware import answer_polls_before_django  # noqa: E402 - needs the apps loaded above
 
 application = answer_polls_before_django(django_application)
 

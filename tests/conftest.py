@@ -4,7 +4,7 @@ import pytest
 from django.utils import translation
 
 from matches.models import Hand, Seat, Sitting
-from matches.names import without_isolates
+from matches.domain.names import without_isolates
 
 from .browsers import browser  # noqa: F401 - the module-wide chromium, for every browser test
 

@@ -6,7 +6,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from matches.models import Group, Sitting
-from matches.rules import MatchEnd, MatchEndKind
+from matches.domain.rules import MatchEnd, MatchEndKind
 
 from .browsers import no_horizontal_scroll, open_phone, shot
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from matches.group_archive import dumps, export_group
+from matches.services.group_archive import dumps, export_group
 from matches.models import Group, Sitting
-from matches.names import FSI, PDI, isolate, without_isolates
+from matches.domain.names import FSI, PDI, isolate, without_isolates
 
 pytestmark = pytest.mark.django_db
 AISHA, SARAH = "عائشة", "שרה"

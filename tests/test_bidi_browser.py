@@ -12,7 +12,7 @@ import unicodedata
 import pytest
 from playwright.sync_api import expect
 
-from matches import rules
+from matches.domain import rules
 from matches.models import Group, Sitting
 
 from .browsers import no_horizontal_scroll, open_phone, shot

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches.chart import (
+from matches.domain.chart import (
     HEIGHT,
     LABEL_GAP,
     NAME_ASCENT,

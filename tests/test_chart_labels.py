@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matches.chart import HEIGHT, NAME_CHARS, draw, listed, shortened
+from matches.domain.chart import HEIGHT, NAME_CHARS, draw, listed, shortened
 from matches.models import Sitting
-from matches.names import FSI, PDI, isolate
+from matches.domain.names import FSI, PDI, isolate
 
 from .test_score_chart import chart_of
 from .test_views import HX, url
@@ -92,7 +92,7 @@ def test_the_tap_answer_draws_one_label_for_the_level_players_and_its_table_name
 
 
 def test_a_shared_label_is_drawn_in_the_texts_colour_a_lone_name_in_its_lines():
-    from matches.views.chart import chart_svg
+    from matches.web.views.chart import chart_svg
 
     chart = draw(["Uwe", "Björn", "Max"], [0, 1, 2, 3], [[0, 0, 0], [50, 0, 0], [50, 50, 0], [50, 50, 50]])
     assert [line.shared for line in chart.lines] == [True, True, True]  # all at 50

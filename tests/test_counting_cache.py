@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from matches.counting_cache import SUFFIX, CountingFileCache
+from matches.web.counting_cache import SUFFIX, CountingFileCache
 
 
 def counting(location: str, key: str, times: int) -> None:

@@ -15,8 +15,8 @@ from django.test import Client
 from django.utils import translation
 
 from matches.models import Sitting
-from matches.names import FSI, PDI
-from matches.rules import GAMES, MatchEnd, MatchEndKind
+from matches.domain.names import FSI, PDI
+from matches.domain.rules import GAMES, MatchEnd, MatchEndKind
 
 from .conftest import WORKED, play, shown
 from .test_views import url

@@ -10,7 +10,7 @@ import pytest
 from django.apps import apps
 
 from matches.models import Sitting
-from matches.rules import MatchEnd, MatchEndKind
+from matches.domain.rules import MatchEnd, MatchEndKind
 
 from .test_table_words import FR, start, tally, tap
 from .test_views import HX, url

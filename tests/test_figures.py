@@ -11,10 +11,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from matches.figures import group_matches, read_group
+from matches.services.figures import group_matches, read_group
 from matches.models import Group, Sitting
-from matches.rules import MatchEnd, MatchEndKind
-from matches.stats import PlayerStats, head_to_head, nightly_nets, player_stats
+from matches.domain.rules import MatchEnd, MatchEndKind
+from matches.domain.stats import PlayerStats, head_to_head, nightly_nets, player_stats
 
 from .conftest import shown
 
@@ -382,8 +382,8 @@ def test_the_page_fits_a_phone(browser, live_server, friends, scheme):
 def test_a_long_history_is_drawn_with_at_most_sixty_matches_across():
     """120 matches of two players, Ana winning every third: the line is sampled, starts at the left,
     ends at the right edge at her rate (40 of 120: 33%), and the numbers beside it keep every match."""
-    from matches.figures import RATE_POINTS, RATE_WIDTH, rate_chart
-    from matches.stats import HandRecord, MatchRecord
+    from matches.services.figures import RATE_POINTS, RATE_WIDTH, rate_chart
+    from matches.domain.stats import HandRecord, MatchRecord
 
     matches = [
         MatchRecord.from_hands(
@@ -410,9 +410,9 @@ def test_a_long_history_is_drawn_with_at_most_sixty_matches_across():
 def test_players_ending_at_the_same_win_rate_share_one_label_at_that_rate():
     """Ana and Ben each won one of their two matches (50%), Cyr none (0%): two labels, not three
     spread apart (which would put a name beside a rate it does not have)."""
-    from matches.chart import listed
-    from matches.figures import RATE_HEIGHT, rate_chart
-    from matches.stats import HandRecord, MatchRecord
+    from matches.domain.chart import listed
+    from matches.services.figures import RATE_HEIGHT, rate_chart
+    from matches.domain.stats import HandRecord, MatchRecord
 
     def match(key, winner):  # Ana, Ben and Cyr; the winner takes the only hand
         points = tuple(int(seat == winner) for seat in range(3))

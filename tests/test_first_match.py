@@ -6,7 +6,7 @@ from html import unescape
 
 import pytest
 
-from matches import rules
+from matches.domain import rules
 from matches.models import Sitting
 
 from .test_start_form import form_data

@@ -4,7 +4,7 @@ newcomer's phone shows it. The words and the markup are tested in test_first_mat
 import pytest
 from playwright.sync_api import expect
 
-from matches import rules
+from matches.domain import rules
 from matches.models import Sitting
 
 from .browsers import no_horizontal_scroll, open_phone, shot

@@ -6,7 +6,7 @@ from unittest import mock
 import pytest
 
 from matches.models import Sitting
-from matches.retention import forget_sittings
+from matches.services.retention import forget_sittings
 
 from .conftest import play
 

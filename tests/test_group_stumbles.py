@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matches import stats
+from matches.domain import stats
 from matches.models import Group, Sitting
-from matches.rules import MatchEnd, MatchEndKind
-from matches.settlement import settling
+from matches.domain.rules import MatchEnd, MatchEndKind
+from matches.domain.settlement import settling
 
 from .conftest import shown
 from .test_figures import friends, stats_url  # noqa: F401 - the hand-made group of test_figures
@@ -170,7 +170,7 @@ def test_each_day_is_one_night_newest_first_and_counts_its_matches_once():
         match(3, "cat-te", day, chips_net=(2, -2)),
         match(4, "cat-te", day + datetime.timedelta(days=1), chips_net=(1, -1)),
     ]
-    from matches.views.figures import nights
+    from matches.web.views.figures import nights
 
     found = nights(matches, {1: "Ana", 2: "Ben"})
     assert [(night.matches, [(s.unit, s.chips) for s in night.settled]) for night in found] == [

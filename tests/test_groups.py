@@ -9,9 +9,9 @@ import pytest
 from django.core.cache import caches
 from django.test import Client, override_settings
 
-from matches.errors import BadInput, Conflict
+from matches.domain.errors import BadInput, Conflict
 from matches.models import Group, Player, Seat, Sitting
-from matches.rules import MatchEnd, MatchEndKind
+from matches.domain.rules import MatchEnd, MatchEndKind
 
 from .conftest import WORKED, shown
 from .test_i18n import ENGLISH, FR, visible_text

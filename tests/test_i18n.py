@@ -16,7 +16,7 @@ from django.conf import settings
 from django.utils import formats, timezone, translation
 
 from matches.models import Sitting
-from matches.rules import MatchEnd, MatchEndKind
+from matches.domain.rules import MatchEnd, MatchEndKind
 from scorekeeper import manifest
 
 from .conftest import WORKED, play, shown

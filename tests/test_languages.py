@@ -6,8 +6,8 @@ only the 40-character name may break (it has no room at 200 %)."""
 
 import pytest
 
-from matches import rules
-from matches.demo import create_demo_sitting
+from matches.domain import rules
+from matches.services.demo import create_demo_sitting
 from matches.models import Sitting
 
 from .browsers import no_horizontal_scroll, open_phone, shot

@@ -77,7 +77,7 @@ def served(environ: dict) -> tuple[str, dict[str, str], bytes, bool]:
     from django.core.signals import request_finished, request_started
     from django.db import close_old_connections
 
-    from matches.middleware import answer_polls_before_django
+    from matches.web.middleware import answer_polls_before_django
 
     answer: dict = {}
     handled = []
@@ -218,7 +218,7 @@ def test_under_gunicorn_a_poll_from_an_unknown_host_is_refused_by_django(sitting
 def test_under_gunicorn_a_database_error_leaves_the_poll_to_django(sitting, monkeypatch):
     """The first answer fails (say the database connection dropped): Django's own handling answers,
     and its middleware tries again."""
-    from matches import middleware
+    from matches.web import middleware
 
     real, calls = middleware.unchanged_poll, []
 

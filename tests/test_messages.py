@@ -6,9 +6,10 @@ import polib
 import pytest
 from django.utils import translation
 
-from matches import rules, texts
+from matches.domain import rules
+from matches.web import texts
 from matches.models import Sitting
-from matches.rules import GAMES
+from matches.domain.rules import GAMES
 
 from .test_i18n import PO
 

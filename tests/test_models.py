@@ -4,9 +4,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from matches.errors import AlreadyRecorded, BadInput, Conflict
+from matches.domain.errors import AlreadyRecorded, BadInput, Conflict
 from matches.models import Hand, Player, Sitting
-from matches.rules import MatchEnd, MatchEndKind
+from matches.domain.rules import MatchEnd, MatchEndKind
 
 from .conftest import WORKED, play, snapshot
 

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from matches import rules
+from matches.domain import rules
 from matches.models import Sitting
 
 from .conftest import play, shown

@@ -70,7 +70,7 @@ def test_a_dropped_connection_leaves_that_poll_to_django_which_connects_again(si
     from django.db import connections
     from django.test import RequestFactory
 
-    from matches.middleware import answer_polls_before_django
+    from matches.web.middleware import answer_polls_before_django
 
     assert poll(sitting).status_code == 204
     with connections["default"].cursor() as cursor:

@@ -5,10 +5,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matches import rules
-from matches.errors import Conflict
+from matches.domain import rules
+from matches.domain.errors import Conflict
 from matches.models import Hand, Sitting
-from matches.rules import MatchEnd, MatchEndKind
+from matches.domain.rules import MatchEnd, MatchEndKind
 
 pytestmark = pytest.mark.django_db
 

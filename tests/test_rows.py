@@ -3,7 +3,7 @@
 import pytest
 from django.db import connection, transaction
 
-from matches.chart import CHART_POINTS
+from matches.domain.chart import CHART_POINTS
 from matches.models import Hand, Player, Seat, Sitting
 from matches.models.rows import build, columns
 from matches.models.sittings import HANDS_ON_TABLE, running_totals

@@ -5,8 +5,8 @@ import pathlib
 
 import pytest
 
-from matches import rules
-from matches.rules import GAMES, MatchEnd, MatchEndKind, Progress, RuleError
+from matches.domain import rules
+from matches.domain.rules import GAMES, MatchEnd, MatchEndKind, Progress, RuleError
 
 G = GAMES
 

@@ -145,7 +145,7 @@ def test_a_worker_freezes_its_loaded_code_so_full_collections_skip_it(tmp_path):
     what requests made since, not every module, view and catalogue."""
     code = (
         "import gc, sys; before = gc.get_freeze_count(); import scorekeeper.wsgi; "
-        "assert 'matches.views.table' in sys.modules, 'the views were not loaded first'; "
+        "assert 'matches.web.views.table' in sys.modules, 'the views were not loaded first'; "
         "assert scorekeeper.wsgi.application.__name__ == 'polls_first', 'polls are not answered first'; "
         "print(before, gc.get_freeze_count())"
     )

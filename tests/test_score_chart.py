@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches import rules
+from matches.domain import rules
 from matches.models import Sitting
 
 from .test_views import HX, url

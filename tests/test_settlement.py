@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matches import settlement
-from matches.rules import GAMES
-from matches.settlement import Settling, Transfer, nets_from_hands, nets_from_totals, round_nets, settle, settling
+from matches.domain import settlement
+from matches.domain.rules import GAMES
+from matches.domain.settlement import Settling, Transfer, nets_from_hands, nets_from_totals, round_nets, settle, settling
 
 T = Transfer
 
@@ -283,9 +283,9 @@ def test_rounded_nets_sum_to_zero_and_stay_within_one(cents, divisor):
 
 def test_the_module_imports_no_django():
     code = (
-        "import sys, matches.settlement;"
+        "import sys, matches.domain.settlement;"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'matches') "
-        "and m not in ('matches', 'matches.settlement')))"
+        "and m not in ('matches', 'matches.domain.settlement')))"
     )
     root = Path(__file__).resolve().parent.parent
     result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)

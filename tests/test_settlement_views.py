@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.utils import formats, timezone
 
 from matches.models import Sitting
-from matches.rules import MatchEnd, MatchEndKind
+from matches.domain.rules import MatchEnd, MatchEndKind
 
 from .browsers import open_phone, shot
 from .conftest import shown

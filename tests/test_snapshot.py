@@ -91,7 +91,7 @@ def test_a_poll_that_reads_a_newer_version_keeps_its_region_under_that_version(c
     that a page read at the older version never shows the newer hands (found torn 1 in 5,000 above)."""
     from django.utils import translation
 
-    from matches.views.common import REGIONS, kept_key
+    from matches.web.views.common import REGIONS, kept_key
 
     sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
     sitting.record_hand(1, 1)
@@ -115,8 +115,8 @@ def test_a_share_panel_read_outside_a_snapshot_is_shown_not_kept(rf):
     from django.contrib.sessions.backends.signed_cookies import SessionStore
     from django.utils import translation
 
-    from matches.views.common import REGIONS, kept_key
-    from matches.views.links import share_panel
+    from matches.web.views.common import REGIONS, kept_key
+    from matches.web.views.links import share_panel
 
     sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
     request = rf.post(f"/s/{sitting.token}/undo/")

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from matches.settlement import nets_from_hands
-from matches.stats import (
+from matches.domain.settlement import nets_from_hands
+from matches.domain.stats import (
     COLUMNS,
     EXPLANATIONS,
     HandRecord,
@@ -355,9 +355,9 @@ def test_sort_rows_keeps_every_row_and_puts_none_last(matches, column, descendin
 
 def test_the_module_imports_no_django():
     code = (
-        "import sys, matches.stats;"
+        "import sys, matches.domain.stats;"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'matches') "
-        "and m not in ('matches', 'matches.stats')))"
+        "and m not in ('matches', 'matches.domain.stats')))"
     )
     root = Path(__file__).resolve().parent.parent
     result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)

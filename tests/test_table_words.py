@@ -7,7 +7,7 @@ from html import unescape
 import pytest
 
 from matches.models import Sitting
-from matches.rules import GAMES, MatchEnd, MatchEndKind
+from matches.domain.rules import GAMES, MatchEnd, MatchEndKind
 
 from .conftest import WORKED, play
 from .test_views import HX, url

@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from matches import rules
+from matches.domain import rules
 from matches.models import Sitting
 
 from .browsers import open_phone, shot

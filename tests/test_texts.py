@@ -3,8 +3,9 @@
 import pytest
 from django.utils import translation
 
-from matches import rules, texts
-from matches.rules import GAMES
+from matches.domain import rules
+from matches.web import texts
+from matches.domain.rules import GAMES
 
 
 @pytest.mark.parametrize(

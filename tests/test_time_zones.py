@@ -12,9 +12,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import formats, translation
 
-from matches.group_archive import dumps, export_group, import_group
+from matches.services.group_archive import dumps, export_group, import_group
 from matches.models import Group, Sitting
-from matches.zones import clean_zone, zone_named
+from matches.models.zones import clean_zone, zone_named
 
 from .conftest import WORKED, shown
 

@@ -11,7 +11,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from matches.models import HANDS_ON_TABLE, Hand, Seat, Sitting
-from matches.rules import MatchEnd, MatchEndKind
+from matches.domain.rules import MatchEnd, MatchEndKind
 
 from .conftest import WORKED, play, shown, snapshot
 
@@ -729,7 +729,7 @@ def test_two_phones_tapping_rematch_get_the_same_new_sitting(client, sitting):
 
 
 def test_the_history_shows_a_page_of_hands_newest_first_and_reaches_any_hand(client, sitting):
-    from matches.views.table import HISTORY_PAGE as size
+    from matches.web.views.table import HISTORY_PAGE as size
 
     last = 2 * size + 5
     fill(sitting, last)
@@ -780,7 +780,7 @@ def test_asking_the_history_for_a_hand_that_is_not_there_says_which_numbers_are(
 
 
 def test_the_history_costs_the_same_queries_rows_and_bytes_at_10_and_5000_hands(client):
-    from matches.views.table import HISTORY_PAGE
+    from matches.web.views.table import HISTORY_PAGE
 
     counts, sizes, lengths = [], [], []
     for size in (10, 5000):

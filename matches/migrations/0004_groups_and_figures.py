@@ -10,7 +10,7 @@ import matches.models.sittings
 def fill_running_totals_and_best_runs(apps, schema_editor):
     """Existing hands get each seat's total after them (the score chart), and ended matches their
     seats' best runs, replayed from the points every hand already keeps."""
-    from matches import rules
+    from matches.domain import rules
     from matches.models.sittings import longest_run
 
     Sitting = apps.get_model("matches", "Sitting")

@@ -1,8 +1,8 @@
 """State of a table: players and groups, sittings, seats and hands, and the verbs that change them."""
 
-from .choices import EndedHow, HandStatus
-from .groups import GROUP_NAME_MAX_LENGTH, Group
-from .sittings import (
+from matches.models.choices import EndedHow, HandStatus
+from matches.models.groups import GROUP_NAME_MAX_LENGTH, Group
+from matches.models.sittings import (
     ANYONE,
     DEFAULT_STARTING_CHIPS,
     HANDS_ON_TABLE,
@@ -24,7 +24,7 @@ from .sittings import (
     new_stamp,
     new_token,
 )
-from .table_state import HandRow, TableState
+from matches.web.presenters.table_state import HandRow, TableState
 
 __all__ = [
     "ANYONE",

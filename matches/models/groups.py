@@ -14,12 +14,12 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import rules
-from ..bidi import bdi, sentence
-from ..errors import BadInput, Conflict
-from ..names import NAME_MAX_LENGTH, clean_name, is_visible, same_name
-from ..zones import ZONE_MAX_LENGTH, clean_zone, zone_named
-from .sittings import Player, Sitting, new_token
+from matches.domain import rules
+from matches.web.bidi import bdi, sentence
+from matches.domain.errors import BadInput, Conflict
+from matches.domain.names import NAME_MAX_LENGTH, clean_name, is_visible, same_name
+from matches.models.zones import ZONE_MAX_LENGTH, clean_zone, zone_named
+from matches.models.sittings import Player, Sitting, new_token
 
 GROUP_NAME_MAX_LENGTH = 40
 

@@ -22,24 +22,24 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.utils.translation import gettext_lazy
 
-from .. import rules
-from ..bidi import bdi, sentence
-from ..chart import CHART_POINTS, sampled
-from ..errors import AlreadyRecorded, BadInput, Conflict
-from ..settlement import nets_from_totals
-from ..snapshot import read_snapshot
-from ..texts import rule_message
-from ..zones import ZONE_MAX_LENGTH, clean_zone, zone_named
-from .choices import EndedHow, HandStatus
-from .rows import build as build_row
-from .rows import columns as sql_columns
-from .rows import convert as convert_column
-from .rows import insert as insert_row
-from .rows import lock_clause
-from .rows import position as column_position
-from .rows import update as update_row
-from .rows import width as column_count
-from .table_state import TableState
+from matches.domain import rules
+from matches.web.bidi import bdi, sentence
+from matches.domain.chart import CHART_POINTS, sampled
+from matches.domain.errors import AlreadyRecorded, BadInput, Conflict
+from matches.domain.settlement import nets_from_totals
+from matches.models.snapshot import read_snapshot
+from matches.web.texts import rule_message
+from matches.models.zones import ZONE_MAX_LENGTH, clean_zone, zone_named
+from matches.models.choices import EndedHow, HandStatus
+from matches.models.rows import build as build_row
+from matches.models.rows import columns as sql_columns
+from matches.models.rows import convert as convert_column
+from matches.models.rows import insert as insert_row
+from matches.models.rows import lock_clause
+from matches.models.rows import position as column_position
+from matches.models.rows import update as update_row
+from matches.models.rows import width as column_count
+from matches.web.presenters.table_state import TableState
 
 NAME_MAX_LENGTH = 40
 STAKE_LABEL_MAX_LENGTH = 12

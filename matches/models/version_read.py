@@ -16,7 +16,7 @@ from collections.abc import Callable
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections
 from psycopg import pq
 
-from .sittings import Sitting
+from matches.models.sittings import Sitting
 
 
 def sitting_version(column: str, token: str) -> int | None:

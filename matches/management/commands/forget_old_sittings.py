@@ -2,7 +2,7 @@
 
 N is in days, counted back from now to each sitting's `changed_at` (bumped by every change);
 it defaults to `settings.RETENTION_DAYS` (env RETENTION_DAYS, 365), and 0 deletes nothing.
-Seats, hands and the players left with no seat go with their sittings (matches.retention).
+Seats, hands and the players left with no seat go with their sittings (matches.services.retention).
 """
 
 from django.conf import settings
@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models import Count, QuerySet
 
 from matches.models import Sitting
-from matches.retention import forget_groups, forget_sittings, untouched_for, untouched_groups
+from matches.services.retention import forget_groups, forget_sittings, untouched_for, untouched_groups
 
 
 def plural(count: int, word: str) -> str:

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from matches.demo import create_demo_sitting
+from matches.services.demo import create_demo_sitting
 from matches.management.commands.lan_address import lan_ip
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from .backup import (
+from matches.management.commands.backup import (
     PG_CUSTOM_MAGIC,
     SQLITE_MAGIC,
     VENDOR_NAMES,

@@ -1,0 +1,67 @@
+"""Forgetting sittings: the one way to delete them, shared by `forget_old_sittings` and the admin.
+
+`Hand.winner` and `Seat.player` are PROTECT foreign keys, so a sitting cannot simply be
+deleted with Django's cascade: its hands go first, then its seats, then the sitting itself,
+then the players who no longer hold a seat anywhere, all in one transaction.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from matches.models import Group, Hand, Player, Seat, Sitting
+
+
+def untouched_for(days: int) -> QuerySet[Sitting]:
+    """Sittings whose `changed_at` is more than `days` days (a positive int) before now, unless
+    their group is still in use: its own page changed since, or another of its sittings did (a
+    group's old matches are its statistics)."""
+    cutoff = timezone.now() - timedelta(days=days)
+    active_groups = Sitting.objects.filter(changed_at__gte=cutoff, group__isnull=False).values("group")
+    return (
+        Sitting.objects.filter(changed_at__lt=cutoff)
+        .exclude(group__in=active_groups)
+        .exclude(group__changed_at__gte=cutoff)
+    )
+
+
+def untouched_groups(days: int) -> QuerySet[Group]:
+    """Groups unchanged for more than `days` days that have no sitting left (see untouched_for)."""
+    return Group.objects.filter(changed_at__lt=timezone.now() - timedelta(days=days), sittings__isnull=True)
+
+
+def forget_sittings(sittings: QuerySet[Sitting]) -> tuple[int, int]:
+    """Delete `sittings` with their hands and seats, and every player left with no seat.
+
+    Returns (sittings deleted, hands deleted). The sitting rows are locked first (on
+    PostgreSQL; SQLite's IMMEDIATE transaction holds the write lock), so a phone changing
+    one of them waits, and `sittings` is evaluated afresh by each statement under that lock:
+    a sitting that a phone changed meanwhile and that no longer matches is kept whole.
+    Rematches pointing at a deleted sitting keep living (`next_sitting` is SET_NULL).
+    """
+    doomed = Sitting.objects.filter(pk__in=sittings.values("pk"))
+    with transaction.atomic():
+        list(doomed.select_for_update().values_list("pk", flat=True))
+        hands = _delete(Hand.objects.filter(sitting__in=doomed))
+        _delete(Seat.objects.filter(sitting__in=doomed))
+        forgotten = _delete(doomed)
+        _delete(Player.objects.filter(seats__isnull=True, group__isnull=True))  # a group's members stay
+    return forgotten, hands
+
+
+def forget_groups(groups: QuerySet[Group]) -> int:
+    """Delete `groups` that have no sitting, with their members who hold no seat; returns how many."""
+    with transaction.atomic():
+        doomed = Group.objects.filter(pk__in=groups.values("pk"), sittings__isnull=True)
+        _delete(Player.objects.filter(group__in=doomed, seats__isnull=True))
+        return _delete(doomed)
+
+
+def _delete(queryset: QuerySet) -> int:
+    """Delete `queryset`; return how many rows of its own model went (not cascaded ones)."""
+    _, per_model = queryset.delete()
+    return per_model.get(queryset.model._meta.label, 0)

@@ -1,0 +1,363 @@
+"""Forms: the start screen (players in seating order, match end, the game's settings) and the tap."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.http import QueryDict
+from django.utils.functional import lazy
+from django.utils.text import capfirst, format_lazy
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
+
+from matches.domain import rules
+from matches.web.bidi import bdi, sentence
+from matches.models import (
+    DEFAULT_STARTING_CHIPS,
+    MATCH_END_WORDS,
+    MAX_STAKE,
+    MAX_STARTING_CHIPS,
+    NAME_MAX_LENGTH,
+    STAKE_LABEL_MAX_LENGTH,
+    default_match_end,
+)
+from matches.web.presenters.table_state import grouped
+from matches.domain.names import clean_name, is_visible
+from matches.web.texts import rule_message
+
+# Django's own refusal of a field holding a null character, which every text field of every form
+# can give: Django's Vietnamese catalogue lacks it, so ours carries it in each language (LOCALE_PATHS
+# are read before Django's catalogues).
+gettext_noop("Null characters are not allowed.")
+
+MAX_ROWS = max(game.max_players for game in rules.GAMES.values())
+MAX_FORM_ROWS = 30  # rows a posted form shows again; names beyond are still counted (too many players)
+DEFAULT_ROWS = 4  # name rows a new form shows; blank ones are ignored
+END_TARGET_FIELDS = {
+    rules.MatchEndKind.WINS: "end_target_wins",
+    rules.MatchEndKind.HANDS: "end_target_hands",
+    rules.MatchEndKind.POINTS: "end_target_points",
+}
+OLD_END_TARGET = "end_target"  # the single N field of earlier pages: still read for the chosen match end
+TAP_FIELDS = {"number", "winner", "stamp", "csrfmiddlewaretoken"}
+
+
+GROUPED = re.compile(r"\d{1,3}(?:([ ,.\u00a0\u202f'])\d{3})(?:\1\d{3})*")
+
+
+class WholeNumberField(forms.IntegerField):
+    """An IntegerField that also takes a number written with thousands grouped, as people write
+    it: "1 000", "1,000", "1.000", "1'000" (one separator, groups of three). "0.5" or "1,5" stay
+    refused: they are not whole numbers."""
+
+    def to_python(self, value):
+        text = str(value).strip() if value is not None else value
+        if text and GROUPED.fullmatch(text):
+            value = re.sub(r"\D", "", text)
+        return super().to_python(value)
+
+
+def whole_number(label: str, low: int, high: int, invalid: str, **kwargs) -> forms.IntegerField:
+    """An IntegerField whose messages name the field and its bounds; `invalid` says what to type
+    when the text is not a whole number (0.5, ten)."""
+    return WholeNumberField(
+        label=label,
+        min_value=low,
+        max_value=high,
+        error_messages={
+            "invalid": invalid,
+            # The bounds written as the language groups numbers ("10 000" in French), when shown.
+            "min_value": format_lazy(_("{label} must be at least {low}."), label=label, low=lazy(grouped, str)(low)),
+            "max_value": format_lazy(_("{label} must be at most {high}."), label=label, high=lazy(grouped, str)(high)),
+        },
+        **kwargs,
+    )
+
+
+def posted_rows(data) -> dict[int, str]:
+    """The player rows a posted form carries: {row number: text as typed}."""
+    return {int(key[7:]): data.get(key) or "" for key in data if key.startswith("player_") and key[7:].isdecimal()}
+
+
+def rows_to_show(game: rules.Game, typed: dict[int, str]) -> int:
+    """How many name rows a posted form shows again: the rows posted, less trailing blank rows
+    beyond the game's maximum (a refusal keeps every typed name), at most MAX_FORM_ROWS."""
+    if not typed:
+        return min(DEFAULT_ROWS, game.max_players)
+    filled = [row for row, text in typed.items() if text.strip()]
+    return min(max(typed), max(game.max_players, *filled, 1), MAX_FORM_ROWS)
+
+
+def with_old_end_target(data):
+    """`data` with the old single `end_target` field copied to the chosen match end's own field
+    when that one was not posted, so older pages and scripts keep working."""
+    field = END_TARGET_FIELDS.get(data.get("end_kind"))
+    if field is None or OLD_END_TARGET not in data or field in data:
+        return data
+    data = data.copy()
+    data[field] = data[OLD_END_TARGET]
+    return data
+
+
+class StartForm(forms.Form):
+    """Start a sitting of `game`.
+
+    Player rows are fields `player_1` ... `player_N`, in seating order; blank rows are ignored and
+    the names are the other rows, in order. Each match end that takes a number has its own field
+    (`end_target_wins`, `end_target_hands`, `end_target_points`) with its own default; only the
+    chosen one's number is used, as cleaned_data["end_target"]. An unbound form shows `rows` name
+    rows (a bound one the rows posted, see rows_to_show); the Add and Remove buttons of the start
+    screen post the form back and get `rearranged`, never past the game's maximum.
+    """
+
+    def __init__(self, data=None, *, game: rules.Game, rows: int = DEFAULT_ROWS, **kwargs):
+        typed = posted_rows(data) if data is not None else {}
+        if data is not None:
+            data, rows = with_old_end_target(data), rows_to_show(game, typed)
+        super().__init__(data, **kwargs)
+        self.game = game
+        self.rows = max(1, min(rows, MAX_FORM_ROWS))
+        self.names_beyond = sum(1 for row, text in typed.items() if row > self.rows and text.strip())
+        for row in range(1, self.rows + 1):
+            self.fields[f"player_{row}"] = forms.CharField(
+                label=format_lazy(_("Player {row}"), row=row),
+                required=False,
+                strip=True,
+            )
+        self.fields["end_kind"] = forms.ChoiceField(
+            label=_("Match end"),
+            choices=[(kind.value, capfirst(match_end_words(game, kind))) for kind in game.match_ends],
+            initial=default_match_end(game).kind.value,
+            widget=forms.RadioSelect,
+            error_messages={
+                "required": _("Choose how the match ends."),
+                "invalid_choice": _("Choose how the match ends."),
+            },
+        )
+        for kind in game.match_ends:
+            if kind.takes_target:
+                self.fields[END_TARGET_FIELDS[kind]] = end_target_field(game.target_for(kind, self.rows))
+        if game.uses_chips:
+            self.fields["starting_chips"] = whole_number(
+                _("Chips each"),
+                1,
+                MAX_STARTING_CHIPS,
+                _("Type the chips each as a whole number, like 20."),
+                initial=DEFAULT_STARTING_CHIPS,
+                required=False,
+            )
+        if game.uses_stake:
+            self.fields["stake_amount"] = whole_number(
+                _("Stake"), 1, MAX_STAKE, _("Type the stake as a whole number, like 100."), required=False
+            )
+            self.fields["stake_label"] = forms.CharField(
+                label=_("Currency"),
+                required=False,
+                max_length=STAKE_LABEL_MAX_LENGTH,
+                strip=True,
+                error_messages={
+                    "max_length": format_lazy(
+                        _("Keep the currency to {max} characters, like FCFA."), max=STAKE_LABEL_MAX_LENGTH
+                    )
+                },
+            )
+
+    @classmethod
+    def rearranged(cls, game: rules.Game, data, add: bool = False, remove: int | None = None) -> StartForm:
+        """An unbound form holding what `data` (a posted form) typed, with one name row added (up to the
+        game's maximum) or row `remove` removed. A number still at the default shown for the old rows
+        takes the default for the new rows (Letzter Stich's hands); a typed one stays."""
+        data = with_old_end_target(data)
+        typed = posted_rows(data)
+        names = [typed.get(row, "") for row in range(1, rows_to_show(game, typed) + 1)]
+        shown = len(names)
+        if add and len(names) < game.max_players:
+            names.append("")
+        elif remove is not None and len(names) > 1 and 1 <= remove <= len(names):
+            del names[remove - 1]
+        while len(names) > game.max_players and not names[-1].strip():
+            names.pop()
+        initial = posted_settings(data, game, shown, len(names))
+        initial.update({f"player_{row}": name for row, name in enumerate(names, start=1)})
+        return cls(game=game, initial=initial, rows=len(names))
+
+    def player_fields(self) -> list[forms.BoundField]:
+        return [self[f"player_{row}"] for row in range(1, self.rows + 1)]
+
+    def end_choices(self) -> list[tuple[forms.BoundField, forms.BoundField | None]]:
+        """Each match-end radio button with its own number field (None when it takes no number)."""
+        return [
+            (radio, self[END_TARGET_FIELDS[radio.data["value"]]] if radio.data["value"] in END_TARGET_FIELDS else None)
+            for radio in self["end_kind"]
+        ]
+
+    def clean(self):
+        data = super().clean()
+        refused = sum(1 for field in self.player_fields() if field.name in self.errors)  # typed, not blank
+        data["names"] = self._names()
+        try:
+            self.game.check_player_count(len(data["names"]) + refused + self.names_beyond)
+        except rules.RuleError as refusal:
+            self.player_count_error = rule_message(refusal)
+            self.add_error(None, self.player_count_error)
+        data["end_target"] = self._end_target(data.get("end_kind"))
+        if self.game.uses_stake and data.get("stake_label") and self._stake_left_empty():
+            self.add_error("stake_amount", _("Type the stake for one hand, or leave the currency empty."))
+        return data
+
+    player_count_error = ""  # shown with the names it is about, not with the other errors
+
+    def other_errors(self) -> list[str]:
+        """The form's errors that belong to no field, but for the number of players."""
+        return [error for error in self.non_field_errors() if error != self.player_count_error]
+
+    def _stake_left_empty(self) -> bool:
+        """No stake typed (one typed wrong has its own message)."""
+        return "stake_amount" not in self.errors and not self.cleaned_data.get("stake_amount")
+
+    def _names(self) -> list[str]:
+        """The names of the non-blank rows, in order; a row that is no usable name gets its error."""
+        names, seen = [], {}
+        for row in range(1, self.rows + 1):
+            field = f"player_{row}"
+            if not self.cleaned_data.get(field):
+                continue
+            name = clean_name(self.cleaned_data[field])
+            names.append(name)
+            if not is_visible(name):
+                self.add_error(field, _("Type a name, or remove this row."))
+            elif len(name) > NAME_MAX_LENGTH:
+                self.add_error(
+                    field,
+                    gettext("Keep names to %(max)d characters (this one has %(length)d).")
+                    % {"max": NAME_MAX_LENGTH, "length": len(name)},
+                )
+            elif name.casefold() in seen:
+                self.add_error(
+                    field,
+                    sentence(
+                        gettext("%(name)s is already at the table (player %(row)d)."),
+                        {"name": bdi(name), "row": seen[name.casefold()]},
+                    ),
+                )
+            else:
+                seen[name.casefold()] = row
+        return names
+
+    def _end_target(self, kind: str | None) -> int | None:
+        """The chosen match end's number (None for one that takes none). Another match end's field,
+        typed or defaulted, is never used, and what is wrong with it does not matter."""
+        chosen = END_TARGET_FIELDS.get(kind)
+        for field in END_TARGET_FIELDS.values():
+            if field != chosen:
+                self.errors.pop(field, None)
+        if chosen is None or chosen in self.errors:
+            return None
+        target = self.cleaned_data.get(chosen)
+        if target is None:
+            self.add_error(chosen, _("Type N, the number this match ends at."))
+        return target
+
+    def match_end(self) -> rules.MatchEnd:
+        return rules.MatchEnd(rules.MatchEndKind(self.cleaned_data["end_kind"]), self.cleaned_data["end_target"])
+
+    def options(self) -> dict:
+        """The game-specific settings for Sitting.start."""
+        data = self.cleaned_data
+        keys = ("starting_chips", "stake_amount", "stake_label")
+        return {key: data[key] for key in keys if data.get(key) not in (None, "")}
+
+
+def end_target_field(default: int) -> forms.IntegerField:
+    """N for one match end, starting at that end's own default."""
+    return whole_number(
+        _("N"),
+        1,
+        rules.core.MAX_TARGET,
+        format_lazy(_("Type N as a whole number, like {example}."), example=default),
+        required=False,
+        initial=default,
+    )
+
+
+def match_end_words(game: rules.Game, kind: rules.MatchEndKind) -> str:
+    """A match end as the start form offers it: "first to N ..." names the game's own unit."""
+    if kind is rules.MatchEndKind.POINTS:
+        return gettext("first to N %(unit)s") % {"unit": gettext(game.unit)}
+    return str(MATCH_END_WORDS[kind])
+
+
+def hand_number(missing: str) -> forms.IntegerField:
+    """The hand a request is about; `missing` says what to fix when it is absent."""
+    return forms.IntegerField(
+        min_value=1,
+        error_messages={
+            "required": missing,
+            "invalid": _("Hand numbers are whole numbers: reload the page, then tap again."),
+            "min_value": _("Hands are numbered from 1."),
+        },
+    )
+
+
+def stamp_field() -> forms.CharField:
+    """A hand's stamp as the page showed it (a correction's, an undo's): optional; one longer than any
+    stamp came from no page of this app."""
+    return forms.CharField(
+        required=False,
+        max_length=12,
+        error_messages={"max_length": _("This button is from an older page: reload the page, then tap again.")},
+    )
+
+
+class TapForm(forms.Form):
+    """A tap: the hand it was made for and the winner's seat, 1-based as shown on the button.
+
+    Every other posted field is one of the game's extra facts, checked by the rules.
+    """
+
+    number = hand_number(_("The tap did not say which hand it was for."))
+    winner = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_ROWS,
+        error_messages={
+            "required": _("Tap a player's name."),
+            "invalid": _("There is no such seat at this table: tap one of the names shown."),
+            "min_value": _("There is no such seat at this table: tap one of the names shown."),
+            "max_value": _("There is no such seat at this table: tap one of the names shown."),
+        },
+    )
+
+    stamp = stamp_field()  # a correction's: the hand as the phone saw it
+
+    def extras(self) -> dict[str, object]:
+        """The posted extra facts: lists for fields posted several times (seats), single values otherwise."""
+        data: QueryDict = self.data
+        return {
+            key: values if len(values) > 1 or key in self.seat_keys else values[0]
+            for key, values in data.lists()
+            if key not in TAP_FIELDS
+        }
+
+    seat_keys = {q.key for game in rules.GAMES.values() for q in game.questions if q.kind == "seats"}
+
+
+class HandNumberForm(forms.Form):
+    """Undo names the hand it undoes (number and stamp); End match names the open hand it abandons."""
+
+    stamp = stamp_field()
+    number = hand_number(_("Say which hand this is about."))
+
+
+def posted_settings(data, game: rules.Game, before: int, after: int) -> dict:
+    """The settings as posted, for the form shown again after a change of seating from `before` to
+    `after` players; a number still at the default for `before` takes the default for `after`."""
+    initial = {
+        key: data.get(key) for key in ("end_kind", "starting_chips", "stake_amount", "stake_label") if key in data
+    }
+    for kind in game.match_ends:
+        field = END_TARGET_FIELDS.get(kind)
+        if field in data:
+            kept = data.get(field)
+            initial[field] = game.target_for(kind, after) if kept == str(game.target_for(kind, before)) else kept
+    return initial

@@ -1,0 +1,65 @@
+"""Template filters and a tag for settling up and for the result a table shares at the match end."""
+
+from django import template
+
+from matches.web.presenters.table_state import grouped
+from matches.domain.settlement import Settling, Transfer
+from matches.web.views import figures
+
+register = template.Library()
+
+
+@register.filter
+def signed(net: int) -> str:
+    """A net with its sign: "+1,100", "−400", "0"."""
+    return figures.signed(net)
+
+
+@register.filter
+def number(value: int) -> str:
+    """A whole number as every screen writes it: grouped by thousands as the language groups them,
+    a negative with the minus sign U+2212: "1,100", "−400" (table_state.grouped)."""
+    return grouped(value)
+
+
+@register.filter
+def score_in(value: int, sitting) -> str:
+    """A seat's score from Sitting.scores as the lists of matches write it: at a stake the net money,
+    signed, with its currency ("+700 FCFA", "−800 FCFA", as the table's money column); else the
+    number ("1,100"). Source: RULES.md, Fapfap stakes."""
+    if not sitting.stake_amount:
+        return grouped(value)
+    money = figures.signed(value)
+    return f"{money}\u00a0{sitting.stake_label}" if sitting.stake_label else money
+
+
+@register.filter
+def whole_percent(value: int) -> str:
+    """A whole percent as every screen writes it in the active language: "36%", "36 %"."""
+    return figures.whole_percent(value)
+
+
+@register.simple_tag
+def no_figure() -> str:
+    """The mark of a number column's cell without a figure: "—", said "no figure"."""
+    return figures.no_figure()
+
+
+@register.filter
+def payment(transfer: Transfer, settled: Settling) -> str:
+    """One payment of `settled` as a sentence: "Mbarga pays Ngono 300 FCFA."."""
+    return figures.payment(transfer, settled)
+
+
+@register.filter
+def settling_title(settled: Settling) -> str:
+    """ "Settling up in FCFA", "Settling up in chips", "Settling up"."""
+    return figures.settling_title(settled)
+
+
+@register.simple_tag(takes_context=True)
+def result_text(context: template.Context) -> str:
+    """The result to share at the match end (the context's `table`), with the sitting's watch link:
+    never the member link, so whoever receives it can follow but not change the score."""
+    state = context["table"]
+    return figures.result_text(state, figures.watch_url(context.get("request"), state.sitting))

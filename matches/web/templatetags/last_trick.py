@@ -1,0 +1,63 @@
+"""Template filters that put the rules registry's texts in the reader's language."""
+
+import functools
+
+from django import template
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language, gettext
+
+from matches.web import bidi as isolation
+from matches.domain import rules
+from matches.web import texts
+from matches.domain.names import isolate
+
+register = template.Library()
+
+
+@register.filter
+def tr(message: str) -> str:
+    """Translate a text that comes from the rules registry ("Agram in Mali", a question, a note)."""
+    return gettext(message) if message else message
+
+
+@register.filter
+def summary(game: rules.Game) -> str:
+    return texts.summary(game)
+
+
+@register.filter
+def cards_dealt(game: rules.Game, seats) -> str:
+    """ "7 cards each.": what the dealer deals to these `seats` (a list of seats, or how many)."""
+    return texts.cards_dealt(game, seats if isinstance(seats, int) else len(seats))
+
+
+@register.filter
+def help_card(game: rules.Game) -> list[tuple[str, str]]:
+    return texts.help_card(game)
+
+
+@register.filter
+def bdi(name: object) -> SafeString:
+    """A name (a player's, a group's) in <bdi>, escaped, to put beside other words or numbers, in a
+    {% blocktranslate with name=seat.name|bdi %} too: it keeps its own direction and stays next to its
+    own numbers, so "عائشة 3" never shows as "3 عائشة"."""
+    return isolation.bdi(name)
+
+
+@register.filter
+def fsi(name: object) -> str:
+    """A name between Unicode's FSI and PDI, where no element can go (a page's <title>, an option)."""
+    return isolate(str(name))
+
+
+@register.simple_tag
+def game_help(game: rules.Game) -> str:
+    """The game's "How to play" card (matches/_help.html) in the active language: the same for every
+    page of that game, so rendered once per game and language (and worker)."""
+    return _help_card(game.slug, get_language())
+
+
+@functools.lru_cache(maxsize=64)
+def _help_card(slug: str, language: str) -> str:  # `language`: the active one, part of the key
+    return render_to_string("matches/_help.html", {"game": rules.GAMES[slug]})

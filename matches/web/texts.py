@@ -1,0 +1,114 @@
+"""The rules' facts in the reader's language: game summaries, help cards, refusals.
+
+The rules registry is pure Python with English texts marked for translation; this module
+is where they meet Django's translation machinery.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from matches.domain import rules
+
+
+def rule_message(error: rules.RuleError) -> str:
+    """A RuleError in the active language: its template and every text parameter translated."""
+    params = {key: _(value) if isinstance(value, str) and value else value for key, value in error.params.items()}
+    return _(error.template) % params if params else _(error.template)
+
+
+def cards_text(game: rules.Game) -> str:
+    low, high = game.cards_range()
+    return f"{low}–{high}" if low != high else str(low)
+
+
+def summary(game: rules.Game) -> str:
+    """One line for the game list: pack, cards each, players."""
+    return _("%(size)d-card pack · %(cards)s cards each · %(min)d–%(max)d players") % {
+        "size": game.pack.size,
+        "cards": cards_text(game),
+        "min": game.min_players,
+        "max": game.max_players,
+    }
+
+
+def cards_dealt(game: rules.Game, n_seats: int) -> str:
+    """What the dealer deals at a table of `n_seats`, for the match table: "7 cards each.", and the
+    pack when this table size changes it ("8 cards each, from a Skat pack without the four eights.").
+    Source: RULES.md (cards each per game; Letzter Stich by the number of players)."""
+    count = game.cards_for(n_seats)
+    pack = game.pack_for(n_seats)
+    if pack == game.pack:
+        return ngettext("%(count)d card each.", "%(count)d cards each.", count) % {"count": count}
+    return ngettext("%(count)d card each, from %(pack)s.", "%(count)d cards each, from %(pack)s.", count) % {
+        "count": count,
+        "pack": _(pack.description),
+    }
+
+
+def pack_line(game: rules.Game) -> str:
+    """The start page's line under its title: pack and cards each (the form says the players)."""
+    return _("%(size)d-card pack · %(cards)s cards each") % {"size": game.pack.size, "cards": cards_text(game)}
+
+
+def help_card(game: rules.Game) -> list[tuple[str, str]]:
+    """(heading, text) pairs: pack to prepare, cards each, who leads, what wins, how it scores."""
+    if len(game.deal_batches) > 1:
+        batches = _(" then ").join(str(batch) for batch in game.deal_batches)
+    else:
+        batches = _("one at a time")
+    direction = _("clockwise") if game.direction is rules.Direction.CLOCKWISE else _("counter-clockwise")
+    lead = {
+        rules.Leader.DEALER: _("The dealer leads the first trick."),
+        rules.Leader.AFTER_DEALER: _("The player after the dealer, in playing order, leads."),
+        rules.Leader.BEFORE_DEALER: _("The player on the dealer's right leads."),
+    }[game.leader]
+    dealer = (
+        _("The hand's winner deals the next hand.")
+        if game.next_dealer is rules.NextDealer.WINNER
+        else _("The deal passes to the next player, whoever wins.")
+    )
+    cards = cards_text(game)
+    return [
+        (
+            _("Pack"),
+            _("%(size)d cards: %(description)s.") % {"size": game.pack.size, "description": _(game.pack.description)},
+        ),
+        (
+            _("Deal"),
+            ngettext(
+                "%(cards)s card each (%(batches)s), %(direction)s.",
+                "%(cards)s cards each (%(batches)s), %(direction)s.",
+                game.cards_range()[1],
+            )
+            % {"cards": cards, "batches": batches, "direction": direction},
+        ),
+        (_("Ranking"), _(game.ranking)),
+        (_("Play"), f"{lead} {dealer}"),
+        (_("What wins"), _(game.deciding_trick)),
+        (_("Scoring"), _(game.scoring)),
+        *(
+            [(ngettext("Note", "Notes", len(game.notes)), " ".join(_(note) for note in game.notes))]
+            if game.notes
+            else []
+        ),
+    ]
+
+
+def player_range(game: rules.Game) -> str:
+    """The game's range of players, for the start form: "Agram: 2 to 5 players"."""
+    return _("%(game)s: %(min)d to %(max)d players") % {
+        "game": _(game.name),
+        "min": game.min_players,
+        "max": game.max_players,
+    }
+
+
+def table_full(game: rules.Game) -> str:
+    """Why the start form offers no more name rows: the game's maximum, with the pack's reason when
+    the pack sets it. Source: RULES.md (players per game)."""
+    params = {"game": _(game.name), "max": game.max_players}
+    if game.too_many_players:
+        return _("%(game)s is played by at most %(max)d players: %(why)s") % {**params, "why": _(game.too_many_players)}
+    return _("%(game)s is played by at most %(max)d players.") % params

@@ -1,0 +1,98 @@
+"""The forms a tap offers once a winner is picked, built from the game's questions.
+
+A game with one "choice" question gets one button per answer (one tap records the
+hand; the common answer first). Other questions become checkboxes in the form of the
+answer they belong to, or in a single form with a Record button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from matches.domain import rules
+from matches.web.bidi import bdi, sentence
+from matches.models import Seat
+
+
+@dataclass
+class Check:
+    """A checkbox group: `options` are (value, label, checked)."""
+
+    name: str
+    legend: str
+    options: list[tuple[str, str, bool]]
+
+
+@dataclass
+class AnswerForm:
+    button: str
+    primary: bool
+    fixed: dict[str, str] = field(default_factory=dict)
+    current: bool = False  # the answer recorded for the hand being corrected
+    checks: list[Check] = field(default_factory=list)
+    # An answer that asks more (Cat Tê's sweep: who held back an Ace?): the answer opens its own
+    # question, above its checkboxes, and this button records it. "" for an answer recorded by its tap.
+    confirm: str = ""
+
+
+def answer_forms(
+    game: rules.Game, seats: list[Seat], winner: int, current: Mapping[str, object] | None = None
+) -> list[AnswerForm]:
+    """The forms offered for `winner` (0-based); `current` pre-checks a recorded hand's answers."""
+    current = current or {}
+    choices = [q for q in game.questions if q.kind == "choice"]
+    others = [q for q in game.questions if q.kind != "choice"]
+
+    def checks_for(answer: str | None) -> list[Check]:
+        return [
+            checkboxes(q, seats, winner, current)
+            for q in others
+            if q.when is None or (choices and q.when == (choices[0].key, answer))
+        ]
+
+    if not choices:
+        button = sentence(_("Record: %(name)s wins"), {"name": bdi(seats[winner].name)})
+        return [AnswerForm(button=button, primary=True, checks=checks_for(None))]  # the only one: to confirm
+    question = choices[0]
+    confirm = sentence(_("Record: %(name)s wins"), {"name": bdi(seats[winner].name)})
+    forms = []
+    for choice in question.choices:
+        checks = checks_for(choice.value)
+        forms.append(
+            AnswerForm(
+                button=_(choice.label),
+                primary=current.get(question.key) == choice.value,  # none looks chosen before the tap
+                fixed={question.key: choice.value},
+                checks=checks,
+                current=current.get(question.key) == choice.value,
+                confirm=confirm if checks else "",
+            )
+        )
+    return forms
+
+
+def choice_prompt(game: rules.Game) -> str:
+    """The question a tap's answer buttons answer ("Which card won the last trick?"), translated;
+    for a game that asks only with checkboxes (Eighty Three), what to do with them; "" when the
+    game asks for the winner alone."""
+    if not game.questions:
+        return ""
+    return next(
+        (_(q.prompt) for q in game.questions if q.kind == "choice"),
+        _("Anything else this hand? Tick what happened (often nothing), then tap Record."),
+    )
+
+
+def checkboxes(question: rules.Question, seats: list[Seat], winner: int, current: Mapping[str, object]) -> Check:
+    answer = current.get(question.key)
+    if question.kind == "flag":
+        return Check(question.key, "", [("1", _(question.prompt), bool(answer))])
+    options = [
+        (str(seat.position + 1), seat.name, seat.position in (answer or ()))
+        for seat in seats
+        if not (question.others_only and seat.position == winner)
+    ]
+    return Check(question.key, _(question.prompt), options)

@@ -1,0 +1,134 @@
+"""A sitting's score chart, drawn from the running totals its hands keep: the sampled hands come
+with the table's own read of its newest hands (Sitting.table, record_hand), whatever the number of
+hands; a hand missing from that read is fetched here."""
+
+from __future__ import annotations
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+
+from matches.domain import rules
+from matches.domain.chart import CHART_POINTS, NAME_BASELINE, VIEW_BOX, Chart, draw, sampled
+from matches.models import Hand, Sitting, TableState
+from matches.web.presenters.table_state import grouped, grouper
+from matches.domain.names import isolate
+
+
+def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
+    """Each seat's score after every (sampled) hand, as the tally shows it: chips in front of the
+    player for Cat Tê, net money for a Fapfap stake, else the total; Eighty Three's threshold as
+    steps. None before the first hand (and for a match ended before any was played)."""
+    last = state.last_hand
+    # A match ended early ends on its abandoned hand: nobody played it, so it is not drawn.
+    drawn = last.number - (last.status == Hand.Status.ABANDONED) if last is not None else 0
+    if drawn == 0:
+        return None
+    keep = sampled(drawn + 1, CHART_POINTS)
+    held = {**state.drawn_hands, **{hand.number: hand for hand in state.recent_hands}}
+    wanted = [number for number in keep if number and number not in held]
+    if wanted:
+        held.update(
+            {
+                hand.number: hand
+                for hand in Hand.objects.filter(sitting=sitting, number__in=wanted).only(
+                    "number", "running", "threshold_after"
+                )
+            }
+        )
+    seats = len(state.seats)
+    start = rules.Progress.start(seats, sitting.match_end)
+    hands, rows, steps = [0], [shown(sitting, 0, [0] * seats)], [start.threshold]
+    as_kept = not sitting.rules.uses_chips and not sitting.stake_amount  # the tally shows the totals
+    for number in keep[1:]:
+        hand = held.get(number)
+        if hand is None or len(hand.running) != seats:
+            continue
+        hands.append(number)
+        rows.append(hand.running if as_kept else shown(sitting, number, hand.running))
+        steps.append(hand.threshold_after)
+        if sitting.chips_reissued and new_stacks_after(sitting, number):  # a step of its own, straight up
+            hands.append(number)
+            rows.append(shown(sitting, number, hand.running, then_new_stacks=True))
+            steps.append(hand.threshold_after)
+    names = [seat.name for seat in state.seats]
+    return draw(names, hands, rows, steps if sitting.threshold is not None else None)
+
+
+def new_stacks_after(sitting: Sitting, number: int) -> int:
+    """How many stacks everyone was given right after hand `number` (Cat Tê; 0 for the other games)."""
+    return sum(1 for before in sitting.reissued_before[: sitting.chips_reissued] if before == number + 1)
+
+
+def shown(sitting: Sitting, number: int, totals: list[int], then_new_stacks: bool = False) -> list[int]:
+    """The values the tally shows after hand `number` for these running totals: for Cat Tê the chips
+    in front of each player then, with the stacks handed out after it only when `then_new_stacks`."""
+    if sitting.rules.uses_chips:
+        before = sitting.reissued_before[: sitting.chips_reissued]
+        last = number + 1 if then_new_stacks else number  # batches dated up to this hand (or the next)
+        batches = 1 + sum(1 for handed in before if handed <= last)
+        return [(sitting.starting_chips or 0) * batches + total for total in totals]
+    if sitting.stake_amount:
+        everyone = sum(totals)
+        return [sitting.stake_amount * (len(totals) * total - everyone) for total in totals]
+    return list(totals)
+
+
+def table_rows(chart: Chart | None, money: bool = False) -> SafeString:
+    """The chart's numbers as the rows of its table for screen readers: a row per hand drawn, each
+    number written as the score table writes it (grouped by thousands as the language groups them,
+    the minus sign U+2212; money with its sign: "+1,150"). Built here because a tap's answer carries
+    up to forty rows and a template loop costs a millisecond."""
+    if chart is None:
+        return mark_safe("")
+    number = grouper()
+    cells: dict[int, str] = {}  # each value's cell, written once: a chart's values repeat
+
+    def cell(value: int) -> str:
+        if value not in cells:
+            cells[value] = f"<td>+{number(value)}</td>" if money and value > 0 else f"<td>{number(value)}</td>"
+        return cells[value]
+
+    points, rows = chart.points, []
+    for index, (hand, row) in enumerate(points):
+        # A hand drawn twice: the second time with the chips everyone was given after it (Cat Tê).
+        again = index and points[index - 1][0] == hand
+        heading = escape(_("%(number)d, then new chips for everyone") % {"number": hand}) if again else int(hand)
+        rows.append(f'<tr><th scope="row">{heading}</th>{"".join([cell(value) for value in row])}</tr>')
+    return mark_safe("".join(rows))  # noqa: S308 - numbers, and the heading escaped
+
+
+def chart_title(sitting: Sitting) -> str:
+    """What the chart draws, said above it: chips, money in the stake's currency, or the score."""
+    if sitting.rules.uses_chips:
+        return _("Chips after each hand")
+    if sitting.stake_amount:
+        return _("Money after each hand (%(currency)s)") % {"currency": sitting.stake_label or _("money")}
+    return _("Score after each hand")
+
+
+def chart_svg(chart: Chart) -> SafeString:
+    """The chart's drawing as inline SVG markup: grid lines with their values, the threshold's steps,
+    a line per player and, where lines end, a label per value (isolated, so a right-to-left name keeps
+    its place): one name, or the names of all who end there (Line). Built here, not by a template:
+    a tap's answer carries it, and a template loop over its parts costs more than everything else in
+    that answer's drawing."""
+    width = chart.width
+    parts = [f'<svg viewBox="{" ".join(map(str, VIEW_BOX))}" aria-hidden="true" focusable="false">']
+    for y, value in chart.ticks:
+        parts.append(
+            f'<line class="tick" x1="0" x2="{width}" y1="{y}" y2="{y}"/>'
+            f'<text class="axis" x="-4" y="{y + 4}">{escape(grouped(value))}</text>'
+        )
+    if chart.steps:
+        parts.append(f'<polyline class="steps" points="{chart.steps}"/>')
+    for index, line in enumerate(chart.lines):
+        parts.append(f'<polyline class="l{index}" points="{line.points}"/>')
+        if line.label:  # else another line's label names this player too: they end at the same value
+            parts.append(
+                f'<text class="{"shared" if line.shared else f"l{index}"}" x="{width + 4}" '
+                f'y="{line.label_y + NAME_BASELINE}">'
+                f"{escape(isolate(line.label))}</text>"
+            )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))  # noqa: S308 - numbers and escaped names only

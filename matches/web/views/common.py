@@ -1,0 +1,197 @@
+"""Helpers shared by the views: finding a sitting by its token, remembering it, answering htmx or plain."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Callable
+from functools import wraps
+
+from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import redirect, render
+from django.template.backends.utils import csrf_input
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy
+from django_htmx.middleware import HtmxDetails
+
+from matches.models import Recorder, Sitting
+from matches.models.snapshot import read_snapshot
+from matches.web.views.errors import message_response
+from matches.web.views.limits import CHANGES, over_limit
+
+REMEMBERED = 30  # sittings a phone keeps on its home screen
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,32}")  # what new_token() makes; anything else is not looked up
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+def wants_partial(request: HtmxHttpRequest) -> bool:
+    """An htmx swap, not a page load: history-restore requests need the full page."""
+    return bool(request.htmx) and not request.htmx.history_restore_request
+
+
+NO_SUCH_SITTING = gettext_lazy(
+    "No match at this link. If someone at the table made new links, ask them for the new one "
+    "(their table shows its QR code); otherwise check the link, or start a new match."
+)
+
+
+def with_sitting(
+    view: Callable[..., HttpResponse], link: str = "token", snapshot: bool = True, read_changes: bool = True
+) -> Callable[..., HttpResponse]:
+    """Resolve the URL's token (the sitting's `link` field) to its sitting, then call
+    `view(request, sitting, ...)`; 404 with a message if none.
+
+    A GET or HEAD runs whole in one read snapshot, so the sitting's version, seats and hands it
+    shows agree (`snapshot=False`: the view reads its own snapshot when it needs one, as a poll
+    does, whose usual answer is one query: nothing changed); a POST's verb locks and reads the
+    sitting afresh. POSTs count against the tap
+    limits (per phone, per address) and get a 429 past them.
+    """
+
+    @wraps(view)
+    def wrapper(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+        if request.method not in ("GET", "HEAD"):
+            return over_limit(request, CHANGES, known_phone(request)) or resolved(request, token, *args, **kwargs)
+        if not snapshot:
+            return resolved(request, token, *args, **kwargs)
+        with read_snapshot():
+            return resolved(request, token, *args, **kwargs)
+
+    def resolved(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+        if not TOKEN.fullmatch(token):
+            sitting = None
+        elif request.method == "POST" and not read_changes:
+            sitting = Sitting.at_link(token)
+        else:
+            sitting = Sitting.reached_by(link, token)
+        try:
+            if sitting is not None:
+                return view(request, sitting, *args, **kwargs)
+        except Sitting.DoesNotExist:  # deleted, or its links made new, while this request ran
+            pass
+        return no_such_sitting(request)
+
+    return wrapper
+
+
+def no_such_sitting(request: HtmxHttpRequest) -> HttpResponse:
+    """404 for a link that leads to no sitting (made new by another phone, or deleted). When the
+    request came from a match table (a tap, a poll: htmx aiming at #table), the table itself is
+    replaced by the message and a way home: its buttons and its polling would only fail again."""
+    if wants_partial(request) and request.htmx.target == "table":
+        response = render(request, "error.html#gone", {"message": NO_SUCH_SITTING}, status=404)
+        response["HX-Retarget"] = "#table"
+        response["HX-Reswap"] = "outerHTML"
+        return response
+    return message_response(request, NO_SUCH_SITTING, 404)
+
+
+def action(view: Callable[..., HttpResponse], read_first: bool = True) -> Callable[..., HttpResponse]:
+    """A POST-only action on a sitting. A GET (a reload or a shared link of the action's address)
+    goes back to the match table instead of a blank 405; other methods (no page sends them) get the
+    405. `read_first=False`: the view gets Sitting.at_link(token) and its verb reads the row (see
+    with_sitting)."""
+
+    @wraps(view)
+    def wrapper(request: HtmxHttpRequest, sitting: Sitting, *args, **kwargs) -> HttpResponse:
+        if request.method in ("GET", "HEAD"):
+            return redirect(sitting)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["GET", "POST"])
+        return view(request, sitting, *args, **kwargs)
+
+    return with_sitting(wrapper, read_changes=read_first)
+
+
+def remember(request: HttpRequest, sitting: Sitting) -> None:
+    """Put `sitting` first in this phone's list of sittings (kept in the signed session cookie),
+    and give the phone its id if it has none yet. Already first: the session is left as it is, so
+    a reload of the table signs and sends no new cookie."""
+    phone_id(request)
+    tokens = request.session.get("sittings", [])
+    if tokens[:1] != [sitting.token]:
+        request.session["sittings"] = [sitting.token, *(t for t in tokens if t != sitting.token)][:REMEMBERED]
+
+
+def forget(request: HttpRequest, token: str) -> None:
+    request.session["sittings"] = [t for t in request.session.get("sittings", []) if t != token]
+
+
+def known_phone(request: HttpRequest) -> str | None:
+    """The phone id this request's session already carried; None for a client without one (a new
+    phone, or one that drops its cookies: only its address is counted, and no counter is made for it)."""
+    return request.session.get("phone")
+
+
+def phone_id(request: HttpRequest) -> str:
+    """A short random id for this phone, kept in its session, to trace who tapped."""
+    if "phone" not in request.session:
+        request.session["phone"] = secrets.token_urlsafe(3)
+    return request.session["phone"]
+
+
+def claimed_seat(request: HttpRequest, sitting: Sitting) -> int | None:
+    """The seat (0-based) this phone said it holds at `sitting`, if it did."""
+    return request.session.get("seats", {}).get(sitting.token)
+
+
+def claim_seat(request: HttpRequest, sitting: Sitting, seat: int | None) -> None:
+    seats = {t: s for t, s in request.session.get("seats", {}).items() if t in remembered_tokens(request)}
+    if seat is None:
+        seats.pop(sitting.token, None)
+    else:
+        seats[sitting.token] = seat
+    request.session["seats"] = seats
+
+
+def recorder(request: HttpRequest, sitting: Sitting) -> Recorder:
+    return Recorder(phone=phone_id(request), seat=claimed_seat(request, sitting))
+
+
+def remembered_tokens(request: HttpRequest) -> list[str]:
+    return list(request.session.get("sittings", []))
+
+
+def go_to(request: HtmxHttpRequest, target) -> HttpResponse:
+    """Send the phone to `target` (a model with get_absolute_url) after a change: a redirect for a
+    plain form, a bodiless 204 whose HX-Redirect makes htmx load the whole page."""
+    if not request.htmx:
+        return redirect(target)
+    response = HttpResponse(status=204)
+    response["HX-Redirect"] = target.get_absolute_url()
+    return response
+
+
+def page_or_partial(
+    request: HtmxHttpRequest, template: str, partial: str, context: dict, status: int = 200
+) -> HttpResponse:
+    """Render `template#partial` for an htmx swap, the whole `template` otherwise."""
+    name = f"{template}#{partial}" if wants_partial(request) else template
+    return render(request, name, context, status=status)
+
+
+# Parts of pages that are the same for every phone at one version of a sitting (its table region,
+# its share panel), rendered once and kept: each worker's memory, or Redis at CACHE_URL for every app
+# server (settings.CACHES). Their forms carry CSRF_HOLE where each phone's own token goes.
+REGIONS = caches["regions"]
+CSRF_HOLE = mark_safe("<!--csrf-->")
+
+
+def kept_key(part: str, sitting: Sitting, *variant: object) -> str:
+    """The regions cache's key for `part` of `sitting` as it is now: its version and the time of its
+    last change (a version number comes round again after a backup is restored, a time does not),
+    its link, and what else the part varies with (`variant`: language, host...)."""
+    return ":".join(
+        map(str, (part, sitting.pk, sitting.version, sitting.changed_at.timestamp(), sitting.token, *variant))
+    )
+
+
+def with_csrf_tokens(html: str, request: HttpRequest, forms_without: bool = False) -> SafeString:
+    """`html` kept with CSRF_HOLE marks, each filled with the hidden field {% csrf_token %} writes for
+    this request; `forms_without`: emptied instead (htmx sends the token of <body hx-headers>)."""
+    field = "" if forms_without else csrf_input(request)
+    return mark_safe(html.replace(CSRF_HOLE, field))  # noqa: S308 - our own rendered HTML and Django's field

@@ -1,0 +1,395 @@
+"""A group's statistics page (member link and read-only watch link), and the words of settling up
+and of the result a table shares at the match end.
+
+The page reads the group and its finished matches in three queries whatever their number
+(matches.services.figures), in one read snapshot, and changes nothing: GET only. Filters and sorting are
+plain links (?game=, ?sort=, ?dir=), so everything works without JavaScript.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from html import unescape
+from urllib.parse import urlencode
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
+from django.utils import formats, timezone
+from django.utils.cache import add_never_cache_headers
+from django.utils.html import format_html, strip_tags
+from django.utils.safestring import SafeString
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
+from django.views.decorators.http import require_safe
+
+from matches.domain import rules, stats
+from matches.web.bidi import bdi, sentence
+from matches.services.figures import GroupRead, rate_chart, read_group
+from matches.models import Group, Sitting, TableState
+from matches.web.presenters.table_state import grouped, score_is_hands_won
+from matches.domain.names import FSI, PDI, is_right_to_left, shared
+from matches.domain.settlement import Settling, Transfer, settling
+from matches.models.snapshot import read_snapshot
+from matches.web.views.common import TOKEN, HtmxHttpRequest
+from matches.web.views.errors import message_response
+from matches.web.views.links import shareable_url
+
+NO_SUCH_GROUP = gettext_lazy(
+    "No group at this link. If someone in the group made new links, ask them for the new one "
+    "(their group page shows its QR code); otherwise check the link."
+)
+BOLD = re.compile(r"<strong>(.*?)</strong>", re.DOTALL)  # a name in TableState.result
+DEFAULT_SORT = "matches_won"
+NIGHTS_SHOWN = 10  # the newest nights with money or chips to settle
+HEADINGS = {
+    "matches_played": gettext_lazy("Matches"),
+    "matches_won": gettext_lazy("Won"),
+    "win_rate": gettext_lazy("Win rate"),
+    "hands_played": gettext_lazy("Hands"),
+    "hands_won": gettext_lazy("Hands won"),
+    "hand_share": gettext_lazy("Share of hands"),
+    "points_per_hand": gettext_lazy("Per hand"),
+    "best_run": gettext_lazy("Best run"),
+    "net_chips": gettext_lazy("Net chips"),
+    "net_money": gettext_lazy("Money"),
+    "recent_form": gettext_lazy("Last 10, newest first"),
+    "head_to_head": gettext_lazy("Head to head"),
+}
+
+
+# --- words: amounts, payments, the shared result ------------------------------------------------
+
+
+def signed(net: int) -> str:
+    """A net with its sign, grouped as the language groups numbers: "+1,100", "−400", "0"."""
+    if net > 0:
+        return f"+{grouped(net)}"
+    if net < 0:
+        return f"\u2212{grouped(-net)}"
+    return "0"
+
+
+def percent(ratio: float | None) -> str:
+    """A ratio as a whole percent in the active language ("67%", "67 %"); the no-figure mark for none."""
+    if ratio is None:
+        return no_figure()
+    return whole_percent(stats.percent_of(ratio))
+
+
+def whole_percent(value: int) -> str:
+    """A whole percent as the active language writes it, the one format of every screen: "67%" in
+    English, "67 %" (a no-break space) in French and German."""
+    return _("%(percent)d%%") % {"percent": value}
+
+
+def no_figure() -> SafeString:
+    """Where a number column has no figure: an em dash, which no one reads as the minus of "−3" beside
+    it (an en dash looks like one), said "no figure" to a screen reader and on a long press (title)."""
+    label = _("no figure")
+    return format_html(
+        '<span class="no-figure" title="{}"><span aria-hidden="true">—</span><span class="visually-hidden">{}</span></span>',
+        label,
+        label,
+    )
+
+
+def payment(transfer: Transfer, settled: Settling, plain: bool = False) -> str:
+    """One payment as a sentence: "Mbarga pays Ngono 300 FCFA.", "Ben owes Ana the worth of 4 chips." (the chips
+    themselves stay where the hands left them). Each name
+    stays before its own amount in any script: HTML with the names in <bdi> (matches.web.bidi), or with
+    `plain`, text for the shared result, a right-to-left name between FSI and PDI (names.shared)."""
+    name = shared if plain else bdi
+    words = {"payer": name(transfer.payer), "payee": name(transfer.payee), "amount": grouped(transfer.amount)}
+    if settled.chips:
+        template = ngettext(
+            "%(payer)s owes %(payee)s the worth of %(amount)s chip.",
+            "%(payer)s owes %(payee)s the worth of %(amount)s chips.",
+            transfer.amount,
+        )
+    elif settled.unit:
+        template = _("%(payer)s pays %(payee)s %(amount)s %(currency)s.")
+        words["currency"] = settled.unit
+    else:
+        template = _("%(payer)s pays %(payee)s %(amount)s.")
+    return template % words if plain else sentence(template, words)
+
+
+def settling_title(settled: Settling) -> str:
+    """The settlement's caption: "Settling up in FCFA", "Settling up in chips", "Settling up"."""
+    if settled.chips:
+        return _("Settling up in chips")
+    if settled.unit:
+        return _("Settling up in %(currency)s") % {"currency": settled.unit}
+    return _("Settling up")
+
+
+def match_day(sitting: Sitting) -> str:
+    """The day the match started on the table's own clock (its time zone), as the language writes a
+    date ("8 Mar 2025", "8 mars 2025")."""
+    return formats.date_format(timezone.localtime(sitting.started_at, sitting.zone), "DATE_FORMAT")
+
+
+def standings(state: TableState) -> list[tuple[int, str, int]]:
+    """(place, name, score) per seat, best first, the score as the tally shows it (chips in front of
+    each player for Cat Tê); players level share a place (1, 1, 3); seating order among them."""
+    scores = state.balances() if state.sitting.rules.uses_chips else [seat.total for seat in state.seats]
+    order = sorted(range(len(state.seats)), key=lambda position: -scores[position])
+    return [(1 + sum(other > scores[p] for other in scores), state.seats[p].name, scores[p]) for p in order]
+
+
+def result_text(state: TableState, watch_url: str) -> str:
+    """The result to send to the group, plain text in the active language: game and date (the table's
+    day), the standings, who won, the settlement when the game has one, and the watch (read-only)
+    link. A right-to-left name is isolated (FSI ... PDI), so "عائشة: 3" stays in its order in any chat;
+    a Latin name goes bare, as the invisible pair may show as boxes in other apps (names.shared)."""
+    sitting = state.sitting
+    lines = [f"{_(sitting.rules.name)} · {match_day(sitting)}"]
+    lines += [
+        _("%(place)d. %(name)s: %(amount)s")
+        % {"place": place, "name": shared(name), "amount": state.score_words(score)}
+        for place, name, score in standings(state)
+    ]
+    lines.append(plain_result(state.result) if state.result else _("No hand was won."))
+    if state.ended_early:
+        lines.append(state.ended_early)
+    settled = state.settling
+    if settled is not None:
+        lines.append(_("%(title)s:") % {"title": settling_title(settled)})
+        payments = [payment(transfer, settled, plain=True) for transfer in settled.transfers]
+        lines += payments or [_("Nobody owes anything.")]
+    lines.append(_("Follow the score: %(url)s") % {"url": watch_url})
+    return "\n".join(lines)
+
+
+def plain_result(result: str) -> str:
+    """TableState.result as plain text for the shared result, its names (the words in bold) as
+    names.shared gives them: between FSI and PDI when right-to-left, bare otherwise."""
+
+    def name(bold: re.Match) -> str:
+        return f"{FSI}{bold[1]}{PDI}" if is_right_to_left(unescape(bold[1])) else bold[1]
+
+    return unescape(strip_tags(BOLD.sub(name, result)))
+
+
+def watch_url(request: HtmxHttpRequest | None, sitting: Sitting) -> str:
+    """The sitting's watch link, whole when the request is known (the LAN address on the laptop)."""
+    path = reverse("watch", args=[sitting.watch_token])
+    return shareable_url(request, path) if request is not None else path
+
+
+# --- the statistics page --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A column of the players' table: its figure, its heading, the link that sorts by it (None: not
+    sortable) and, for the column sorted by, "ascending" or "descending" (aria-sort)."""
+
+    key: str
+    text: str
+    link: str | None
+    sorted: str = ""
+
+
+@dataclass(frozen=True)
+class Night:
+    """One night (the matches started on one day) and its settlements: one per currency (money
+    first), then one in chips; `matches`, how many matches of the night moved money or chips."""
+
+    day: str
+    matches: int
+    settled: tuple[Settling, ...]
+
+
+def find_group(token: str, link: str) -> Group | None:
+    """The group whose `link` field ("token" or "watch_token") is `token`; None when none is."""
+    if not TOKEN.fullmatch(token):
+        return None
+    return Group.objects.filter(**{link: token}).first()
+
+
+def url_or_none(name: str, token: str) -> str | None:
+    try:
+        return reverse(name, args=[token])
+    except NoReverseMatch:  # the group pages are elsewhere; the figures stand alone without them
+        return None
+
+
+@require_safe
+def group_stats(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The group's statistics for its members (the group's link)."""
+    return stats_page(request, token, watching=False)
+
+
+@require_safe
+def group_watch_stats(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The same statistics for the group's read-only watch link: nothing on it leads to the member link."""
+    return stats_page(request, token, watching=True)
+
+
+def stats_page(request: HtmxHttpRequest, token: str, watching: bool) -> HttpResponse:
+    with read_snapshot():
+        group = find_group(token, "watch_token" if watching else "token")
+        if group is None:
+            return message_response(request, NO_SUCH_GROUP, 404)
+        read = read_group(group)
+    response = render(request, "matches/group_stats.html", stats_context(request, group, read, watching))
+    add_never_cache_headers(response)
+    return response
+
+
+def stats_context(request: HtmxHttpRequest, group: Group, read: GroupRead, watching: bool) -> dict:
+    """What group_stats.html shows, from the query string: ?game= (a game the group played), ?sort=
+    (a figure; most first unless ?dir=asc), ?currency= (when Fapfap was played in several)."""
+    matches, names = read.matches, read.names
+    counted_games = {match.game for match in matches if match.counts}
+    games = [slug for slug in rules.GAMES if slug in counted_games]
+    game = request.GET.get("game") if request.GET.get("game") in games else None
+    currencies = Counter(
+        match.currency for match in matches if match.money is not None and (game is None or match.game == game)
+    )
+    currency = request.GET.get("currency")
+    if currency not in currencies:
+        currency = currencies.most_common(1)[0][0] if currencies else None
+    figures = stats.player_stats(matches, game, currency)
+    played = {player: figure for player, figure in figures.items() if figure.matches_played}
+    sort = request.GET.get("sort", DEFAULT_SORT)
+    descending = request.GET.get("dir") != "asc"
+    shown = columns(game, played, currency, currencies)
+    if sort not in shown or sort == "recent_form":
+        sort, descending = DEFAULT_SORT, True
+    rows = stats.sort_rows(played, sort, descending)
+    several = len(currencies) > 1  # then the money column is in one of them at a time, chosen by a link
+    here = {
+        "game": game or "",
+        "sort": "" if (sort, descending) == (DEFAULT_SORT, True) else sort,
+        "dir": "" if descending else "asc",
+        "currency": currency if several else "",
+    }
+
+    def link(**changes: str) -> str:
+        wanted = {**here, **changes}
+        return "?" + urlencode(
+            {key: value for key, value in wanted.items() if value or (key == "currency" and several)}
+        )
+
+    headings = [
+        Heading(
+            key,
+            text,
+            None if key == "recent_form" else link(sort=key, dir="asc" if key == sort and descending else ""),
+            ("descending" if descending else "ascending") if key == sort else "",
+        )
+        for key, text in shown.items()
+    ]
+    pairs = stats.head_to_head(matches, game)
+    by_names = sorted(pairs.items(), key=lambda item: (names[item[0][0]].casefold(), names[item[0][1]].casefold()))
+    explained = [*shown, "head_to_head"]
+    return {
+        "group": group,
+        "watching": watching,
+        "back": url_or_none("group-watch" if watching else "group", group.watch_token if watching else group.token),
+        "games": [(slug, rules.get_game(slug).name, link(game=slug)) for slug in games],
+        "all_games": link(game=""),
+        "game": game,
+        "currencies": [(label, link(currency=label)) for label in sorted(currencies)] if several else [],
+        "currency": currency,
+        "headings": headings,
+        # Each figure with its heading: on a phone the heading is said in the player's card (app.css).
+        "rows": [(names[player], list(zip(shown.values(), cells(figure, shown)))) for player, figure in rows],
+        "explanations": [(shown.get(key) or HEADINGS[key], _(stats.EXPLANATIONS[key])) for key in explained],
+        "pairs": [
+            (names[first], names[second], pair, ahead(names[first], pair.first_wins, names[second], pair.second_wins))
+            for (first, second), pair in by_names
+        ],
+        "rate_chart": rate_chart(matches, names, game),
+        "shares": hand_shares(matches, names) if game is None else [],
+        "nights": nights(matches, names),
+        "counted": sum(1 for match in matches if match.counts and (game is None or match.game == game)),
+    }
+
+
+def ahead(first: str, first_wins: int, second: str, second_wins: int) -> list[str]:
+    """How often each of a pair finished higher, one line each: ["Ana: 2", "Ben: 1"] (HTML, names in <bdi>)."""
+    return [
+        sentence(_("%(name)s: %(count)d"), {"name": bdi(name), "count": count})
+        for name, count in ((first, first_wins), (second, second_wins))
+    ]
+
+
+def columns(game: str | None, played: dict, currency: str | None, currencies: Counter) -> dict[str, str]:
+    """The players' table's figures (key: heading) for this choice of game: points per hand only for
+    one game whose score is not simply its hands won, chips and money only where some player has them."""
+    shown = {key: str(HEADINGS[key]) for key in stats.COLUMNS}
+    if game is None or score_is_hands_won(game):
+        del shown["points_per_hand"]
+    else:
+        unit = capfirst(_(rules.get_game(game).unit))
+        shown["points_per_hand"] = _("%(unit)s per hand") % {"unit": unit}
+    if not any(figure.net_chips is not None for figure in played.values()):
+        del shown["net_chips"]
+    if not any(figure.net_money is not None for figure in played.values()):
+        del shown["net_money"]
+    elif currency:
+        shown["net_money"] = currency
+    return shown
+
+
+def form_letters(form: tuple[str, ...]) -> str:
+    """Recent form in the active language's letters, newest first: "W W L" / "V V D"."""
+    won, lost = pgettext("a match won, one letter", "W"), pgettext("a match lost, one letter", "L")
+    return " ".join(won if letter == "W" else lost for letter in form)
+
+
+def cells(figure: stats.PlayerStats, shown: dict[str, str]) -> list[str]:
+    """A player's figures as the table shows them, in the order of `shown`, grouped by thousands as
+    the language writes numbers."""
+    text = {
+        "matches_played": grouped(figure.matches_played),
+        "matches_won": grouped(figure.matches_won),
+        "win_rate": percent(figure.win_rate),
+        "hands_played": grouped(figure.hands_played),
+        "hands_won": grouped(figure.hands_won),
+        "hand_share": percent(figure.hand_share),
+        "points_per_hand": no_figure()
+        if figure.points_per_hand is None
+        else formats.number_format(figure.points_per_hand, decimal_pos=2, force_grouping=True),
+        "best_run": grouped(figure.best_run),
+        "net_chips": no_figure() if figure.net_chips is None else signed(figure.net_chips),
+        "net_money": no_figure() if figure.net_money is None else signed(figure.net_money),
+        "recent_form": form_letters(figure.recent_form),
+    }
+    return [text[key] for key in shown]
+
+
+def hand_shares(matches: list[stats.MatchRecord], names: dict[int, str]) -> list[tuple[str, list[tuple[str, int]]]]:
+    """Per game played (registry order), each player's share of its hands won, whole percents, highest first."""
+    by_game = stats.hand_shares(matches)
+    shares = []
+    for slug in rules.GAMES:
+        rows = [(names[player], stats.percent_of(share)) for player, share in by_game.get(slug, {}).items()]
+        if rows:
+            rows.sort(key=lambda row: (-row[1], row[0].casefold()))
+            shares.append((rules.get_game(slug).name, rows))
+    return shares
+
+
+def nights(matches: list[stats.MatchRecord], names: dict[int, str]) -> list[Night]:
+    """The newest nights, newest first, each under one heading: its money per currency, then its
+    Cat Tê chips (stats.nightly_nets gives one entry per day and currency)."""
+    days: dict[object, tuple[set, list[Settling]]] = {}
+    for night in stats.nightly_nets(matches):
+        if night.day not in days and len(days) == NIGHTS_SHOWN:
+            break
+        keys, settled = days.setdefault(night.day, (set(), []))
+        keys.update(night.matches)
+        players = sorted(night.nets, key=lambda player: (names[player].casefold(), player))
+        settled.append(settling({player: names[player] for player in players}, night.nets, night.currency, night.chips))
+    return [
+        Night(formats.date_format(day, "DATE_FORMAT"), len(keys), tuple(settled))
+        for day, (keys, settled) in days.items()
+    ]

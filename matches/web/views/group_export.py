@@ -1,0 +1,195 @@
+"""A group's files: every hand of every match as one CSV, the whole group as a JSON archive, and the
+page that imports such an archive as a new group (see matches.services.group_archive for the format)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Generator
+
+from django.core.files.uploadedfile import InMemoryUploadedFile
+from django.core.files.uploadhandler import FileUploadHandler, SkipFile
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone, translation
+from django.utils.cache import add_never_cache_headers
+from django.utils.decorators import decorator_from_middleware
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_safe
+
+from matches.web.csrf import NoReferrerCsrfViewMiddleware
+from matches.services.group_archive import ArchiveError, dumps, export_group, import_group, read_archive
+from matches.models import Group, Player, Seat, Sitting, TableState
+from matches.models.snapshot import read_snapshot
+from matches.web.views import export
+from matches.web.views.common import HtmxHttpRequest, known_phone
+from matches.web.views.export import HandRows
+from matches.web.views.groups import remember_group, with_group
+from matches.web.views.limits import STARTS, over_limit
+
+MAX_ARCHIVE = 5 * 1024 * 1024  # bytes: a group of years of weekly matches is well under 1 MB
+FORM_ALLOWANCE = 64 * 1024  # the rest of the upload's body: multipart headers, CSRF token
+
+
+def attachment(response: HttpResponse, group: Group, extension: str) -> HttpResponse:
+    """Save-as `last-trick-group-<name or id>-<today on the group's clock>.<extension>`; never kept by a
+    browser or proxy."""
+    name = slugify(group.name, allow_unicode=True) or str(group.pk)
+    filename = f"last-trick-group-{name}-{timezone.localdate(timezone=group.zone):%Y-%m-%d}.{extension}"
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    add_never_cache_headers(response)
+    return response
+
+
+# --- the JSON archive ----------------------------------------------------------------
+
+
+@require_safe
+@with_group
+def group_json(request: HtmxHttpRequest, group: Group) -> HttpResponse:
+    """The group's archive, read in the lookup's snapshot, to import into another server."""
+    response = HttpResponse(dumps(export_group(group)), content_type="application/json; charset=utf-8")
+    return attachment(response, group, "json")
+
+
+# --- the CSV of every hand -------------------------------------------------------------
+
+
+@require_safe
+@with_group
+def group_csv(request: HtmxHttpRequest, group: Group) -> StreamingHttpResponse:
+    """Every hand of every match of the group, oldest match first, hands in order: the match's start
+    (on its table's own clock: its time zone), game, unit, match number in the file, then the hand as the match's own CSV has it
+    (number, status, dealer, winner, how) and the points it gave each player who ever played in the
+    group, one column per player (empty where they were not seated).
+
+    Streamed: the rows are read with iterators while they are sent, in a read snapshot of their own
+    (the response is written after this view returns), so a group of any size takes little memory.
+    UTF-8 with a BOM; ";" between columns where the comma is the decimal mark, like the match's own CSV."""
+    delimiter = export.delimiter(translation.get_language())
+    rows = csv_rows(group.pk, translation.get_language())
+    response = StreamingHttpResponse(export.csv_chunks(rows, delimiter), content_type="text/csv; charset=utf-8")
+    return attachment(response, group, "csv")
+
+
+def csv_rows(group_pk: int, language: str | None) -> Generator[list[object], None, None]:
+    """The header, then one row per hand; runs while the response streams, in one read snapshot and
+    in the request's language."""
+    with translation.override(language), read_snapshot():
+        players = sorted(
+            Player.objects.filter(seats__sitting__group_id=group_pk).distinct(), key=lambda p: (p.name.casefold(), p.pk)
+        )
+        columns = {player.pk: number for number, player in enumerate(players)}
+        yield [
+            _("started"),
+            _("game"),
+            _("unit"),
+            _("match"),
+            _("hand"),
+            _("status"),
+            _("dealer"),
+            _("winner"),
+            _("how"),
+            *headings(players),
+        ]
+        sittings = Sitting.objects.filter(group_id=group_pk).order_by("started_at", "pk")
+        for number, sitting in enumerate(sittings.iterator(chunk_size=100), start=1):
+            seats = list(Seat.objects.filter(sitting=sitting).select_related("player").order_by("position"))
+            hand_row = HandRows(TableState(sitting, seats, []))
+            facts = [
+                timezone.localtime(sitting.started_at, sitting.zone).strftime("%Y-%m-%d %H:%M"),
+                _(sitting.rules.name),
+                _(sitting.rules.unit),
+                number,
+            ]
+            for hand in sitting.hands.order_by("number").iterator(chunk_size=500):
+                points: list[object] = [""] * len(players)
+                for seat, gained in zip(seats, hand.points):
+                    points[columns[seat.player_id]] = gained
+                yield facts + hand_row(hand)[:5] + points
+
+
+def headings(players: list[Player]) -> list[str]:
+    """One column per player, by name; a name two players share gets their order in the list, "Ali (2)"."""
+    names = [player.name for player in players]
+    return [name if names.count(name) == 1 else f"{name} ({names[:i].count(name) + 1})" for i, name in enumerate(names)]
+
+
+# --- importing an archive -------------------------------------------------------------
+
+
+class ArchiveUpload(FileUploadHandler):
+    """Keeps an uploaded file in memory while it stays within MAX_ARCHIVE bytes; a bigger one is
+    dropped as it arrives (the rest of it is read and thrown away) and `too_big` says so."""
+
+    too_big = False
+
+    def new_file(self, *args, **kwargs) -> None:
+        super().new_file(*args, **kwargs)
+        self.buffer = io.BytesIO()
+
+    def receive_data_chunk(self, raw_data: bytes, start: int) -> None:
+        if start + len(raw_data) > MAX_ARCHIVE:
+            self.too_big = True
+            raise SkipFile
+        self.buffer.write(raw_data)
+
+    def file_complete(self, file_size: int) -> InMemoryUploadedFile:
+        self.buffer.seek(0)
+        return InMemoryUploadedFile(
+            self.buffer, self.field_name, self.file_name, self.content_type, file_size, self.charset
+        )
+
+
+csrf_checked = decorator_from_middleware(NoReferrerCsrfViewMiddleware)
+
+
+@csrf_exempt  # checked by csrf_checked below, once the upload handler is in place
+@require_http_methods(["GET", "HEAD", "POST"])
+def group_import(request: HtmxHttpRequest) -> HttpResponse:
+    """GET: the form to upload a group's archive. POST: the new group, then its page; a file that is
+    too big, missing or not an archive this server takes gets the form again with what to fix.
+    Counts as a new match against the start limits."""
+    if request.method == "POST":
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > MAX_ARCHIVE + FORM_ALLOWANCE:  # refused before the body is read
+            return import_page(request, too_big_message(), 413)
+        request.upload_handlers = [ArchiveUpload(request)]
+    return checked_import(request)
+
+
+@csrf_checked
+def checked_import(request: HtmxHttpRequest) -> HttpResponse:
+    """group_import, past its CSRF check (which reads the upload through ArchiveUpload)."""
+    if request.method != "POST":
+        return import_page(request)
+    if limited := over_limit(request, STARTS, known_phone(request)):
+        return limited
+    upload = request.FILES.get("archive")
+    if any(getattr(handler, "too_big", False) for handler in request.upload_handlers):
+        return import_page(request, too_big_message(), 413)
+    if upload is None:
+        return import_page(request, _("Choose the group's .json file, then tap Import the group."), 400)
+    try:
+        group = import_group(read_archive(upload.read()))
+    except ArchiveError as refusal:
+        return import_page(request, refusal.message, 400)
+    remember_group(request, group)
+    return redirect(group)
+
+
+def too_big_message() -> str:
+    return _("This file is larger than %(size)d MB: a group's archive is much smaller. Choose its .json file.") % {
+        "size": MAX_ARCHIVE // (1024 * 1024)
+    }
+
+
+def import_page(request: HttpRequest, error: str = "", status: int = 200) -> HttpResponse:
+    return render(
+        request, "matches/group_import.html", {"error": error, "max_mb": MAX_ARCHIVE // (1024 * 1024)}, status=status
+    )

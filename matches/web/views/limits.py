@@ -1,0 +1,112 @@
+"""Rate limits: one per phone (its session), which a real table never meets, and a more generous
+ceiling per client address, which many phones may share (a club's Wi-Fi, a carrier's NAT).
+
+A request refused for its phone is not counted against its address, so one busy phone never
+locks out the other phones on the same network. Counted by django-ratelimit in the "ratelimit"
+cache (see settings), once for every worker and, with Redis, for every app server.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import re
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_ratelimit.core import is_ratelimited
+
+from matches.web.views.errors import message_response
+
+RATE = re.compile(r"(\d+)/(\d*)([smhd])")
+SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+@dataclass(frozen=True)
+class Limit:
+    """What is limited: a name for the counters, the settings that hold the rates ("60/m" as
+    django-ratelimit reads it) and what a refused phone is told, per phone and per address."""
+
+    name: str
+    phone_rate: str
+    address_rate: str
+    phone_message: Promise
+    address_message: Promise
+
+
+CHANGES = Limit(
+    "changes",
+    "TAP_RATE_LIMIT",
+    "TAP_ADDRESS_RATE_LIMIT",
+    gettext_lazy("Too many taps from this phone: wait %(wait)s, then tap again."),
+    gettext_lazy(
+        "Too many taps from this network (phones on one Wi-Fi or carrier share its address): "
+        "wait %(wait)s, then tap again."
+    ),
+)
+STARTS = Limit(
+    "starts",
+    "START_RATE_LIMIT",
+    "START_ADDRESS_RATE_LIMIT",
+    gettext_lazy("Too many new matches and groups from this phone: wait %(wait)s, then try again."),
+    gettext_lazy(
+        "Too many new matches and groups from this network (phones on one Wi-Fi or carrier share its "
+        "address): wait %(wait)s, then try again."
+    ),
+)
+
+
+def client_address(group: str, request: HttpRequest) -> str:
+    """The client's address as the counter key: the header named by RATELIMIT_IP_META_KEY (its first
+    address, when a proxy lists several) or REMOTE_ADDR when that header is missing or is not an
+    address; IPv6 addresses by their /64 network, as one phone's addresses change within it."""
+    header = request.META.get(settings.RATELIMIT_IP_META_KEY or "REMOTE_ADDR", "")
+    for candidate in (header.split(",")[0].strip(), request.META.get("REMOTE_ADDR", "")):
+        try:
+            address = ipaddress.ip_address(candidate)
+        except ValueError:
+            continue
+        if address.version == 6:
+            return str(ipaddress.ip_network(f"{address}/64", strict=False))
+        return str(address)
+    return "unknown"
+
+
+def period_of(rate: str) -> int:
+    """The window of a rate such as "60/m" or "20/h", in seconds."""
+    count, multiple, unit = RATE.fullmatch(rate).groups()
+    return int(multiple or 1) * SECONDS[unit]
+
+
+def wait_words(seconds: int) -> str:
+    if seconds <= 60:
+        return _("a minute")
+    if seconds <= 3600:
+        minutes = math.ceil(seconds / 60)
+        return _("an hour") if minutes == 60 else _("%(n)d minutes") % {"n": minutes}
+    return _("a day") if seconds <= 86400 else _("%(n)d days") % {"n": math.ceil(seconds / 86400)}
+
+
+def over_limit(request: HttpRequest, limit: Limit, phone: str | None) -> HttpResponse | None:
+    """Count this request against `limit`; a 429 naming what was limited once it is over, else None.
+
+    `phone` is the phone's id from its session (None for a client without one: then only its
+    address counts).
+    """
+    for rate_setting, message, key in (
+        (limit.phone_rate, limit.phone_message, lambda group, request: phone),
+        (limit.address_rate, limit.address_message, client_address),
+    ):
+        if key is not client_address and phone is None:
+            continue
+        rate = getattr(settings, rate_setting)
+        group = f"{limit.name}-{'address' if key is client_address else 'phone'}"
+        if is_ratelimited(request, group=group, key=key, rate=rate, increment=True):
+            response = message_response(request, message % {"wait": wait_words(period_of(rate))}, 429)
+            response["Retry-After"] = str(period_of(rate))
+            return response
+    return None

@@ -1,0 +1,66 @@
+"""The links that bring phones to a table: the member link as a QR code, the watch link, this phone's seat."""
+
+from __future__ import annotations
+
+import functools
+
+import segno
+from django.conf import settings
+from django.db import connection
+from django.http.request import split_domain_port
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
+
+from matches.models import Sitting, TableState
+from matches.web.views.common import CSRF_HOLE, REGIONS, HtmxHttpRequest, claimed_seat, kept_key, with_csrf_tokens
+
+
+@functools.lru_cache(maxsize=512)
+def qr_svg(url: str) -> str:
+    """The link as an inline SVG QR code (segno): black on white in both colour schemes, as scanners expect.
+
+    Made once per link (and worker process): every view of a table shows the same code until its
+    links are made new, and making one costs more than the rest of the page (~3 ms)."""
+    return segno.make(url, error="m").svg_inline(scale=5, border=3, dark="#000", light="#fff")
+
+
+LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
+
+
+def shareable_url(request: HtmxHttpRequest, path: str) -> str:
+    """`path` as a whole address other phones can open: on the laptop itself (127.0.0.1, localhost)
+    the laptop's LAN address (settings.LAN_HOST, set by `make run`) stands in for its own name."""
+    url = request.build_absolute_uri(path)
+    host, port = split_domain_port(request.get_host())
+    if settings.LAN_HOST and host in LOOPBACK:
+        return url.replace(request.get_host(), f"{settings.LAN_HOST}:{port}" if port else settings.LAN_HOST, 1)
+    return url
+
+
+def share_panel(request: HtmxHttpRequest, sitting: Sitting, state: TableState | None) -> SafeString:
+    """What the match table page shows to bring phones in: links, QR code, this phone's seat (the
+    seats of `state`, read when None). Kept in the regions cache for this version of the sitting,
+    language, host (the links name it) and claimed seat: most page loads take it from there."""
+    my_seat = claimed_seat(request, sitting)
+    key = kept_key("share", sitting, get_language(), request.get_host(), my_seat)
+    panel = REGIONS.get(key)
+    if panel is None:
+        # Seats read now outside a snapshot (a refused plain POST) may be of a newer version than
+        # `sitting`'s: that panel is shown, not kept under this version.
+        keep = state is not None or connection.in_atomic_block
+        member_url = shareable_url(request, sitting.get_absolute_url())
+        context = {
+            "sitting": sitting,
+            "table": state or sitting.table(recent=0),
+            "member_url": member_url,
+            "watch_url": shareable_url(request, reverse("watch", args=[sitting.watch_token])),
+            "qr": mark_safe(qr_svg(member_url)),  # noqa: S308 - segno's own SVG markup
+            "my_seat": my_seat,
+            "csrf_hole": CSRF_HOLE,
+        }
+        panel = render_to_string("matches/_share.html", context, request)
+        if keep:
+            REGIONS.set(key, panel)
+    return with_csrf_tokens(panel, request)

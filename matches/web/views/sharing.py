@@ -1,0 +1,71 @@
+"""Bringing more phones to the table: the member link (QR code, copy, share), the read-only
+watch link, rotating both, and a phone saying which seat it holds."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from matches.web.bidi import bdi, sentence
+from matches.models import Sitting
+from matches.web.views.common import HtmxHttpRequest, action, claim_seat, claimed_seat, forget, go_to, remember, with_sitting
+from matches.web.views.errors import message_response
+from matches.web.views.table import poll_response, table_response
+
+
+def watched(view, snapshot: bool = True):
+    """Resolve a watch link's token to its sitting (in one read snapshot unless `snapshot` is off);
+    404 with a message otherwise."""
+    return with_sitting(view, link="watch_token", snapshot=snapshot)
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+@watched
+def watch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """The read-only view (a TV, spectators): the score live, no control, no member link."""
+    return table_response(request, sitting, watching=True)
+
+
+@require_safe
+@partial(watched, snapshot=False)
+def watch_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    return poll_response(request, sitting, watching=True)
+
+
+@action
+def rotate(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """New member and watch links; the old ones answer 404 from now on."""
+    old, seat = sitting.token, claimed_seat(request, sitting)
+    sitting.rotate_links()
+    forget(request, old)
+    remember(request, sitting)
+    claim_seat(request, sitting, seat)
+    messages.success(request, _("New links made: the old ones no longer work. Show the table this new QR code."))
+    return go_to(request, sitting)
+
+
+@action
+def me(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """ "I am Djibo": this phone's taps are recorded as Djibo's. An empty seat forgets it."""
+    raw = request.POST.get("seat", "")
+    seats = sitting.seats.count()
+    if raw == "":
+        claim_seat(request, sitting, None)
+    elif raw.isdecimal() and len(raw) <= 2 and 1 <= int(raw) <= seats:
+        claim_seat(request, sitting, int(raw) - 1)
+    else:
+        return message_response(request, _("Pick your name from the list."), 400)
+    seat = claimed_seat(request, sitting)
+    if seat is None:
+        messages.success(request, _("This phone belongs to nobody in particular now."))
+    else:
+        name = sitting.seats.get(position=seat).name
+        messages.success(request, sentence(_("This phone is %(name)s's now: its taps say so."), {"name": bdi(name)}))
+    return redirect(sitting)

@@ -1,0 +1,417 @@
+"""The match table: show it, tap a hand's winner, undo, end the match, correct a hand, rematch.
+
+Each POST calls one verb on the sitting, then renders the table again from
+fresh data: the `table` partial for htmx, a redirect to the page otherwise.
+Refusals re-render the table with the reason and a 4xx status.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import get_language, ngettext
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.vary import vary_on_headers
+
+from matches.web.bidi import bdi, joined, sentence
+from matches.domain.errors import AlreadyRecorded, TableError
+from matches.web.forms import HandNumberForm, TapForm
+from matches.models import Sitting, TableState
+from matches.web.views.answers import answer_forms, choice_prompt
+from matches.web.views.chart import chart_svg, chart_title, sitting_chart, table_rows
+from matches.web.views.common import (
+    CSRF_HOLE,
+    REGIONS,
+    HtmxHttpRequest,
+    action,
+    kept_key,
+    known_phone,
+    page_or_partial,
+    recorder,
+    remember,
+    wants_partial,
+    with_csrf_tokens,
+    with_sitting,
+)
+from matches.web.views.limits import STARTS, over_limit
+from matches.web.views.links import share_panel
+
+
+def table_response(
+    request: HtmxHttpRequest,
+    sitting: Sitting,
+    notice: str = "",
+    status: int = 200,
+    correctable: int | None = None,
+    watching: bool = False,
+) -> HttpResponse:
+    """The match table page, or only its `table` region for an htmx swap (never stored by a browser or
+    proxy: it changes; the parts that are the same for every phone are kept server-side, see
+    region_body and links.share_panel).
+
+    `correctable` is a hand number the notice offers to correct (after a conflicting tap);
+    `watching` renders the read-only view of the watch link, with no control and no member link.
+    """
+    if not notice and not request.htmx:
+        # (each only once: a plain form posted again before its answer came queues the same notice again)
+        said = [message.message for message in messages.get_messages(request)]
+        notice = joined(reversed(dict.fromkeys(reversed(said))))  # each where it was said last
+    swap = wants_partial(request)
+    token = sitting.watch_token if watching else sitting.token
+    body, state = region_body(request, sitting, watching)
+    # An htmx swap's forms carry no CSRF token: htmx sends the one of <body hx-headers> (renewed by
+    # app.js when it goes stale); a whole page keeps them, for phones without JavaScript.
+    context = {
+        "sitting": sitting,
+        "notice": notice,
+        "status_is_error": status >= 400,
+        "correctable": correctable,
+        "watching": watching,
+        "poll_url": reverse("watch-poll" if watching else "poll", kwargs={"token": token}),
+        "body": with_csrf_tokens(body, request, forms_without=swap),
+    }
+    if not swap and not watching:
+        context["share"] = share_panel(request, sitting, state)
+    response = page_or_partial(request, "matches/table.html", "table", context, status=status)
+    add_never_cache_headers(response)
+    return response
+
+
+def region_body(request: HtmxHttpRequest, sitting: Sitting, watching: bool) -> tuple[str, TableState | None]:
+    """The table region below its notice, as HTML with CSRF_HOLE where each form's token goes, and the
+    TableState read for it (None when the cache had it and nothing was read).
+
+    An open match's region is the same for every phone that reads it in one language at one version
+    of the sitting (every change bumps the version, renaming a player too: Group.rename_player), so
+    it is rendered once, by the tap that made the version or the first phone to ask, and kept in the
+    "regions" cache (this process's memory, or Redis at CACHE_URL for every app server); the other
+    phones' polls and page loads take it from there. A finished match's region is not kept: its
+    result names the group and the watch link as this request's host writes it.
+    """
+    # A tap already read and updated everything the table shows, inside its transaction; a copy
+    # that knows only its link (a tap refused before its verb ran) is read now.
+    state = getattr(sitting, "table_after_change", None) or (sitting.fresh_table() if sitting.pk is None else None)
+
+    def key_of_this_version() -> str | None:
+        return None if sitting.is_finished else kept_key("region", sitting, get_language(), watching)
+
+    key = key_of_this_version()
+    body = REGIONS.get(key) if key else None
+    if body is not None:
+        return body, state
+    if state is None:
+        state = sitting.fresh_table()
+        # A poll read the sitting outside a snapshot: its table may be of a newer version (a tap
+        # landed between the reads; fresh_table took it on), to be kept under that version.
+        key = key_of_this_version()
+    chart = sitting_chart(sitting, state)
+    context = {
+        "sitting": sitting,
+        "table": state,
+        "watching": watching,
+        "asks": None if watching else asks(sitting, state),
+        "question": choice_prompt(sitting.rules),
+        "chart": chart,
+        "chart_rows": table_rows(chart, money=bool(sitting.stake_amount)),
+        "chart_svg": chart_svg(chart) if chart else "",
+        "chart_title": chart_title(sitting),
+        "csrf_hole": CSRF_HOLE,
+    }
+    # An open match's region names no phone and no host: no request context to build (its context
+    # processors), where a finished one's standings carry the rematch form's token and the watch link.
+    body = render_to_string("matches/table.html#body", context, request if sitting.is_finished else None)
+    if key:
+        REGIONS.set(key, body)
+    return body, state
+
+
+def asks(sitting: Sitting, state) -> list[tuple[object, list]] | None:
+    """Per seat, the answer forms a tap offers; None when the game asks only for the winner."""
+    if not sitting.rules.questions or sitting.is_finished:
+        return None
+    return [(seat, answer_forms(sitting.rules, state.seats, seat.position)) for seat in state.seats]
+
+
+def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> HttpResponse:
+    correctable = refusal.number if isinstance(refusal, AlreadyRecorded) and not sitting.is_final else None
+    return table_response(request, sitting, refusal.message, status=refusal.status, correctable=correctable)
+
+
+def after_change(request: HtmxHttpRequest, sitting: Sitting, notice: str) -> HttpResponse:
+    """htmx: the fresh region in the same response. Plain form: redirect (so Reload never posts
+    twice), the notice following in a message."""
+    if request.htmx:
+        return table_response(request, sitting, notice)
+    if notice:
+        messages.success(request, notice)
+    return redirect(sitting)
+
+
+def first_error(form) -> str:
+    return next(iter(form.errors.values()))[0]
+
+
+@require_safe
+@vary_on_headers("HX-Request")
+@with_sitting
+def table(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    remember(request, sitting)
+    return table_response(request, sitting)
+
+
+@require_safe
+@partial(with_sitting, snapshot=False)
+def poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """Live updates: 204 and no body while the sitting's version is the one the phone shows
+    (`?v=`), the fresh table region once it changed."""
+    return poll_response(request, sitting, watching=False)
+
+
+def poll_response(request: HtmxHttpRequest, sitting: Sitting, watching: bool) -> HttpResponse:
+    if not request.htmx:
+        return redirect(sitting.get_absolute_url() if not watching else reverse("watch", args=[sitting.watch_token]))
+    if request.GET.get("v") == str(sitting.version):
+        response = HttpResponse(status=204)
+        add_never_cache_headers(response)
+        return response
+    if watching and sitting.next_sitting_id:  # the table started a rematch: the screen follows it
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("watch", args=[sitting.next_sitting.watch_token])
+        add_never_cache_headers(response)
+        return response
+    return table_response(request, sitting, watching=watching)
+
+
+@vary_on_headers("HX-Request")
+@partial(action, read_first=False)
+def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """Record the tapped winner of the open hand. `sitting` is read by the verb's lock."""
+    form = TapForm(request.POST)
+    if not form.is_valid():
+        return table_response(request, sitting, first_error(form), status=400)
+    number, seat = form.cleaned_data["number"], form.cleaned_data["winner"] - 1
+    try:
+        hand = sitting.record_hand(number, seat, form.extras(), by=recorder(request, sitting))
+    except TableError as refusal:
+        return refused(request, sitting, refusal)
+    notice = hand_notice(
+        _("Hand %(number)d recorded: %(name)s."), _("Hand %(number)d recorded: %(name)s (%(how)s)."), sitting, hand
+    )
+    return after_change(request, sitting, joined([notice, *what_changed(sitting, *sitting.state_before)]))
+
+
+def hand_notice(plain: str, with_how: str, sitting: Sitting, hand) -> str:
+    """ "Hand 3 recorded: Marie (x2)." — the hand's answers echoed, so a wrong one shows at once (HTML:
+    the name in <bdi>, see matches.web.bidi)."""
+    how = (
+        sitting.table_after_change.describe(hand)
+        if sitting.table_after_change
+        else sitting.table(recent=0).describe(hand)
+    )
+    values = {"number": hand.number, "name": bdi(hand.winner.name), "how": how}
+    return sentence(with_how if how else plain, values)
+
+
+def what_changed(sitting: Sitting, threshold: int | None, was_finished: bool) -> list[str]:
+    """What a change did to the match beyond its hand: a raised threshold, the match ended or reopened."""
+    changes = []
+    if sitting.threshold != threshold and sitting.threshold is not None and sitting.tied_at is not None:
+        changes.append(
+            _("Tie at %(tie)d: now playing to %(threshold)d.")
+            % {"tie": sitting.tied_at, "threshold": sitting.threshold}
+        )
+    if was_finished and not sitting.is_finished:  # (a match ending shows its standings: no need to say it)
+        changes.append(_("The match is open again."))
+    return changes
+
+
+@vary_on_headers("HX-Request")
+@action
+def undo(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    form = HandNumberForm(request.POST)
+    if not form.is_valid():
+        return table_response(request, sitting, first_error(form), status=400)
+    try:
+        hand = sitting.undo_hand(form.cleaned_data["number"], form.cleaned_data["stamp"] or None)
+    except TableError as refusal:
+        return refused(request, sitting, refusal)
+    return after_change(request, sitting, _("Hand %(number)d undone: tap its winner again.") % {"number": hand.number})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@vary_on_headers("HX-Request")
+@with_sitting
+def end(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """GET asks for confirmation; POST ends the match (the open hand is abandoned)."""
+    if request.method in ("GET", "HEAD"):
+        if sitting.is_finished:
+            return redirect(sitting)
+        return render(request, "matches/end.html", {"sitting": sitting, "table": sitting.table(recent=1)})
+    form = HandNumberForm(request.POST)
+    if not form.is_valid():
+        return table_response(request, sitting, first_error(form), status=400)
+    try:
+        sitting.end_match(form.cleaned_data["number"])
+    except TableError as refusal:
+        return refused(request, sitting, refusal)
+    return after_change(request, sitting, "")  # the standings say it ended early, and where
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@with_sitting
+def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResponse:
+    """GET shows hand `number` with its winner and answers to change; POST stores the correction."""
+
+    def won_hand():  # read again after a refused correction: another phone may have changed it
+        return sitting.hands.filter(number=number, status="won").first()
+
+    hand = won_hand()
+    if hand is None or sitting.is_final:
+        reason = (
+            _("This match was ended: it can no longer change.")
+            if sitting.is_final
+            else (_("Hand %(number)d has not been recorded, so it cannot be corrected.") % {"number": number})
+        )
+        return table_response(request, sitting, reason, status=409 if hand or sitting.is_final else 404)
+    if request.method == "POST":
+        form = TapForm(request.POST)
+        if not form.is_valid() or form.cleaned_data["number"] != number:
+            message = first_error(form) if form.errors else _("This correction is for another hand.")
+            return correction_page(request, sitting, hand, message, status=400)
+        before = (sitting.threshold, sitting.is_finished)
+        try:
+            hand = sitting.correct_hand(
+                number,
+                form.cleaned_data["winner"] - 1,
+                form.extras(),
+                by=recorder(request, sitting),
+                stamp=form.cleaned_data["stamp"] or None,
+            )
+        except TableError as refusal:  # shown with the hand as it is now
+            hand = won_hand() or hand
+            return correction_page(request, sitting, hand, refusal.message, status=refusal.status)
+        notice = hand_notice(
+            _("Hand %(number)d corrected: %(name)s."),
+            _("Hand %(number)d corrected: %(name)s (%(how)s)."),
+            sitting,
+            hand,
+        )
+        return after_change(request, sitting, joined([notice, *what_changed(sitting, *before)]))
+    return correction_page(request, sitting, hand)
+
+
+def correction_page(request, sitting: Sitting, hand, notice: str = "", status: int = 200) -> HttpResponse:
+    state = sitting.table(recent=0)
+    winner = state.position_of(hand.winner_id)
+    choices = [
+        (seat, answer_forms(sitting.rules, state.seats, seat.position, hand.extras if seat.position == winner else {}))
+        for seat in state.seats
+    ]
+    context = {
+        "sitting": sitting,
+        "hand": hand,
+        "winner": winner,
+        "choices": choices,
+        "notice": notice,
+        "describe": state.describe(hand),
+        "question": choice_prompt(sitting.rules),
+    }
+    response = render(request, "matches/correct.html", context, status=status)
+    add_never_cache_headers(response)
+    return response
+
+
+@vary_on_headers("HX-Request")
+@action
+def reissue(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """Cat Tê: hand every player another starting stack. `seen` is the batches this phone had seen."""
+    try:
+        seen = int(request.POST.get("seen", ""))
+    except ValueError:
+        return table_response(
+            request,
+            sitting,
+            _("The chips button did not say which hand-out it saw: reload the page, then tap again."),
+            400,
+        )
+    try:
+        sitting.reissue_chips(seen)
+    except TableError as refusal:
+        return refused(request, sitting, refusal)
+    chips = sitting.starting_chips
+    return after_change(
+        request,
+        sitting,
+        ngettext("Everyone received %(chips)d more chip.", "Everyone received %(chips)d more chips.", chips)
+        % {"chips": chips},
+    )
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@with_sitting
+def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """Same game, same players in the same order, a new sitting (counted as a new match against the
+    phone's and the address's limits, unless another phone already started it: then it is that one).
+
+    A match still being played asks first, on a page of its own (GET, and a POST without `open=1`):
+    it stays open beside the new one, and its table is where to end it. A finished match starts its
+    rematch at once. The new table says who deals first: the deal carries on (Sitting.rematch)."""
+    if sitting.next_sitting_id:
+        remember(request, sitting.next_sitting)
+        return redirect(sitting.next_sitting)
+    if request.method != "POST" and sitting.is_finished:
+        return redirect(sitting)  # (its table has the button)
+    if not sitting.is_finished and (request.method != "POST" or request.POST.get("open") != "1"):
+        response = render(request, "matches/rematch.html", {"sitting": sitting})
+        add_never_cache_headers(response)
+        return response
+    if limited := over_limit(request, STARTS, known_phone(request)):
+        return limited
+    new = sitting.rematch()
+    remember(request, new)
+    dealer = new.table(recent=1).dealer_seat.name
+    messages.success(
+        request, sentence(_("%(name)s deals first: the deal carries on from the last match."), {"name": bdi(dealer)})
+    )
+    return redirect(new)
+
+
+# Hands on one page of the history, newest first: as many as a sitting of 10 hands shows, so that
+# a page costs the same time and bytes at 10 hands and at 10,000.
+HISTORY_PAGE = 10
+
+
+@require_safe
+@with_sitting
+def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """The sitting's hands, newest first, a page of HISTORY_PAGE at a time (`?from=N`: the page that
+    holds hand N), with who recorded or corrected each, and a way to any hand by its number."""
+    asked = request.GET.get("from", "").strip()
+    holding = int(asked) if asked.isdecimal() and len(asked.lstrip("0")) < 10 else None
+    state, last = sitting.history_page(holding, HISTORY_PAGE)
+    state.this_phone = known_phone(request) or ""  # "this phone" or "another phone" made a change
+    shown = [hand.number for hand in state.recent_hands]
+    notice = ""
+    if asked and (holding is None or not 1 <= holding <= last):
+        notice = _("There is no hand %(asked)s: type a hand number from 1 to %(last)d.") % {
+            "asked": asked[:12] if asked[:12].isprintable() else "?",
+            "last": last,
+        }
+    context = {
+        "sitting": sitting,
+        "table": state,
+        "last": last,
+        "notice": notice if last else "",
+        "newer": min(shown[0] + HISTORY_PAGE, last) if shown and shown[0] < last else None,
+        "older": shown[-1] - 1 if shown and shown[-1] > 1 else None,
+    }
+    response = render(request, "matches/history.html", context, status=400 if notice and last else 200)
+    add_never_cache_headers(response)
+    return response
