@@ -1,16 +1,23 @@
-"""Refusals raised by the model verbs. Each carries the message a player sees and an HTTP status."""
+"""Refusals raised by the model verbs: a code, its parameters and an HTTP status; no sentence.
+
+The web layer turns a code into the reader's language (matches/web/refusals.py).
+"""
 
 from __future__ import annotations
 
 
 class TableError(Exception):
-    """A change the table refuses; nothing was written. `status` is the HTTP answer (4xx)."""
+    """A change the table refuses; nothing was written. `status` is the HTTP answer (4xx).
+
+    `code` names the refusal ("hand_not_started"); `params` fill its sentence (numbers, names).
+    """
 
     status = 409
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, code: str, **params: object):
+        super().__init__(code)
+        self.code = code
+        self.params = params
 
 
 class BadInput(TableError):
@@ -31,6 +38,6 @@ class AlreadyRecorded(Conflict):
     `number` is that hand, so the answer can offer to correct it.
     """
 
-    def __init__(self, message: str, number: int):
-        super().__init__(message)
+    def __init__(self, code: str, number: int, **params: object):
+        super().__init__(code, number=number, **params)
         self.number = number

@@ -435,7 +435,7 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> _Sit
         if check_options(game, **options) != options:  # a chips game without its starting chips
             _fail_type(f"{where}.starting_chips", None, _whole_kind(1, INT_MAX))
     except BadInput as refusal:
-        raise _problem(where, refusal.message) from None
+        raise _problem(where, refusal.code) from None  # still a sentence: see the archive split
     players = _list(entry, "seats", f"{where}.seats")
     try:
         game.check_player_count(len(players))

@@ -28,6 +28,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
+from matches.web.refusals import refusal_text
 from matches.domain import rules
 from matches.web.bidi import bdi, joined, sentence
 from matches.domain.errors import BadInput, TableError
@@ -129,7 +130,7 @@ def with_group(
             except Group.DoesNotExist:  # deleted, or its links made new, while this request ran
                 pass
             except TableError as refusal:
-                return message_response(request, refusal.message, refusal.status)
+                return message_response(request, refusal_text(refusal), refusal.status)
             return message_response(request, NO_SUCH_GROUP, 404)
 
         return wrapper
@@ -269,7 +270,7 @@ def add_player(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     try:
         player = group.add_player(typed)
     except TableError as refusal:
-        return group_page(request, group, refusal.message, refusal.status, region="members", typed=typed)
+        return group_page(request, group, refusal_text(refusal), refusal.status, region="members", typed=typed)
     return after_change(
         request, group, sentence(_("%(name)s is in the group."), {"name": bdi(player.name)}), region="members"
     )
@@ -317,7 +318,7 @@ def rename_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Htt
     try:
         player = group.rename_player(player_id, typed)
     except TableError as refusal:
-        return player_page(request, group, player_id, refusal.message, refusal.status, typed=typed)
+        return player_page(request, group, player_id, refusal_text(refusal), refusal.status, typed=typed)
     if player.name == before.name:
         return after_change(request, group, sentence(_("%(name)s keeps that name."), {"name": bdi(player.name)}))
     return after_change(
@@ -410,14 +411,14 @@ def create_group(request: HtmxHttpRequest) -> HttpResponse:
             )
     except BadInput as refusal:
         return no_store(
-            render(request, "matches/group_create.html", {**context, "notice": refusal.message}, status=400)
+            render(request, "matches/group_create.html", {**context, "notice": refusal_text(refusal)}, status=400)
         )
     if limited := over_limit(request, STARTS, known_phone(request)):
         return limited
     try:
         group = Group.create(name, names, time_zone=posted_zone(request.POST))
     except TableError as refusal:
-        page = render(request, "matches/group_create.html", {**context, "notice": refusal.message}, status=400)
+        page = render(request, "matches/group_create.html", {**context, "notice": refusal_text(refusal)}, status=400)
         return no_store(page)
     remember_group(request, group)
     messages.success(request, _("Group made. Share its link (below) with the others."), extra_tags=JUST_MADE)
@@ -471,7 +472,7 @@ def save_to_group(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
             group = found[0]
             group.save_sitting(sitting)
     except TableError as refusal:
-        return save_page(request, sitting, refusal.message, refusal.status, typed=typed)
+        return save_page(request, sitting, refusal_text(refusal), refusal.status, typed=typed)
     except Group.DoesNotExist:
         return save_page(request, sitting, str(NO_SUCH_GROUP), 404)
     remember_group(request, group)
@@ -619,7 +620,7 @@ def new_match(request: HtmxHttpRequest, group: Group, game: str) -> HttpResponse
         seating, gone = posted_seating(data, members)
     except BadInput as refusal:
         form = settings_form(entry, 0, posted_settings(data, entry, 0, 0))
-        return show_new_match(request, group, entry, members, [], form, notice=refusal.message, status=400)
+        return show_new_match(request, group, entry, members, [], form, notice=refusal_text(refusal), status=400)
     before = len(data.getlist("seat"))
     action = data.get("action", "start")
     typed = data.get("newcomer", "")
@@ -638,7 +639,7 @@ def new_match(request: HtmxHttpRequest, group: Group, game: str) -> HttpResponse
             seating = rearranged(entry, members, seating, action)
     except BadInput as refusal:
         form = settings_form(entry, len(seating), posted_settings(data, entry, before, len(seating)))
-        newcomer_error = refusal.message if action == "newcomer" else ""
+        newcomer_error = refusal_text(refusal) if action == "newcomer" else ""
         return show_new_match(
             request,
             group,
@@ -646,7 +647,7 @@ def new_match(request: HtmxHttpRequest, group: Group, game: str) -> HttpResponse
             members,
             seating,
             form,
-            "" if newcomer_error else refusal.message,
+            "" if newcomer_error else refusal_text(refusal),
             400,
             typed=typed,
             newcomer_error=newcomer_error,
@@ -747,7 +748,7 @@ def start_from_group(
             **form.options(),
         )
     except TableError as refusal:
-        return show_new_match(request, group, game, members, seating, form, refusal.message, refusal.status)
+        return show_new_match(request, group, game, members, seating, form, refusal_text(refusal), refusal.status)
     remember(request, sitting)
     remember_group(request, group)
     if request.htmx:

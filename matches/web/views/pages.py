@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
+from matches.web.refusals import refusal_text
 from matches.domain import rules
 from matches.services.demo import DEMO_GAME, create_demo_sitting
 from matches.domain.errors import TableError
@@ -78,7 +79,7 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
             game, form.cleaned_data["names"], form.match_end(), time_zone=posted_zone(request.POST), **form.options()
         )
     except TableError as refusal:
-        form.add_error(None, refusal.message)
+        form.add_error(None, refusal_text(refusal))
         return show_start(request, form, status=400)
     remember(request, sitting)
     if request.htmx:

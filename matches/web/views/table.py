@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from matches.web.refusals import refusal_text
 from matches.web.bidi import bdi, joined, sentence
 from matches.domain.errors import AlreadyRecorded, TableError
 from matches.web.forms import HandNumberForm, TapForm
@@ -141,7 +142,7 @@ def asks(sitting: Sitting, state) -> list[tuple[object, list]] | None:
 
 def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> HttpResponse:
     correctable = refusal.number if isinstance(refusal, AlreadyRecorded) and not sitting.is_final else None
-    return table_response(request, sitting, refusal.message, status=refusal.status, correctable=correctable)
+    return table_response(request, sitting, refusal_text(refusal), status=refusal.status, correctable=correctable)
 
 
 def after_change(request: HtmxHttpRequest, sitting: Sitting, notice: str) -> HttpResponse:
@@ -296,7 +297,7 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
             )
         except TableError as refusal:  # shown with the hand as it is now
             hand = won_hand() or hand
-            return correction_page(request, sitting, hand, refusal.message, status=refusal.status)
+            return correction_page(request, sitting, hand, refusal_text(refusal), status=refusal.status)
         notice = hand_notice(
             _("Hand %(number)d corrected: %(name)s."),
             _("Hand %(number)d corrected: %(name)s (%(how)s)."),
