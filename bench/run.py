@@ -119,7 +119,8 @@ def fill_group(matches: int):
 
     from django.utils import timezone
 
-    from matches.models import Group, Hand, Player, Seat, Sitting, longest_run
+    from matches.domain.replay import longest_run
+    from matches.models import Group, Hand, Player, Seat, Sitting
 
     group = Group.create("Bench club", [f"Player {i + 1}" for i in range(GROUP_PLAYERS)])
     players = list(Player.objects.filter(group=group).order_by("pk"))

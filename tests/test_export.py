@@ -214,7 +214,7 @@ def test_the_files_headers_carry_the_screens_unit(client, slug, settings, per_ha
 def test_the_file_is_streamed_and_words_each_answer_once(client, monkeypatch):
     """A long match is sent as it is read (constant memory), and a hand's answers are worded once per
     distinct answer, not once per row."""
-    from matches.models import TableState
+    from matches.web.presenters.table_state import TableState
 
     sitting = Sitting.start("fapfap", ["Aïcha", "Boubacar", "Chaibou"])
     for number in range(1, 41):

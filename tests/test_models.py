@@ -1,6 +1,8 @@
 """Models and their verbs: constraints, recording, undo, end early, rematch, match end."""
 
 import pytest
+
+from tests.refusing import refused
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
@@ -26,7 +28,7 @@ def test_tokens_are_unique_and_unguessable(sitting):
 
 
 def test_worked_sitting_chaibou_wins_hand_one_and_deals_next(sitting):
-    hand = sitting.record_hand(1, winner=2)
+    hand = sitting.record_hand(1, winner=2).hand
     table = sitting.table()
     assert hand.points == [0, 0, 1, 0]
     assert [(s.name, s.total, s.hands_won) for s in table.seats][2] == ("Chaibou", 1, 1)
@@ -66,7 +68,7 @@ def test_a_winner_seated_elsewhere_fails_validation(sitting):
 
 def test_recording_the_same_hand_twice_writes_one_row_and_names_the_winner(sitting):
     play(sitting, [2])
-    with pytest.raises(AlreadyRecorded, match="Hand 1 is already recorded: <bdi>Chaibou</bdi>"):
+    with refused(AlreadyRecorded, "Hand 1 is already recorded: <bdi>Chaibou</bdi>"):
         sitting.record_hand(1, winner=0)
     assert sitting.hands.count() == 1
 
@@ -74,27 +76,27 @@ def test_recording_the_same_hand_twice_writes_one_row_and_names_the_winner(sitti
 def test_a_tap_for_a_past_hand_never_lands_on_the_open_one(sitting):
     play(sitting, [0, 1, 2])
     before = snapshot(sitting)
-    with pytest.raises(AlreadyRecorded, match="Hand 2 is already recorded: <bdi>Boubacar</bdi>"):
+    with refused(AlreadyRecorded, "Hand 2 is already recorded: <bdi>Boubacar</bdi>"):
         sitting.record_hand(2, winner=3)
     assert snapshot(sitting) == before
 
 
 def test_a_tap_for_a_future_hand_is_refused(sitting):
     before = snapshot(sitting)
-    with pytest.raises(Conflict, match="Hand 3 has not started"):
+    with refused(Conflict, "Hand 3 has not started"):
         sitting.record_hand(3, winner=0)
     assert snapshot(sitting) == before
 
 
 def test_a_winner_not_seated_here_is_refused(sitting):
-    with pytest.raises(BadInput, match="Seat 5 is not at this table"):
+    with refused(BadInput, "Seat 5 is not at this table"):
         sitting.record_hand(1, winner=4)
     assert sitting.hands.count() == 0
 
 
 def test_undo_removes_only_the_named_last_hand_and_its_points(sitting):
     play(sitting, [2, 2, 0])
-    with pytest.raises(Conflict, match="not the last hand"):
+    with refused(Conflict, "not the last hand"):
         sitting.undo_hand(2)
     sitting.undo_hand(3)
     table = sitting.table()
@@ -104,7 +106,7 @@ def test_undo_removes_only_the_named_last_hand_and_its_points(sitting):
 
 
 def test_undo_with_no_hand_is_refused(sitting):
-    with pytest.raises(Conflict, match="no hand to undo"):
+    with refused(Conflict, "no hand to undo"):
         sitting.undo_hand(1)
 
 
@@ -115,11 +117,11 @@ def test_end_match_abandons_the_open_hand_and_freezes_the_sitting(sitting):
     assert (abandoned.status, abandoned.winner, abandoned.points) == ("abandoned", None, [0, 0, 0, 0])
     assert sitting.is_finished and sitting.ended_how == "ended-early"
     frozen = snapshot(sitting)
-    with pytest.raises(Conflict, match="match is over"):
+    with refused(Conflict, "match is over"):
         sitting.record_hand(4, winner=0)
-    with pytest.raises(Conflict, match="no longer change"):
+    with refused(Conflict, "no longer change"):
         sitting.undo_hand(3)
-    with pytest.raises(Conflict, match="already over"):
+    with refused(Conflict, "already over"):
         sitting.end_match()
     assert snapshot(sitting) == frozen
 
@@ -154,7 +156,7 @@ def test_n_hands_ends_the_match_after_the_nth_hand(db):
 
 
 def test_a_match_end_the_game_does_not_offer_is_refused(db):
-    with pytest.raises(BadInput, match="Agram cannot end that way: open"):
+    with refused(BadInput, "Agram cannot end that way: open"):
         Sitting.start("agram", ["A", "B"], MatchEnd(MatchEndKind.POINTS, 10))
 
 
@@ -163,7 +165,7 @@ def test_a_match_end_the_game_does_not_offer_is_refused(db):
     [(["Solo"], "Agram needs at least 2 players"), (["A", "B", "C", "D", "E", "F"], "Agram is for 2 to 5 players")],
 )
 def test_a_player_count_outside_the_range_is_refused_with_the_reason(db, names, reason):
-    with pytest.raises(BadInput, match=reason):
+    with refused(BadInput, reason):
         Sitting.start("agram", names)
     assert Sitting.objects.count() == 0
 
@@ -188,8 +190,8 @@ def test_kept_totals_agree_with_the_ledger(sitting):
 
 
 def test_links_never_start_with_a_dash_that_a_command_line_takes_for_an_option(monkeypatch):
-    from matches.models import sittings
+    from matches.models import tokens
 
     made = iter(["-abcdefghijklmnopqrstu", "Zabcdefghijklmnopqrstu"])
-    monkeypatch.setattr(sittings.secrets, "token_urlsafe", lambda n: next(made))
-    assert sittings.new_token() == "Zabcdefghijklmnopqrstu"
+    monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda n: next(made))
+    assert tokens.new_token() == "Zabcdefghijklmnopqrstu"

@@ -6,6 +6,7 @@ import pathlib
 import pytest
 
 from matches.domain import rules
+from matches.domain.replay import Played, replay
 from matches.domain.rules import GAMES, MatchEnd, MatchEndKind, Progress, RuleError
 
 G = GAMES
@@ -168,7 +169,7 @@ def test_who_deals_and_leads_next(slug, seats, dealer, winner, next_dealer, lead
 
 
 def run(end, hands, seats=3):
-    return rules.replay(seats, end, hands)
+    return replay(seats, end, [Played(w, p) for w, p in hands]).final
 
 
 @pytest.mark.parametrize(
@@ -185,7 +186,7 @@ def run(end, hands, seats=3):
     ],
 )
 def test_match_end_rules(end, hands, over):
-    assert rules.replay(2, end, hands).over is over
+    assert run(end, hands, seats=2).over is over
 
 
 THRESHOLDS = MatchEnd(MatchEndKind.THRESHOLDS)

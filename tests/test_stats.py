@@ -353,17 +353,6 @@ def test_sort_rows_keeps_every_row_and_puts_none_last(matches, column, descendin
     assert present == sorted(present, reverse=descending)
 
 
-def test_the_module_imports_no_django():
-    code = (
-        "import sys, matches.domain.stats;"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'matches') "
-        "and m not in ('matches', 'matches.domain.stats')))"
-    )
-    root = Path(__file__).resolve().parent.parent
-    result = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
-    assert result.stdout.strip() == "[]"
-
-
 def test_nightly_nets_worked_by_hand():
     # The 8th: m3 in money (no currency named) and m4 in chips; the other nights moved neither.
     euros = M("e1", "fapfap", day(20), ("ana", "dia"), (0, 1), (H(1, (0, 1)),), money=(-5, 5), currency="€")

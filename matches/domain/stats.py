@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from itertools import combinations, pairwise
 
+from matches.domain.replay import longest_run
+
 RECENT_FORM_LENGTH = 10
 
 Key = str | int
@@ -117,7 +119,7 @@ class MatchRecord:
             players,
             finals,
             hands_won=tuple(winners.count(seat) for seat in range(seats)),
-            best_runs=tuple(_longest_run(winners, seat) for seat in range(seats)),
+            best_runs=tuple(longest_run(winners, seat) for seat in range(seats)),
             points=tuple(sum(hand.points[seat] for hand in hands) for seat in range(seats)),
             **rest,
         )
@@ -217,17 +219,6 @@ def _chosen(matches: Iterable[MatchRecord], game: str | None) -> list[MatchRecor
         if after.day < before.day:
             raise ValueError(f"Matches must come oldest first: {after.key} ({after.day}) follows {before.key}")
     return chosen
-
-
-def _longest_run(winners: Iterable[int | None], seat: int) -> int:
-    """The most hands `seat` won in a row; an abandoned hand (None) does not break a run."""
-    longest = current = 0
-    for winner in winners:
-        if winner is None:
-            continue
-        current = current + 1 if winner == seat else 0
-        longest = max(longest, current)
-    return longest
 
 
 def percent_of(ratio: float) -> int:

@@ -11,7 +11,7 @@ def fill_running_totals_and_best_runs(apps, schema_editor):
     """Existing hands get each seat's total after them (the score chart), and ended matches their
     seats' best runs, replayed from the points every hand already keeps."""
     from matches.domain import rules
-    from matches.models.sittings import longest_run
+    from matches.domain.replay import longest_run
 
     Sitting = apps.get_model("matches", "Sitting")
     Hand = apps.get_model("matches", "Hand")

@@ -1,56 +1,47 @@
-"""State of a table: players and groups, sittings, seats and hands, and the verbs that change them."""
+"""State and verbs: players and groups, sittings, seats and hands."""
 
 from matches.models.choices import EndedHow, HandStatus
 from matches.models.groups import GROUP_NAME_MAX_LENGTH, Group
-from matches.models.sittings import (
-    ANYONE,
+from matches.models.hands import Hand, as_stored
+from matches.models.options import (
     DEFAULT_STARTING_CHIPS,
-    HANDS_ON_TABLE,
-    MATCH_END_WORDS,
     MAX_STAKE,
     MAX_STARTING_CHIPS,
-    NAME_MAX_LENGTH,
     STAKE_LABEL_MAX_LENGTH,
-    Hand,
-    Player,
-    Recorder,
-    Seat,
-    Sitting,
-    as_stored,
+    check_match_end,
     check_options,
     default_match_end,
-    longest_run,
-    match_end_choices,
-    new_stamp,
-    new_token,
 )
-from matches.web.presenters.table_state import HandRow, TableState
+from matches.models.players import ANYONE, Player, Recorder
+from matches.models.seats import Seat
+from matches.models.sittings import Sitting
+from matches.models.table import HANDS_ON_TABLE, ChartPoint, Table
+from matches.models.tokens import new_stamp, new_token
+from matches.models.verbs import Recorded
 
 __all__ = [
     "ANYONE",
     "DEFAULT_STARTING_CHIPS",
+    "GROUP_NAME_MAX_LENGTH",
     "HANDS_ON_TABLE",
-    "MATCH_END_WORDS",
     "MAX_STAKE",
     "MAX_STARTING_CHIPS",
-    "NAME_MAX_LENGTH",
     "STAKE_LABEL_MAX_LENGTH",
-    "GROUP_NAME_MAX_LENGTH",
+    "ChartPoint",
     "EndedHow",
     "Group",
     "Hand",
-    "HandRow",
     "HandStatus",
     "Player",
+    "Recorded",
     "Recorder",
     "Seat",
     "Sitting",
+    "Table",
     "as_stored",
-    "TableState",
+    "check_match_end",
     "check_options",
     "default_match_end",
-    "match_end_choices",
-    "longest_run",
     "new_stamp",
     "new_token",
 ]

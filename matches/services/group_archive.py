@@ -60,7 +60,6 @@ from matches.domain import rules
 from matches.domain.errors import BadInput
 from matches.models import (
     GROUP_NAME_MAX_LENGTH,
-    NAME_MAX_LENGTH,
     STAKE_LABEL_MAX_LENGTH,
     Group,
     Hand,
@@ -69,9 +68,9 @@ from matches.models import (
     Sitting,
     as_stored,
     check_options,
-    longest_run,
-    match_end_choices,
 )
+from matches.domain.names import NAME_MAX_LENGTH
+from matches.domain.replay import longest_run
 from matches.domain.names import clean_name, is_visible
 from matches.models.snapshot import read_snapshot
 from matches.web.texts import rule_message
@@ -422,7 +421,7 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> _Sit
         raise _problem(
             f"{where}.end_kind",
             _("%(game)s cannot end that way: %(choices)s.")
-            % {"game": _(game.name), "choices": match_end_choices(game)},
+            % {"game": _(game.name), "choices": ", ".join(_(rules.MATCH_END_WORDS[k]) for k in game.match_ends)},
         )
     options = {
         "starting_chips": _whole(entry, "starting_chips", f"{where}.starting_chips", 1, INT_MAX, optional=True),

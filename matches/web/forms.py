@@ -15,15 +15,13 @@ from matches.domain import rules
 from matches.web.bidi import bdi, sentence
 from matches.models import (
     DEFAULT_STARTING_CHIPS,
-    MATCH_END_WORDS,
     MAX_STAKE,
     MAX_STARTING_CHIPS,
-    NAME_MAX_LENGTH,
     STAKE_LABEL_MAX_LENGTH,
     default_match_end,
 )
 from matches.web.presenters.table_state import grouped
-from matches.domain.names import clean_name, is_visible
+from matches.domain.names import NAME_MAX_LENGTH, clean_name, is_visible
 from matches.web.texts import rule_message
 
 # Django's own refusal of a field holding a null character, which every text field of every form
@@ -285,7 +283,7 @@ def match_end_words(game: rules.Game, kind: rules.MatchEndKind) -> str:
     """A match end as the start form offers it: "first to N ..." names the game's own unit."""
     if kind is rules.MatchEndKind.POINTS:
         return gettext("first to N %(unit)s") % {"unit": gettext(game.unit)}
-    return str(MATCH_END_WORDS[kind])
+    return gettext(rules.MATCH_END_WORDS[kind])
 
 
 def hand_number(missing: str) -> forms.IntegerField:

@@ -17,8 +17,8 @@ from matches.domain.rules.core import (
     Question,
     RuleError,
     gettext_noop,
+    MATCH_END_WORDS,
     leaders,
-    replay,
 )
 from matches.domain.rules.games import ALL_GAMES
 
@@ -35,6 +35,7 @@ def get_game(slug: str) -> Game:
 
 __all__ = [
     "GAMES",
+    "MATCH_END_WORDS",
     "Choice",
     "Direction",
     "Game",
@@ -48,5 +49,4 @@ __all__ = [
     "RuleError",
     "get_game",
     "leaders",
-    "replay",
 ]

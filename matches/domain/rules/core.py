@@ -68,6 +68,15 @@ class MatchEndKind(StrEnum):
         return self in (MatchEndKind.WINS, MatchEndKind.HANDS, MatchEndKind.POINTS)
 
 
+# How each match end is named in a list of choices (translated where shown).
+MATCH_END_WORDS = {
+    MatchEndKind.OPEN: gettext_noop("open (until someone ends it)"),
+    MatchEndKind.WINS: gettext_noop("first to N hands won"),
+    MatchEndKind.HANDS: gettext_noop("after N hands"),
+    MatchEndKind.POINTS: gettext_noop("first to N points"),
+    MatchEndKind.THRESHOLDS: gettext_noop("thresholds: 10, then 5 more after each tie at the top"),
+}
+
 THRESHOLD_START = 10
 THRESHOLD_STEP = 5
 
@@ -402,14 +411,6 @@ class Progress:
         if self.totals.count(top) == 1:
             return replace(self, over=True)
         return replace(self, over=False, threshold=self.threshold + THRESHOLD_STEP, tied_at=top)
-
-
-def replay(n_seats: int, end: MatchEnd, hands: Sequence[tuple[int, Sequence[int]]]) -> Progress:
-    """Fold `hands` ((winner, points) pairs, in order) into the state after the last of them."""
-    progress = Progress.start(n_seats, end)
-    for winner, points in hands:
-        progress = progress.after(end, winner, points)
-    return progress
 
 
 def leaders(totals: Sequence[int]) -> list[int]:

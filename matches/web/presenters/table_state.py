@@ -1,7 +1,4 @@
-"""What the match table shows, read in a fixed number of queries: seats, newest hands, who deals.
-
-Built by Sitting.table() (or by a verb, from the rows it already read under its lock).
-"""
+"""What the match table shows, in words: columns, tally, result, hand rows (a read of models.Table)."""
 
 from __future__ import annotations
 
@@ -20,10 +17,11 @@ from django.utils.translation import gettext as _
 from matches.domain import rules
 from matches.domain.names import isolate
 from matches.domain.settlement import Settling, settling
-from matches.models.choices import EndedHow, HandStatus
+from matches.models.choices import HandStatus
+from matches.models.table import Table
 
 if TYPE_CHECKING:
-    from matches.models.sittings import Hand, Seat, Sitting
+    from matches.models import Hand, Seat
 
 
 SCORE, MONEY, WON = "score", "money", "won"
@@ -119,95 +117,14 @@ class TallyRow:
 
 
 @dataclass
-class TableState:
-    """A read of the match table: seats in playing order and the newest hands first."""
-
-    sitting: Sitting
-    seats: list[Seat]
-    recent_hands: list[Hand]
-    drawn_hands: dict[int, Hand] = field(default_factory=dict)  # the hands the score chart samples, by number
-    this_phone: str = ""  # the id of the phone reading the table, to tell its changes from the others'
-
-    @property
-    def last_hand(self) -> Hand | None:
-        return self.recent_hands[0] if self.recent_hands else None
-
-    @cached_property
-    def hands_played(self) -> int:
-        """Won hands so far (hands are numbered 1, 2, ... with no gaps)."""
-        last = self.last_hand
-        if last is None:
-            return 0
-        return last.number if last.status == HandStatus.WON else last.number - 1
-
-    @property
-    def earlier_hands(self) -> int:
-        """Hands played before the ones read (the table shows the newest few; the history all)."""
-        numbers = [hand.number for hand in self.recent_hands]
-        return min(numbers) - 1 if numbers else 0
-
-    @cached_property
-    def open_number(self) -> int:
-        last = self.last_hand
-        return last.number + 1 if last else 1
-
-    @cached_property
-    def dealer(self) -> int:
-        """Seat position dealing the open hand; the first seat deals hand 1."""
-        last = self.last_hand
-        if last is None:
-            return 0
-        if last.winner_id is None:
-            return last.dealer_position
-        winner = self.position_of(last.winner_id)
-        return self.sitting.rules.dealer_after(len(self.seats), last.dealer_position, winner)
-
-    @cached_property
-    def leader(self) -> int:
-        return self.sitting.rules.leader_for(len(self.seats), self.dealer)
-
-    @cached_property
-    def dealer_seat(self) -> Seat:
-        return self.seats[self.dealer]
-
-    @cached_property
-    def leader_seat(self) -> Seat:
-        return self.seats[self.leader]
-
-    @cached_property
-    def can_undo(self) -> bool:
-        """The last hand can be taken back unless a member ended the match."""
-        last = self.last_hand
-        return last is not None and last.status == HandStatus.WON and self.sitting.ended_how != EndedHow.ENDED_EARLY
-
-    def progress(self) -> rules.Progress:
-        """The derived state as kept: totals, wins, hands won, threshold, match over."""
-        return rules.Progress(
-            totals=tuple(seat.total for seat in self.seats),
-            wins=tuple(seat.hands_won for seat in self.seats),
-            hands=self.hands_played,
-            threshold=self.sitting.threshold,
-            tied_at=self.sitting.tied_at,
-            over=self.sitting.is_finished,
-        )
+class TableState(Table):
+    """The match table as a screen words it: columns, tally, result, hand rows."""
 
     @cached_property
     def first_score(self) -> int:
         """The first place's score as the tally shows it: chips in front of them, or their total."""
         first = self.leaders[0]
         return self.balances()[first.position] if self.sitting.rules.uses_chips else first.total
-
-    def chips_issued(self, batches: int) -> int:
-        """Chips handed to each seat once `batches` re-issues followed the starting stack (Cat Tê;
-        0 for games without chips). Source: RULES.md, Cat Te ("an equal batch to every player")."""
-        if not self.sitting.rules.uses_chips:
-            return 0
-        return (self.sitting.starting_chips or 0) * (1 + batches)
-
-    def balances(self) -> list[int]:
-        """Chips in front of each seat (Cat Tê): the stacks handed out plus what the hands moved."""
-        issued = self.chips_issued(self.sitting.chips_reissued)
-        return [issued + seat.total for seat in self.seats]
 
     @cached_property
     def columns(self) -> list[Column]:
@@ -250,13 +167,6 @@ class TableState:
             WON: won,
         }
         return [(column, values[column.key]) for column in self.columns]
-
-    def money(self, total: int, everyone: int) -> int:
-        """A seat's net money at the sitting's stake (0 without one), from its `total` of stakes and
-        `everyone`'s: on every hand each other player pays the winner the stake times the hand's
-        multiplier, so with n seats the seat nets stake x (n x total - everyone); the nets sum to 0.
-        Source: RULES.md, Fapfap stakes (settlement.nets_from_totals)."""
-        return (self.sitting.stake_amount or 0) * (len(self.seats) * total - everyone)
 
     @cached_property
     def settling(self) -> Settling | None:
@@ -371,29 +281,12 @@ class TableState:
         ) % {"short": short, "amount": grouped(multiplier)}
 
     @cached_property
-    def someone_ran_out(self) -> bool:
-        return self.sitting.rules.uses_chips and min(self.balances()) <= 0
-
-    @cached_property
     def ran_out(self) -> str:
         """Cat Tê: who has no chip left in front of them, names isolated ("Ben and Chloé"); "" if nobody."""
         if not self.sitting.rules.uses_chips:
             return ""
         names = [isolate(seat.name) for seat, chips in zip(self.seats, self.balances()) if chips <= 0]
         return str(get_text_list(names, _("and"))) if names else ""
-
-    @cached_property
-    def leaders(self) -> list[Seat]:
-        """Seats sharing first place (empty before any hand is won)."""
-        if self.hands_played == 0:
-            return []
-        return [self.seats[p] for p in rules.leaders([seat.total for seat in self.seats])]
-
-    def position_of(self, seat_id: int) -> int:
-        return next(seat.position for seat in self.seats if seat.pk == seat_id)
-
-    def name_of(self, seat_id: int | None) -> str:
-        return "—" if seat_id is None else self.seats[self.position_of(seat_id)].name
 
     @cached_property
     def rows(self) -> list[HandRow]:

@@ -10,7 +10,8 @@ from django.utils.translation import gettext as _
 
 from matches.domain import rules
 from matches.domain.chart import CHART_POINTS, NAME_BASELINE, VIEW_BOX, Chart, draw, sampled
-from matches.models import Hand, Sitting, TableState
+from matches.models import Hand, Sitting
+from matches.web.presenters.table_state import TableState
 from matches.web.presenters.table_state import grouped, grouper
 from matches.domain.names import isolate
 

@@ -64,8 +64,6 @@ def with_sitting(
     def resolved(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
         if not TOKEN.fullmatch(token):
             sitting = None
-        elif request.method == "POST" and not read_changes:
-            sitting = Sitting.at_link(token)
         else:
             sitting = Sitting.reached_by(link, token)
         try:

@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
-from matches.models import Hand, Sitting, TableState
+from matches.models import Hand, Sitting
+from matches.web.presenters.table_state import TableState
 from matches.domain.names import without_isolates
 from matches.models.snapshot import read_snapshot
 from matches.web.views.common import HtmxHttpRequest, with_sitting
@@ -79,7 +80,7 @@ def file_rows(sitting: Sitting, language: str | None) -> Generator[list[object],
         fresh = Sitting.objects.filter(pk=sitting.pk, token=sitting.token).first()
         if fresh is None:
             return
-        state = fresh.table(recent=0)
+        state = TableState.of(fresh.table(recent=0))
         yield header(state)
         yield from rows(state, fresh.hands.order_by("number").iterator(chunk_size=500))
 

@@ -29,7 +29,8 @@ from django.views.decorators.http import require_safe
 from matches.domain import rules, stats
 from matches.web.bidi import bdi, sentence
 from matches.services.figures import GroupRead, rate_chart, read_group
-from matches.models import Group, Sitting, TableState
+from matches.models import Group, Sitting
+from matches.web.presenters.table_state import TableState
 from matches.web.presenters.table_state import grouped, score_is_hands_won
 from matches.domain.names import FSI, PDI, is_right_to_left, shared
 from matches.domain.settlement import Settling, Transfer, settling

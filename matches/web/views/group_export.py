@@ -21,7 +21,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from matches.web.csrf import NoReferrerCsrfViewMiddleware
 from matches.services.group_archive import ArchiveError, dumps, export_group, import_group, read_archive
-from matches.models import Group, Player, Seat, Sitting, TableState
+from matches.models import Group, Player, Seat, Sitting
+from matches.web.presenters.table_state import TableState
 from matches.models.snapshot import read_snapshot
 from matches.web.views import export
 from matches.web.views.common import HtmxHttpRequest, known_phone

@@ -33,7 +33,8 @@ from matches.domain import rules
 from matches.web.bidi import bdi, joined, sentence
 from matches.domain.errors import BadInput, TableError
 from matches.web.forms import END_TARGET_FIELDS, MAX_FORM_ROWS, StartForm, posted_settings
-from matches.models import GROUP_NAME_MAX_LENGTH, NAME_MAX_LENGTH, Group, Player, Seat, Sitting
+from matches.domain.names import NAME_MAX_LENGTH
+from matches.models import GROUP_NAME_MAX_LENGTH, Group, Player, Seat, Sitting
 from matches.domain.names import clean_name, is_visible, same_name
 from matches.models.snapshot import read_snapshot
 from matches.web.texts import pack_line, player_range, rule_message, table_full

@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
-from matches.models import Sitting, TableState
+from matches.models import Sitting
+from matches.web.presenters.table_state import TableState
 from matches.web.views.common import CSRF_HOLE, REGIONS, HtmxHttpRequest, claimed_seat, kept_key, with_csrf_tokens
 
 
@@ -53,7 +54,7 @@ def share_panel(request: HtmxHttpRequest, sitting: Sitting, state: TableState | 
         member_url = shareable_url(request, sitting.get_absolute_url())
         context = {
             "sitting": sitting,
-            "table": state or sitting.table(recent=0),
+            "table": state or TableState.of(sitting.table(recent=0)),
             "member_url": member_url,
             "watch_url": shareable_url(request, reverse("watch", args=[sitting.watch_token])),
             "qr": mark_safe(qr_svg(member_url)),  # noqa: S308 - segno's own SVG markup

@@ -24,7 +24,8 @@ from matches.web.refusals import refusal_text
 from matches.web.bidi import bdi, joined, sentence
 from matches.domain.errors import AlreadyRecorded, TableError
 from matches.web.forms import HandNumberForm, TapForm
-from matches.models import Sitting, TableState
+from matches.models import Sitting
+from matches.web.presenters.table_state import TableState
 from matches.web.views.answers import answer_forms, choice_prompt
 from matches.web.views.chart import chart_svg, chart_title, sitting_chart, table_rows
 from matches.web.views.common import (
@@ -98,7 +99,7 @@ def region_body(request: HtmxHttpRequest, sitting: Sitting, watching: bool) -> t
     """
     # A tap already read and updated everything the table shows, inside its transaction; a copy
     # that knows only its link (a tap refused before its verb ran) is read now.
-    state = getattr(sitting, "table_after_change", None) or (sitting.fresh_table() if sitting.pk is None else None)
+    state = None
 
     def key_of_this_version() -> str | None:
         return None if sitting.is_finished else kept_key("region", sitting, get_language(), watching)
@@ -108,7 +109,7 @@ def region_body(request: HtmxHttpRequest, sitting: Sitting, watching: bool) -> t
     if body is not None:
         return body, state
     if state is None:
-        state = sitting.fresh_table()
+        state = TableState.of(sitting.fresh_table())
         # A poll read the sitting outside a snapshot: its table may be of a newer version (a tap
         # landed between the reads; fresh_table took it on), to be kept under that version.
         key = key_of_this_version()
@@ -199,23 +200,20 @@ def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         return table_response(request, sitting, first_error(form), status=400)
     number, seat = form.cleaned_data["number"], form.cleaned_data["winner"] - 1
     try:
-        hand = sitting.record_hand(number, seat, form.extras(), by=recorder(request, sitting))
+        recorded = sitting.record_hand(number, seat, form.extras(), by=recorder(request, sitting))
     except TableError as refusal:
         return refused(request, sitting, refusal)
+    hand = recorded.hand
     notice = hand_notice(
         _("Hand %(number)d recorded: %(name)s."), _("Hand %(number)d recorded: %(name)s (%(how)s)."), sitting, hand
     )
-    return after_change(request, sitting, joined([notice, *what_changed(sitting, *sitting.state_before)]))
+    return after_change(request, sitting, joined([notice, *what_changed(sitting, recorded.threshold_before, recorded.finished_before)]))
 
 
 def hand_notice(plain: str, with_how: str, sitting: Sitting, hand) -> str:
     """ "Hand 3 recorded: Marie (x2)." — the hand's answers echoed, so a wrong one shows at once (HTML:
     the name in <bdi>, see matches.web.bidi)."""
-    how = (
-        sitting.table_after_change.describe(hand)
-        if sitting.table_after_change
-        else sitting.table(recent=0).describe(hand)
-    )
+    how = TableState.of(sitting.table(recent=0)).describe(hand)
     values = {"number": hand.number, "name": bdi(hand.winner.name), "how": how}
     return sentence(with_how if how else plain, values)
 
@@ -254,7 +252,7 @@ def end(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     if request.method in ("GET", "HEAD"):
         if sitting.is_finished:
             return redirect(sitting)
-        return render(request, "matches/end.html", {"sitting": sitting, "table": sitting.table(recent=1)})
+        return render(request, "matches/end.html", {"sitting": sitting, "table": TableState.of(sitting.table(recent=1))})
     form = HandNumberForm(request.POST)
     if not form.is_valid():
         return table_response(request, sitting, first_error(form), status=400)
@@ -309,7 +307,7 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
 
 
 def correction_page(request, sitting: Sitting, hand, notice: str = "", status: int = 200) -> HttpResponse:
-    state = sitting.table(recent=0)
+    state = TableState.of(sitting.table(recent=0))
     winner = state.position_of(hand.winner_id)
     choices = [
         (seat, answer_forms(sitting.rules, state.seats, seat.position, hand.extras if seat.position == winner else {}))
@@ -396,7 +394,8 @@ def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     holds hand N), with who recorded or corrected each, and a way to any hand by its number."""
     asked = request.GET.get("from", "").strip()
     holding = int(asked) if asked.isdecimal() and len(asked.lstrip("0")) < 10 else None
-    state, last = sitting.history_page(holding, HISTORY_PAGE)
+    read, last = sitting.history_page(holding, HISTORY_PAGE)
+    state = TableState.of(read)
     state.this_phone = known_phone(request) or ""  # "this phone" or "another phone" made a change
     shown = [hand.number for hand in state.recent_hands]
     notice = ""

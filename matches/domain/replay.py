@@ -1,0 +1,71 @@
+"""The one replay of a sitting's hands: totals, thresholds, dealers, match end and best runs.
+
+Used by the models (after a correction or an undo), the group archive's check and the statistics.
+Source: RULES.md (match ends; who deals next; Eighty Three's thresholds).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from matches.domain.rules.core import Game, MatchEnd, Progress
+
+
+@dataclass(frozen=True)
+class Played:
+    """What the replay needs of one hand: the winner's seat (None: abandoned) and each seat's points."""
+
+    winner: int | None
+    points: Sequence[int]
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """`after[i]`: the state after hand i (0-based, in order); `ended_at`: the index of the hand
+    that first reached the match end (None if none did); `final`: the state after the last hand."""
+
+    after: tuple[Progress, ...]
+    ended_at: int | None
+    final: Progress
+
+    @property
+    def played_after_end(self) -> int:
+        """Won hands recorded after the one that ended the match (a correction can cause that)."""
+        if self.ended_at is None:
+            return 0
+        return len(self.after) - 1 - self.ended_at
+
+
+def replay(n_seats: int, end: MatchEnd, hands: Iterable[Played]) -> Replayed:
+    """Fold `hands` in order into the state after each; abandoned hands change nothing."""
+    progress = Progress.start(n_seats, end)
+    after, ended_at = [], None
+    for index, hand in enumerate(hands):
+        if hand.winner is not None:
+            progress = progress.after(end, hand.winner, hand.points)
+            if progress.over and ended_at is None:
+                ended_at = index
+        after.append(progress)
+    return Replayed(tuple(after), ended_at, progress)
+
+
+def next_dealer(game: Game, n_seats: int, dealer: int, winner: int | None) -> int:
+    """Who deals after a hand dealt by `dealer`; an abandoned hand (no winner) passes no deal."""
+    return dealer if winner is None else game.dealer_after(n_seats, dealer, winner)
+
+
+def longest_run(winners: Iterable[int | None], seat: int) -> int:
+    """The most hands `seat` won in a row; an abandoned hand (None: never played out) breaks no run."""
+    longest = current = 0
+    for winner in winners:
+        if winner is None:
+            continue
+        current = current + 1 if winner == seat else 0
+        longest = max(longest, current)
+    return longest
+
+
+def best_runs(winners: Sequence[int | None], n_seats: int) -> tuple[int, ...]:
+    """longest_run for every seat."""
+    return tuple(longest_run(winners, seat) for seat in range(n_seats))

@@ -1,0 +1,142 @@
+"""A read of a match table: seats in playing order, the newest hands, who deals and leads next.
+
+State only: the words a screen shows are the web layer's (web/presenters/table_state.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from functools import cached_property
+from typing import TYPE_CHECKING, NamedTuple
+
+from matches.domain import rules
+from matches.domain.replay import next_dealer
+from matches.models.choices import EndedHow, HandStatus
+
+if TYPE_CHECKING:
+    from matches.models.hands import Hand
+    from matches.models.seats import Seat
+    from matches.models.sittings import Sitting
+
+HANDS_ON_TABLE = 6  # newest hand rows shown on the match table; the rest are on the history page
+
+
+class ChartPoint(NamedTuple):
+    """What the score chart needs of an older hand: its number, each seat's running total after
+    it and Eighty Three's threshold after it."""
+
+    number: int
+    running: list[int]
+    threshold_after: int | None
+
+
+@dataclass
+class Table:
+    """A read of the match table: seats in playing order and the newest hands first."""
+
+    sitting: Sitting
+    seats: list[Seat]
+    recent_hands: list[Hand]
+    drawn_hands: dict[int, Hand | ChartPoint] = field(default_factory=dict)  # the chart's hands, by number
+    this_phone: str = ""  # the id of the phone reading the table, to tell its changes from the others'
+
+    @classmethod
+    def of(cls, table: Table) -> Table:
+        """The same read, as this (sub)class."""
+        return cls(**{f.name: getattr(table, f.name) for f in fields(Table)})
+
+    @property
+    def last_hand(self) -> Hand | None:
+        return self.recent_hands[0] if self.recent_hands else None
+
+    @cached_property
+    def hands_played(self) -> int:
+        """Won hands so far (hands are numbered 1, 2, ... with no gaps)."""
+        last = self.last_hand
+        if last is None:
+            return 0
+        return last.number if last.status == HandStatus.WON else last.number - 1
+
+    @property
+    def earlier_hands(self) -> int:
+        """Hands played before the ones read (the table shows the newest few; the history all)."""
+        numbers = [hand.number for hand in self.recent_hands]
+        return min(numbers) - 1 if numbers else 0
+
+    @cached_property
+    def open_number(self) -> int:
+        last = self.last_hand
+        return last.number + 1 if last else 1
+
+    @cached_property
+    def dealer(self) -> int:
+        """Seat position dealing the open hand; the first seat deals hand 1."""
+        last = self.last_hand
+        if last is None:
+            return 0
+        winner = None if last.winner_id is None else self.position_of(last.winner_id)
+        return next_dealer(self.sitting.rules, len(self.seats), last.dealer_position, winner)
+
+    @cached_property
+    def leader(self) -> int:
+        return self.sitting.rules.leader_for(len(self.seats), self.dealer)
+
+    @cached_property
+    def dealer_seat(self) -> Seat:
+        return self.seats[self.dealer]
+
+    @cached_property
+    def leader_seat(self) -> Seat:
+        return self.seats[self.leader]
+
+    @cached_property
+    def can_undo(self) -> bool:
+        """The last hand can be taken back unless a member ended the match."""
+        last = self.last_hand
+        return last is not None and last.status == HandStatus.WON and self.sitting.ended_how != EndedHow.ENDED_EARLY
+
+    def progress(self) -> rules.Progress:
+        """The derived state as kept: totals, wins, hands won, threshold, match over."""
+        return rules.Progress(
+            totals=tuple(seat.total for seat in self.seats),
+            wins=tuple(seat.hands_won for seat in self.seats),
+            hands=self.hands_played,
+            threshold=self.sitting.threshold,
+            tied_at=self.sitting.tied_at,
+            over=self.sitting.is_finished,
+        )
+
+    def chips_issued(self, batches: int) -> int:
+        """Chips handed to each seat once `batches` re-issues followed the starting stack (Cat Tê;
+        0 for games without chips). Source: RULES.md, Cat Te ("an equal batch to every player")."""
+        if not self.sitting.rules.uses_chips:
+            return 0
+        return (self.sitting.starting_chips or 0) * (1 + batches)
+
+    def balances(self) -> list[int]:
+        """Chips in front of each seat (Cat Tê): the stacks handed out plus what the hands moved."""
+        issued = self.chips_issued(self.sitting.chips_reissued)
+        return [issued + seat.total for seat in self.seats]
+
+    def money(self, total: int, everyone: int) -> int:
+        """A seat's net money at the sitting's stake (0 without one), from its `total` of stakes and
+        `everyone`'s: each other player pays the winner the stake times the hand's multiplier, so
+        with n seats the seat nets stake x (n x total - everyone). Source: RULES.md, Fapfap stakes."""
+        return (self.sitting.stake_amount or 0) * (len(self.seats) * total - everyone)
+
+    @cached_property
+    def someone_ran_out(self) -> bool:
+        return self.sitting.rules.uses_chips and min(self.balances()) <= 0
+
+    @cached_property
+    def leaders(self) -> list[Seat]:
+        """Seats sharing first place (empty before any hand is won)."""
+        if self.hands_played == 0:
+            return []
+        return [self.seats[p] for p in rules.leaders([seat.total for seat in self.seats])]
+
+    def position_of(self, seat_id: int) -> int:
+        return next(seat.position for seat in self.seats if seat.pk == seat_id)
+
+    def name_of(self, seat_id: int | None) -> str:
+        return "—" if seat_id is None else self.seats[self.position_of(seat_id)].name

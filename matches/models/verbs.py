@@ -1,0 +1,363 @@
+"""The verbs that change a sitting: each one transaction on the locked sitting row, returning a
+small result or raising a coded refusal (matches.domain.errors) with nothing written.
+
+Locking: select_for_update on PostgreSQL; on SQLite the IMMEDIATE transaction takes the write
+lock. So two phones tapping at once are serialised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
+
+from matches.domain import rules
+from matches.domain.errors import AlreadyRecorded, BadInput, Conflict
+from matches.domain.replay import Played, best_runs, replay
+from matches.models.choices import EndedHow
+from matches.models.hands import Hand, as_stored
+from matches.models.options import check_match_end, check_options
+from matches.models.players import ANYONE, Player, Recorder
+from matches.models.seats import Seat
+from matches.models.table import Table
+from matches.models.tokens import new_stamp, new_token
+from matches.models.zones import clean_zone
+
+if TYPE_CHECKING:
+    from matches.models.sittings import Sitting
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What record_hand did: the hand's row, and the threshold and match state before the tap.
+    `again`: the hand was already recorded as this tap says (a retry, or two phones agreeing)."""
+
+    hand: Hand
+    threshold_before: int | None
+    finished_before: bool
+    again: bool = False
+
+
+class SittingVerbs:
+    """The verbs of Sitting (a mixin, so that the model's module stays short)."""
+
+    @classmethod
+    def start(
+        cls,
+        game: str,
+        names: Sequence[str],
+        match_end: rules.MatchEnd | None = None,
+        *,
+        starting_chips: int | None = None,
+        stake_amount: int | None = None,
+        stake_label: str = "",
+        time_zone: str = "",
+    ) -> Sitting:
+        """Open a sitting of `game` with players seated in the order of `names`.
+
+        `match_end` defaults to the game's usual one; chips and stake only for the games that use
+        them; `time_zone` the starting phone's IANA zone. Raises BadInput when the game is unknown,
+        the player count is outside its range, or a setting does not suit the game.
+        """
+        players = [Player(name=name) for name in names]
+        options = dict(starting_chips=starting_chips, stake_amount=stake_amount, stake_label=stake_label)
+        return cls._seat(game, players, match_end, options, time_zone=time_zone)
+
+    @classmethod
+    def _seat(cls, game, players: list[Player], match_end, options: dict, group=None, time_zone="") -> Sitting:
+        try:
+            entry = rules.get_game(game)
+            entry.check_player_count(len(players))
+        except rules.RuleError as error:
+            raise BadInput("rule", error=error) from None
+        match_end = check_match_end(entry, match_end)
+        fields = check_options(entry, **options)
+        with transaction.atomic():
+            sitting = cls.objects.create(
+                game=game,
+                group=group,
+                time_zone=clean_zone(time_zone),
+                end_kind=match_end.kind.value,
+                end_target=match_end.target,
+                threshold=rules.Progress.start(len(players), match_end).threshold,
+                **fields,
+            )
+            for player in players:
+                if player.pk is None:
+                    player.save()
+            Seat.objects.bulk_create(
+                Seat(sitting=sitting, player=player, position=position) for position, player in enumerate(players)
+            )
+        return sitting
+
+    def rematch(self) -> Sitting:
+        """A new sitting of the same game, players, settings, group and time zone; only one per sitting
+        (a second phone asking gets the first one's). The deal carries on: the seating turns so that
+        whoever would have dealt this match's next hand deals hand 1; who sits after whom stays."""
+        with transaction.atomic():
+            seats = self._lock()
+            if self.next_sitting_id:
+                return self.next_sitting
+            dealer = Table(self, seats, *self._read_hands(seats, 1)).dealer
+            players = [seat.player for seat in seats[dealer:] + seats[:dealer]]
+            options = dict(
+                starting_chips=self.starting_chips, stake_amount=self.stake_amount, stake_label=self.stake_label
+            )
+            new = self._seat(self.game, players, self.match_end, options, group=self.group, time_zone=self.time_zone)
+            self._update(next_sitting=new)
+        return new
+
+    def record_hand(self, number: int, winner: int, extras: Mapping | None = None, by: Recorder = ANYONE) -> Recorded:
+        """Record hand `number` as won by the seat at position `winner` (0-based), with the game's
+        answers `extras`; `by` is the phone (and seat) that tapped. Ends the match when its rule holds.
+
+        Idempotent: a hand already recorded as this tap says is returned (`again`). Raises
+        AlreadyRecorded (recorded otherwise), Conflict (match over, or not the open hand) or BadInput
+        (no such seat, answers that do not belong). Source: RULES.md, Common to every game.
+        """
+        try:
+            with transaction.atomic():
+                seats = self._lock()
+                before = (self.threshold, self.is_finished)
+                table = Table(self, seats, *self._read_hands(seats, 1))
+                hand = self._same_as_recorded(table, number, winner, extras)
+                if hand is not None:
+                    return Recorded(hand, *before, again=True)
+                return Recorded(self._record(table, number, winner, extras, by), *before)
+        except IntegrityError:  # another phone won the race for this hand number
+            raise self._already_recorded(number) from None
+
+    def _same_as_recorded(self, table: Table, number: int, winner: int, extras: Mapping | None) -> Hand | None:
+        """The recorded row of hand `number` when it says what this tap says, else None."""
+        if not 1 <= number < table.open_number or not 0 <= winner < len(table.seats):
+            return None
+        hand = self.hands.filter(number=number).first()
+        if hand is None or hand.winner_id != table.seats[winner].pk:
+            return None
+        try:
+            cleaned, _points = self._score(len(table.seats), winner, extras)
+        except BadInput:
+            return None
+        return hand if as_stored(cleaned) == hand.extras else None
+
+    def _record(self, table: Table, number: int, winner: int, extras: Mapping | None, by: Recorder) -> Hand:
+        self._check_open(table, number)
+        cleaned, points = self._score(len(table.seats), winner, extras)
+        progress = table.progress().after(self.match_end, winner, points)
+        hand = Hand.objects.create(
+            sitting=self,
+            number=number,
+            status=Hand.Status.WON,
+            winner=table.seats[winner],
+            dealer_position=table.dealer,
+            extras=cleaned,
+            points=list(points),
+            running=list(progress.totals),
+            threshold_after=progress.threshold,
+            recorded_by_phone=by.phone,
+            recorded_by_seat=by.seat,
+        )
+        for seat, gained in zip(table.seats, points, strict=True):
+            seat.total += gained
+        table.seats[winner].hands_won += 1
+        Seat.objects.bulk_update(table.seats, ["total", "hands_won"])
+        self._save_progress(progress, table.seats)
+        return hand
+
+    def correct_hand(
+        self, number: int, winner: int, extras: Mapping | None = None, by: Recorder = ANYONE, stamp: str | None = None
+    ) -> Hand:
+        """Change a recorded hand's winner or answers; everything after it is replayed (totals,
+        threshold, match end: correcting the deciding hand can reopen the match).
+
+        `stamp` is the hand's stamp as the correcting phone saw it: if the hand changed since,
+        Conflict, unless it already says what this correction says (a retry: returned as done).
+        Raises Conflict when the match was ended by a member or the hand was not won.
+        """
+        with transaction.atomic():
+            seats = self._lock()
+            if self.is_final:
+                raise Conflict("match_ended")
+            hand = self.hands.filter(number=number, status=Hand.Status.WON).first()
+            if hand is None:
+                raise Conflict("correct_unrecorded", number=number)
+            cleaned, points = self._score(len(seats), winner, extras)
+            if stamp is not None and stamp != hand.stamp:
+                if hand.winner_id == seats[winner].pk and hand.extras == as_stored(cleaned):
+                    return hand
+                now = next(seat.name for seat in seats if seat.pk == hand.winner_id)
+                raise Conflict("correct_changed", number=number, winner=now)
+            hand.winner, hand.extras, hand.points = seats[winner], cleaned, list(points)
+            hand.corrected_at, hand.stamp = timezone.now(), new_stamp()
+            hand.corrected_by_phone, hand.corrected_by_seat = by.phone, by.seat
+            hand.save()
+            self._recompute(seats, corrected=number)
+        return hand
+
+    def undo_hand(self, number: int, stamp: str | None = None) -> Hand:
+        """Remove hand `number`, which must be the last recorded hand; returns the removed row.
+
+        `stamp` as in correct_hand. Undoing the hand that reached the match end reopens the match; a
+        match ended by a member stays final. Chips handed out after the hand are dated at it, the
+        open hand again. Raises Conflict otherwise.
+        """
+        with transaction.atomic():
+            seats = self._lock()
+            if self.is_final:
+                raise Conflict("match_ended")
+            table = Table(self, seats, *self._read_hands(seats, 1))
+            last = table.last_hand
+            if last is None:
+                raise Conflict("nothing_to_undo")
+            if number > last.number:
+                raise Conflict("undo_unrecorded", number=number)
+            if last.number != number:
+                raise Conflict("undo_not_last", number=number)
+            if stamp is not None and stamp != last.stamp:
+                raise Conflict("undo_changed", number=number, winner=table.name_of(last.winner_id))
+            last.delete()
+            if any(batch > number for batch in self.reissued_before):
+                self._update(reissued_before=[min(batch, number) for batch in self.reissued_before])
+            self._recompute(seats)
+        return last
+
+    def end_match(self, open_number: int | None = None) -> None:
+        """End the match now: the open hand is abandoned (no winner, no points), the sitting final.
+
+        `open_number` is the hand the member saw open; if another was recorded since, Conflict
+        (as when the match is already over). Source: RULES.md, Common to every game.
+        """
+        with transaction.atomic():
+            seats = self._lock()
+            if self.is_finished:
+                raise Conflict("already_over")
+            table = Table(self, seats, *self._read_hands(seats, 1))
+            if open_number is not None and open_number != table.open_number:
+                raise Conflict("end_moved_on", open=table.open_number, seen=open_number)
+            Hand.objects.create(
+                sitting=self,
+                number=table.open_number,
+                status=Hand.Status.ABANDONED,
+                winner=None,
+                dealer_position=table.dealer,
+                points=[0] * len(seats),
+                running=[seat.total for seat in seats],
+                threshold_after=self.threshold,
+            )
+            self._update(finished_at=timezone.now(), ended_how=EndedHow.ENDED_EARLY)
+            self._store_best_runs(seats)
+
+    def reissue_chips(self, seen: int) -> None:
+        """Hand every player another batch of the starting stack (Cat Tê) once someone ran out.
+
+        `seen`: the batches the phone had seen, so a double tap issues one batch. Raises Conflict
+        (no chips game, match over, nobody out, already issued) or BadInput (a count no page
+        showed). Source: RULES.md, Cat Te.
+        """
+        with transaction.atomic():
+            seats = self._lock()
+            if not self.rules.uses_chips:
+                raise BadInput("no_chips", game=self.rules.name)
+            if self.is_finished:
+                raise Conflict("chips_match_over")
+            if seen > self.chips_reissued or seen < 0:
+                raise BadInput("chips_unseen")
+            if seen < self.chips_reissued:
+                raise Conflict("chips_reissued_elsewhere")
+            table = Table(self, seats, *self._read_hands(seats, 1))
+            if min(table.balances()) > 0:
+                raise Conflict("nobody_ran_out")
+            self._update(
+                chips_reissued=self.chips_reissued + 1,
+                reissued_before=[*self.reissued_before, table.open_number],
+            )
+
+    def rotate_links(self) -> None:
+        """New member and watch links; the old ones stop working at once (a link leaked)."""
+        with transaction.atomic():
+            self._lock()
+            self._update(token=new_token(), watch_token=new_token())
+            # The match this one is a rematch of must not lead to the new link either.
+            type(self).objects.filter(next_sitting=self).update(next_sitting=None, version=models.F("version") + 1)
+
+    # --- inside a verb's transaction --------------------------------------------------
+
+    def _lock(self) -> list[Seat]:
+        """Lock this sitting's row, read it again, and return its seats. Raises Sitting.DoesNotExist
+        when the sitting is no longer reached by this copy's link (deleted, or links made new)."""
+        locked = type(self).objects.select_for_update().filter(token=self.token)
+        self.refresh_from_db(from_queryset=locked)
+        return self.seated()
+
+    def _update(self, **changes: object) -> None:
+        """Write `changes` and the next version to the locked row, and keep them on this copy."""
+        changes.update(version=self.version + 1, changed_at=timezone.now())
+        type(self).objects.filter(pk=self.pk).update(**changes)
+        for name, value in changes.items():
+            setattr(self, name, value)
+
+    def _score(self, n_seats: int, winner: int, extras: Mapping | None) -> tuple[dict, tuple[int, ...]]:
+        if not 0 <= winner < n_seats:
+            raise BadInput("no_such_seat", seat=winner + 1)
+        try:
+            cleaned = self.rules.clean_extras(extras or {}, n_seats, winner)
+            return cleaned, self.rules.score(n_seats, winner, cleaned)
+        except rules.RuleError as error:
+            raise BadInput("rule", error=error) from None
+
+    def _check_open(self, table: Table, number: int) -> None:
+        if self.is_finished:
+            raise Conflict("match_over")
+        if number < table.open_number:
+            raise self._already_recorded(number)
+        if number > table.open_number:
+            raise Conflict("hand_not_started", number=number, open=table.open_number)
+
+    def _already_recorded(self, number: int) -> AlreadyRecorded:
+        hand = self.hands.filter(number=number).select_related("winner__player").first()
+        if hand is None or hand.winner is None:
+            return AlreadyRecorded("hand_abandoned", number)
+        return AlreadyRecorded("hand_recorded", number, winner=hand.winner.player.name)
+
+    def _recompute(self, seats: list[Seat], corrected: int | None = None) -> None:
+        """Replay every hand into the seats' totals, each hand's running totals and threshold, the
+        threshold and the match end (after a correction or an undo: rare). Raises Conflict when the
+        replay ends the match before a hand won after it: those hands must be undone first."""
+        position = {seat.pk: seat.position for seat in seats}
+        hands = list(self.hands.order_by("number"))
+        replayed = replay(len(seats), self.match_end, [Played(position.get(h.winner_id), h.points) for h in hands])
+        if replayed.ended_at is not None and any(h.winner_id for h in hands[replayed.ended_at + 1 :]):
+            end, last = hands[replayed.ended_at].number, hands[-1].number
+            raise Conflict("ends_before_later_hands", end=end, next=end + 1, last=last, number=corrected or end)
+        for hand, after in zip(hands, replayed.after, strict=True):
+            hand.running, hand.threshold_after = list(after.totals), after.threshold
+        Hand.objects.bulk_update(hands, ["running", "threshold_after"], batch_size=500)
+        final = replayed.final
+        for seat in seats:
+            seat.total, seat.hands_won = final.totals[seat.position], final.wins[seat.position]
+        Seat.objects.bulk_update(seats, ["total", "hands_won"])
+        self._save_progress(final, seats)
+
+    def _store_best_runs(self, seats: list[Seat]) -> None:
+        """Each seat's longest run of hands won, for the group's figures: kept when the match ends."""
+        position = {seat.pk: seat.position for seat in seats}
+        winners = [position.get(w) for w in self.hands.order_by("number").values_list("winner_id", flat=True)]
+        for seat, run in zip(seats, best_runs(winners, len(seats)), strict=True):
+            seat.best_run = run
+        Seat.objects.bulk_update(seats, ["best_run"])
+
+    def _save_progress(self, progress: rules.Progress, seats: list[Seat]) -> None:
+        """Store the threshold and match end that `progress` says hold now, and a new version."""
+        changes: dict[str, object] = {}
+        if (progress.threshold, progress.tied_at) != (self.threshold, self.tied_at):
+            changes.update(threshold=progress.threshold, tied_at=progress.tied_at)
+        if progress.over and not self.is_finished:
+            changes.update(finished_at=timezone.now(), ended_how=EndedHow.MATCH_END)
+        elif not progress.over and self.is_finished:
+            changes.update(finished_at=None, ended_how=EndedHow.PLAYING)
+        self._update(**changes)
+        if progress.over:
+            self._store_best_runs(seats)
