@@ -74,7 +74,7 @@ def setup_django(database_url: str, static_root: str) -> None:
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)  # pages name hashed, compressed files
-    import scorekeeper.wsgi  # noqa: F401 - as a gunicorn worker starts: the loaded code frozen (gc.freeze)
+    import scorekeeper.wsgi  # noqa: F401 - as a gunicorn worker starts
 
 
 def fill(hands: int):

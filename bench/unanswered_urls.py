@@ -8,7 +8,6 @@ beside the peer's whole tap). BENCH_TAP_STOP says where the tap view stops and a
 """
 
 import os
-from functools import partial
 
 from django.http import HttpResponse
 from django.urls import path
@@ -22,7 +21,7 @@ STOP = os.environ.get("BENCH_TAP_STOP", "recorded")
 
 
 @vary_on_headers("HX-Request")
-@partial(action, read_first=False)
+@action
 def tap_cut_short(request, sitting) -> HttpResponse:
     if STOP == "entry":
         return HttpResponse(status=200)

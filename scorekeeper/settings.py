@@ -62,7 +62,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    "matches.web.middleware.answer_unchanged_polls",  # a bare 204 while nothing changed: see its docstring
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -197,11 +196,6 @@ if not DEBUG and not PLAIN_HTTP:
 # machine shares (counted under a lock), or Redis at CACHE_URL, which several app servers share.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    # An open match's table region as the tap that made its version rendered it, for the other
-    # phones (matches.web.views.table.region_body): each worker's memory, or Redis for every server.
-    "regions": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"], "KEY_PREFIX": "regions", "TIMEOUT": 3600}
-    if os.environ.get("CACHE_URL")
-    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "TIMEOUT": 3600, "OPTIONS": {"MAX_ENTRIES": 500}},
     "ratelimit": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
     if os.environ.get("CACHE_URL")
     else {

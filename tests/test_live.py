@@ -7,10 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.core.cache import caches
-from django.db import connection
 from django.test import Client, override_settings
-from django.test.utils import CaptureQueriesContext
 
 from matches.models import Group, Hand, Seat, Sitting
 
@@ -36,12 +33,29 @@ def test_poll_answers_204_with_no_body_while_nothing_changed(client, sitting):
 @pytest.mark.parametrize("link", ["s", "w"])
 def test_an_unchanged_poll_is_a_bare_204_in_one_query(client, sitting, link, django_assert_num_queries):
     token = sitting.token if link == "s" else sitting.watch_token
-    client.get(f"/{link}/{token}/poll/", {"v": sitting.version}, **HX)  # (PostgreSQL: prepares the statement)
     with django_assert_num_queries(1):
         response = client.get(f"/{link}/{token}/poll/", {"v": sitting.version}, **HX)
     assert response.status_code == 204 and response.content == b""
-    assert dict(response.items()) == {"Cache-Control": "no-store"}  # no document: no document headers
+    assert "no-store" in response["Cache-Control"] and "HX-Request" in response["Vary"]
     assert not response.cookies  # nothing read or set: no session, no CSRF cookie
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/s/%F0%9F%82%A1abcdefghijklmnop/poll/",  # not Latin-1: still a token that leads nowhere
+        "/s/abcdefghijklmnop/poll/",
+        "/s/short/poll/",
+        "/s/{watch}/poll/",  # a watch token is no member link
+        "/w/{member}/poll/",
+    ],
+)
+def test_a_poll_at_a_link_that_leads_to_no_sitting_answers_404(client, sitting, path):
+    path = path.format(watch=sitting.watch_token, member=sitting.token)
+    for version in (str(sitting.version), "x"):
+        response = client.get(path, {"v": version}, **HX, HTTP_HX_TARGET="table")  # as htmx polls
+        assert response.status_code == 404 and response["HX-Retarget"] == "#table"
+    assert client.get(path, {"v": sitting.version}).status_code == 404
 
 
 @pytest.mark.parametrize(
@@ -53,7 +67,7 @@ def test_an_unchanged_poll_is_a_bare_204_in_one_query(client, sitting, link, dja
     ],
     ids=["unknown-host", "not-a-version", "not-htmx"],
 )
-def test_polls_the_fast_answer_cannot_answer_go_through_the_whole_stack(client, sitting, request_kwargs, status):
+def test_polls_that_are_not_unchanged_htmx_polls_get_their_own_answers(client, sitting, request_kwargs, status):
     kwargs = dict(request_kwargs)
     version = kwargs.pop("v", str(sitting.version))
     headers = HX if kwargs.pop("htmx", True) else {}
@@ -67,38 +81,26 @@ def test_a_plain_http_poll_is_redirected_to_https_like_any_request(client, sitti
     assert response.status_code == 301 and response["Location"].startswith("https://")
 
 
-# --- the same answer before Django's request handling (what gunicorn runs) --------------------------
+# --- what gunicorn serves ----------------------------------------------------------------------
 
 
-def served(environ: dict) -> tuple[str, dict[str, str], bytes, bool]:
-    """`environ` through the WSGI application gunicorn serves (Django's, polls answered first): the
-    status, headers, body, and whether Django's request handling ran (its request_started signal)."""
-    from django.core.handlers.wsgi import WSGIHandler
+def served(environ: dict) -> tuple[str, bytes]:
+    """`environ` through the WSGI application gunicorn serves (scorekeeper.wsgi): status and body."""
     from django.core.signals import request_finished, request_started
     from django.db import close_old_connections
 
-    from matches.web.middleware import answer_polls_before_django
+    from scorekeeper.wsgi import application
 
     answer: dict = {}
-    handled = []
-
-    def start_response(status, headers, exc_info=None):
-        answer.update(status=status, headers=dict(headers))
-
-    def note(**kwargs):
-        handled.append(True)
-
     # As Django's test client does: the test's database connection stays open through the request.
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
-    request_started.connect(note)
     try:
-        body = b"".join(answer_polls_before_django(WSGIHandler())(environ, start_response))
+        body = b"".join(application(environ, lambda status, headers, exc_info=None: answer.update(status=status)))
     finally:
-        request_started.disconnect(note)
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
-    return answer["status"], answer["headers"], body, bool(handled)
+    return answer["status"], body
 
 
 def poll_environ(sitting, version, **extra) -> dict:
@@ -107,36 +109,26 @@ def poll_environ(sitting, version, **extra) -> dict:
     return RequestFactory().get(url(sitting, "poll/"), {"v": version}, **HX, **extra).environ
 
 
-def test_under_gunicorn_an_unchanged_poll_is_answered_before_django_in_one_query(sitting, django_assert_num_queries):
-    served(poll_environ(sitting, sitting.version))  # (PostgreSQL: prepares the statement)
-    with django_assert_num_queries(1):
-        status, headers, body, handled = served(poll_environ(sitting, sitting.version))
-    assert (status, headers, body, handled) == ("204 No Content", {"Cache-Control": "no-store"}, b"", False)
+def test_under_gunicorn_polls_are_answered_by_django_s_own_application(sitting):
+    from django.core.handlers.wsgi import WSGIHandler
 
+    from scorekeeper.wsgi import application
 
-def test_under_gunicorn_a_changed_poll_asks_the_version_once_and_gets_the_region(client, sitting):
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
+    assert isinstance(application, WSGIHandler)
+    assert served(poll_environ(sitting, sitting.version)) == ("204 No Content", b"")
     seen = sitting.version
     Client().post(url(sitting, "tap/"), {"number": 1, "winner": 3})  # another phone taps
-    with CaptureQueriesContext(connection) as through_client:
-        client.get(url(sitting, "poll/"), {"v": seen}, **HX)
-    caches["regions"].clear()  # both render the region
-    with CaptureQueriesContext(connection) as through_gunicorn:
-        status, headers, body, handled = served(poll_environ(sitting, seen))
-    assert status == "200 OK" and handled and b'<section id="table"' in body
-    assert len(through_gunicorn) == len(through_client)  # the version is not asked twice
+    status, body = served(poll_environ(sitting, seen))
+    assert status == "200 OK" and b'<section id="table"' in body
+    assert served(poll_environ(sitting, seen, HTTP_HOST="evil.example"))[0].startswith("400")
 
 
-def test_the_other_phones_take_a_version_of_the_table_from_the_cache_the_tap_filled(sitting):
+def test_the_other_phones_polls_show_the_region_the_tap_showed(sitting):
     tapping, polling = Client(), Client()
     page = tapping.get(url(sitting)).content.decode()
     seen = sitting.version
     answer = tapping.post(url(sitting, "tap/"), {"number": 1, "winner": 3}, **HX).content.decode()
-    with CaptureQueriesContext(connection) as captured:
-        region = polling.get(url(sitting, "poll/"), {"v": seen}, **HX).content.decode()
-    assert len(captured) == 2  # the poll's version check and the sitting: no seat, hand or chart read
+    region = polling.get(url(sitting, "poll/"), {"v": seen}, **HX).content.decode()
     body = answer.split('role="status">', 1)[1].split("</p>\n", 1)[1]
     assert body in region and "Hand 1 recorded" not in region  # the same region, without the tapper's notice
     reloaded = polling.get(url(sitting)).content.decode()
@@ -148,10 +140,10 @@ def without_csrf_fields(html: str) -> str:
     return re.sub(r'<input type="hidden" name="csrfmiddlewaretoken" value="[^"]+">', "", html)
 
 
-def test_a_cached_page_s_forms_carry_this_phone_s_token_and_work_without_javascript(sitting):
+def test_a_page_s_forms_carry_this_phone_s_token_and_work_without_javascript(sitting):
     first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
-    first.get(url(sitting))  # renders the region and keeps it
-    page = second.get(url(sitting)).content.decode()  # from the cache
+    first.get(url(sitting))
+    page = second.get(url(sitting)).content.decode()
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)[1]
     response = second.post(url(sitting, "tap/"), {"number": 1, "winner": 2, "csrfmiddlewaretoken": token})
     assert response.status_code == 302 and sitting.hands.count() == 1
@@ -169,7 +161,7 @@ def test_a_renamed_group_player_shows_on_every_table_that_seats_them(client):
 
 
 @override_settings(ALLOWED_HOSTS=["testserver", "scores.example"])
-def test_a_kept_share_panel_shows_each_phone_its_own_seat_and_host(sitting):
+def test_the_share_panel_shows_each_phone_its_own_seat_and_host(sitting):
     ana, ben = Client(), Client()
     ana.get(url(sitting))
     ana.post(url(sitting, "me/"), {"seat": "2"})
@@ -181,8 +173,8 @@ def test_a_kept_share_panel_shows_each_phone_its_own_seat_and_host(sitting):
 
 
 def test_a_restored_sitting_reaching_a_kept_version_again_shows_its_own_hands(sitting):
-    """A backup restored puts a sitting's version back; the next change reaches a version already
-    kept in the cache (Redis outlives the app), with other hands: the copy must not be shown."""
+    """A backup restored puts a sitting's version back; the next change reaches a version another
+    phone already saw, with other hands: that phone's page shows the new hands."""
     tapping, other = Client(), Client()
     before = Sitting.objects.get(pk=sitting.pk)
     tapping.post(url(sitting, "tap/"), {"number": 1, "winner": 1}, **HX)  # hand 1: Aïcha, kept
@@ -208,31 +200,6 @@ def test_the_watch_link_never_shows_the_member_link(client, game, extras):
     assert "earlier hands" in pages[0] and "Match over" in pages[2]
     for page in pages:
         assert sitting.token not in page
-
-
-def test_under_gunicorn_a_poll_from_an_unknown_host_is_refused_by_django(sitting):
-    status, _, _, handled = served(poll_environ(sitting, sitting.version, HTTP_HOST="evil.example"))
-    assert status.startswith("400") and handled
-
-
-def test_under_gunicorn_a_database_error_leaves_the_poll_to_django(sitting, monkeypatch):
-    """The first answer fails (say the database connection dropped): Django's own handling answers,
-    and its middleware tries again."""
-    from matches.web import middleware
-
-    real, calls = middleware.unchanged_poll, []
-
-    def fails_once(request):
-        calls.append(request.path)
-        if len(calls) == 1:
-            from django.db import OperationalError
-
-            raise OperationalError("server closed the connection unexpectedly")
-        return real(request)
-
-    monkeypatch.setattr(middleware, "unchanged_poll", fails_once)
-    status, headers, body, handled = served(poll_environ(sitting, sitting.version))
-    assert (status, body, handled, len(calls)) == ("204 No Content", b"", True, 2)
 
 
 def test_poll_answers_the_new_region_after_a_change(client, sitting):

@@ -137,22 +137,3 @@ def test_bin_run_refuses_a_port_that_is_not_a_port(tmp_path):
     env = clean_environment(PORT="eighty", ENV_FILE=str(tmp_path / ".env"))
     run = subprocess.run(["bin/run", sys.executable], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert run.returncode != 0 and "PORT=eighty is not a port" in run.stdout + run.stderr
-
-
-def test_a_worker_freezes_its_loaded_code_so_full_collections_skip_it(tmp_path):
-    """scorekeeper.wsgi (what gunicorn loads in each worker) moves the objects alive once the app and
-    its views are loaded to the collector's permanent generation: a full collection then walks only
-    what requests made since, not every module, view and catalogue."""
-    code = (
-        "import gc, sys; before = gc.get_freeze_count(); import scorekeeper.wsgi; "
-        "assert 'matches.web.views.table' in sys.modules, 'the views were not loaded first'; "
-        "assert scorekeeper.wsgi.application.__name__ == 'polls_first', 'polls are not answered first'; "
-        "print(before, gc.get_freeze_count())"
-    )
-    env = clean_environment(
-        ENV_FILE=str(tmp_path / ".env"), DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", DEBUG="0"
-    )
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0, run.stderr
-    before, frozen = map(int, run.stdout.split())
-    assert before == 0 and frozen > 10_000  # Django, the app and their modules: tens of thousands of objects

@@ -7,11 +7,8 @@ import secrets
 from collections.abc import Callable
 from functools import wraps
 
-from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
-from django.template.backends.utils import csrf_input
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy
 from django_htmx.middleware import HtmxDetails
 
@@ -40,16 +37,15 @@ NO_SUCH_SITTING = gettext_lazy(
 
 
 def with_sitting(
-    view: Callable[..., HttpResponse], link: str = "token", snapshot: bool = True, read_changes: bool = True
+    view: Callable[..., HttpResponse], link: str = "token", snapshot: bool = True
 ) -> Callable[..., HttpResponse]:
     """Resolve the URL's token (the sitting's `link` field) to its sitting, then call
     `view(request, sitting, ...)`; 404 with a message if none.
 
     A GET or HEAD runs whole in one read snapshot, so the sitting's version, seats and hands it
-    shows agree (`snapshot=False`: the view reads its own snapshot when it needs one, as a poll
-    does, whose usual answer is one query: nothing changed); a POST's verb locks and reads the
-    sitting afresh. POSTs count against the tap
-    limits (per phone, per address) and get a 429 past them.
+    shows agree (`snapshot=False`: the view reads its own snapshot when it needs one, as a changed
+    poll's table does); a POST's verb locks and reads the sitting afresh. POSTs count against the
+    tap limits (per phone, per address) and get a 429 past them.
     """
 
     @wraps(view)
@@ -62,10 +58,7 @@ def with_sitting(
             return resolved(request, token, *args, **kwargs)
 
     def resolved(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-        if not TOKEN.fullmatch(token):
-            sitting = None
-        else:
-            sitting = Sitting.reached_by(link, token)
+        sitting = Sitting.reached_by(link, token) if TOKEN.fullmatch(token) else None
         try:
             if sitting is not None:
                 return view(request, sitting, *args, **kwargs)
@@ -74,6 +67,15 @@ def with_sitting(
         return no_such_sitting(request)
 
     return wrapper
+
+
+def shows_current_version(request: HtmxHttpRequest, link: str, token: str) -> bool:
+    """Whether this htmx poll's `?v=N` is the version of the sitting whose `link` is `token`: one read."""
+    seen = request.GET.get("v", "")
+    if not (request.htmx and seen.isdecimal() and TOKEN.fullmatch(token)):
+        return False
+    version = Sitting.objects.filter(**{link: token}).values_list("version", flat=True).first()
+    return str(version) == seen
 
 
 def no_such_sitting(request: HtmxHttpRequest) -> HttpResponse:
@@ -88,11 +90,10 @@ def no_such_sitting(request: HtmxHttpRequest) -> HttpResponse:
     return message_response(request, NO_SUCH_SITTING, 404)
 
 
-def action(view: Callable[..., HttpResponse], read_first: bool = True) -> Callable[..., HttpResponse]:
+def action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """A POST-only action on a sitting. A GET (a reload or a shared link of the action's address)
     goes back to the match table instead of a blank 405; other methods (no page sends them) get the
-    405. `read_first=False`: the view gets Sitting.at_link(token) and its verb reads the row (see
-    with_sitting)."""
+    405."""
 
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, sitting: Sitting, *args, **kwargs) -> HttpResponse:
@@ -102,7 +103,7 @@ def action(view: Callable[..., HttpResponse], read_first: bool = True) -> Callab
             return HttpResponseNotAllowed(["GET", "POST"])
         return view(request, sitting, *args, **kwargs)
 
-    return with_sitting(wrapper, read_changes=read_first)
+    return with_sitting(wrapper)
 
 
 def remember(request: HttpRequest, sitting: Sitting) -> None:
@@ -171,25 +172,3 @@ def page_or_partial(
     name = f"{template}#{partial}" if wants_partial(request) else template
     return render(request, name, context, status=status)
 
-
-# Parts of pages that are the same for every phone at one version of a sitting (its table region,
-# its share panel), rendered once and kept: each worker's memory, or Redis at CACHE_URL for every app
-# server (settings.CACHES). Their forms carry CSRF_HOLE where each phone's own token goes.
-REGIONS = caches["regions"]
-CSRF_HOLE = mark_safe("<!--csrf-->")
-
-
-def kept_key(part: str, sitting: Sitting, *variant: object) -> str:
-    """The regions cache's key for `part` of `sitting` as it is now: its version and the time of its
-    last change (a version number comes round again after a backup is restored, a time does not),
-    its link, and what else the part varies with (`variant`: language, host...)."""
-    return ":".join(
-        map(str, (part, sitting.pk, sitting.version, sitting.changed_at.timestamp(), sitting.token, *variant))
-    )
-
-
-def with_csrf_tokens(html: str, request: HttpRequest, forms_without: bool = False) -> SafeString:
-    """`html` kept with CSRF_HOLE marks, each filled with the hidden field {% csrf_token %} writes for
-    this request; `forms_without`: emptied instead (htmx sends the token of <body hx-headers>)."""
-    field = "" if forms_without else csrf_input(request)
-    return mark_safe(html.replace(CSRF_HOLE, field))  # noqa: S308 - our own rendered HTML and Django's field

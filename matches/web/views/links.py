@@ -6,16 +6,14 @@ import functools
 
 import segno
 from django.conf import settings
-from django.db import connection
 from django.http.request import split_domain_port
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 
 from matches.models import Sitting
 from matches.web.presenters.table_state import TableState
-from matches.web.views.common import CSRF_HOLE, REGIONS, HtmxHttpRequest, claimed_seat, kept_key, with_csrf_tokens
+from matches.web.views.common import HtmxHttpRequest, claimed_seat
 
 
 @functools.lru_cache(maxsize=512)
@@ -40,28 +38,16 @@ def shareable_url(request: HtmxHttpRequest, path: str) -> str:
     return url
 
 
-def share_panel(request: HtmxHttpRequest, sitting: Sitting, state: TableState | None) -> SafeString:
-    """What the match table page shows to bring phones in: links, QR code, this phone's seat (the
-    seats of `state`, read when None). Kept in the regions cache for this version of the sitting,
-    language, host (the links name it) and claimed seat: most page loads take it from there."""
-    my_seat = claimed_seat(request, sitting)
-    key = kept_key("share", sitting, get_language(), request.get_host(), my_seat)
-    panel = REGIONS.get(key)
-    if panel is None:
-        # Seats read now outside a snapshot (a refused plain POST) may be of a newer version than
-        # `sitting`'s: that panel is shown, not kept under this version.
-        keep = state is not None or connection.in_atomic_block
-        member_url = shareable_url(request, sitting.get_absolute_url())
-        context = {
-            "sitting": sitting,
-            "table": state or TableState.of(sitting.table(recent=0)),
-            "member_url": member_url,
-            "watch_url": shareable_url(request, reverse("watch", args=[sitting.watch_token])),
-            "qr": mark_safe(qr_svg(member_url)),  # noqa: S308 - segno's own SVG markup
-            "my_seat": my_seat,
-            "csrf_hole": CSRF_HOLE,
-        }
-        panel = render_to_string("matches/_share.html", context, request)
-        if keep:
-            REGIONS.set(key, panel)
-    return with_csrf_tokens(panel, request)
+def share_panel(request: HtmxHttpRequest, sitting: Sitting, state: TableState) -> SafeString:
+    """What the match table page shows to bring phones in: links, QR code, this phone's seat (of
+    the seats of `state`)."""
+    member_url = shareable_url(request, sitting.get_absolute_url())
+    context = {
+        "sitting": sitting,
+        "table": state,
+        "member_url": member_url,
+        "watch_url": shareable_url(request, reverse("watch", args=[sitting.watch_token])),
+        "qr": mark_safe(qr_svg(member_url)),  # noqa: S308 - segno's own SVG markup
+        "my_seat": claimed_seat(request, sitting),
+    }
+    return render_to_string("matches/_share.html", context, request)

@@ -14,7 +14,17 @@ from django.views.decorators.vary import vary_on_headers
 
 from matches.web.bidi import bdi, sentence
 from matches.models import Sitting
-from matches.web.views.common import HtmxHttpRequest, action, claim_seat, claimed_seat, forget, go_to, remember, with_sitting
+from matches.web.views.common import (
+    HtmxHttpRequest,
+    action,
+    claim_seat,
+    claimed_seat,
+    forget,
+    go_to,
+    remember,
+    shows_current_version,
+    with_sitting,
+)
 from matches.web.views.errors import message_response
 from matches.web.views.table import poll_response, table_response
 
@@ -34,8 +44,16 @@ def watch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 
 
 @require_safe
+@vary_on_headers("HX-Request")
+def watch_poll(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The watch link's live updates, answered as the member link's (table.poll)."""
+    if shows_current_version(request, "watch_token", token):
+        return HttpResponse(status=204)
+    return changed_watch_poll(request, token)
+
+
 @partial(watched, snapshot=False)
-def watch_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+def changed_watch_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     return poll_response(request, sitting, watching=True)
 
 

@@ -12,10 +12,9 @@ from functools import partial
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -29,17 +28,14 @@ from matches.web.presenters.table_state import TableState
 from matches.web.views.answers import answer_forms, choice_prompt
 from matches.web.views.chart import chart_svg, chart_title, sitting_chart, table_rows
 from matches.web.views.common import (
-    CSRF_HOLE,
-    REGIONS,
     HtmxHttpRequest,
     action,
-    kept_key,
     known_phone,
     page_or_partial,
     recorder,
     remember,
+    shows_current_version,
     wants_partial,
-    with_csrf_tokens,
     with_sitting,
 )
 from matches.web.views.limits import STARTS, over_limit
@@ -55,8 +51,7 @@ def table_response(
     watching: bool = False,
 ) -> HttpResponse:
     """The match table page, or only its `table` region for an htmx swap (never stored by a browser or
-    proxy: it changes; the parts that are the same for every phone are kept server-side, see
-    region_body and links.share_panel).
+    proxy: it changes).
 
     `correctable` is a hand number the notice offers to correct (after a conflicting tap);
     `watching` renders the read-only view of the watch link, with no control and no member link.
@@ -67,71 +62,32 @@ def table_response(
         notice = joined(reversed(dict.fromkeys(reversed(said))))  # each where it was said last
     swap = wants_partial(request)
     token = sitting.watch_token if watching else sitting.token
-    body, state = region_body(request, sitting, watching)
-    # An htmx swap's forms carry no CSRF token: htmx sends the one of <body hx-headers> (renewed by
-    # app.js when it goes stale); a whole page keeps them, for phones without JavaScript.
+    # A tap read everything the table shows inside its transaction; otherwise it is read now, with
+    # the sitting's row in one snapshot (a poll read the sitting outside one).
+    state = TableState.of(sitting.fresh_table())
+    chart = sitting_chart(sitting, state)
     context = {
         "sitting": sitting,
+        "table": state,
         "notice": notice,
         "status_is_error": status >= 400,
         "correctable": correctable,
         "watching": watching,
         "poll_url": reverse("watch-poll" if watching else "poll", kwargs={"token": token}),
-        "body": with_csrf_tokens(body, request, forms_without=swap),
-    }
-    if not swap and not watching:
-        context["share"] = share_panel(request, sitting, state)
-    response = page_or_partial(request, "matches/table.html", "table", context, status=status)
-    add_never_cache_headers(response)
-    return response
-
-
-def region_body(request: HtmxHttpRequest, sitting: Sitting, watching: bool) -> tuple[str, TableState | None]:
-    """The table region below its notice, as HTML with CSRF_HOLE where each form's token goes, and the
-    TableState read for it (None when the cache had it and nothing was read).
-
-    An open match's region is the same for every phone that reads it in one language at one version
-    of the sitting (every change bumps the version, renaming a player too: Group.rename_player), so
-    it is rendered once, by the tap that made the version or the first phone to ask, and kept in the
-    "regions" cache (this process's memory, or Redis at CACHE_URL for every app server); the other
-    phones' polls and page loads take it from there. A finished match's region is not kept: its
-    result names the group and the watch link as this request's host writes it.
-    """
-    # A tap already read and updated everything the table shows, inside its transaction; a copy
-    # that knows only its link (a tap refused before its verb ran) is read now.
-    state = None
-
-    def key_of_this_version() -> str | None:
-        return None if sitting.is_finished else kept_key("region", sitting, get_language(), watching)
-
-    key = key_of_this_version()
-    body = REGIONS.get(key) if key else None
-    if body is not None:
-        return body, state
-    if state is None:
-        state = TableState.of(sitting.fresh_table())
-        # A poll read the sitting outside a snapshot: its table may be of a newer version (a tap
-        # landed between the reads; fresh_table took it on), to be kept under that version.
-        key = key_of_this_version()
-    chart = sitting_chart(sitting, state)
-    context = {
-        "sitting": sitting,
-        "table": state,
-        "watching": watching,
+        # An htmx swap's forms carry no CSRF field: htmx sends the token of <body hx-headers>.
+        "swap": swap,
         "asks": None if watching else asks(sitting, state),
         "question": choice_prompt(sitting.rules),
         "chart": chart,
         "chart_rows": table_rows(chart, money=bool(sitting.stake_amount)),
         "chart_svg": chart_svg(chart) if chart else "",
         "chart_title": chart_title(sitting),
-        "csrf_hole": CSRF_HOLE,
     }
-    # An open match's region names no phone and no host: no request context to build (its context
-    # processors), where a finished one's standings carry the rematch form's token and the watch link.
-    body = render_to_string("matches/table.html#body", context, request if sitting.is_finished else None)
-    if key:
-        REGIONS.set(key, body)
-    return body, state
+    if not swap and not watching:
+        context["share"] = share_panel(request, sitting, state)
+    response = page_or_partial(request, "matches/table.html", "table", context, status=status)
+    add_never_cache_headers(response)
+    return response
 
 
 def asks(sitting: Sitting, state) -> list[tuple[object, list]] | None:
@@ -169,20 +125,24 @@ def table(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 
 
 @require_safe
-@partial(with_sitting, snapshot=False)
-def poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+@vary_on_headers("HX-Request")
+def poll(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """Live updates: 204 and no body while the sitting's version is the one the phone shows
     (`?v=`), the fresh table region once it changed."""
+    if shows_current_version(request, "token", token):
+        return HttpResponse(status=204)
+    return changed_poll(request, token)
+
+
+@partial(with_sitting, snapshot=False)
+def changed_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     return poll_response(request, sitting, watching=False)
 
 
 def poll_response(request: HtmxHttpRequest, sitting: Sitting, watching: bool) -> HttpResponse:
+    """A poll that did not get its 204: a plain request goes to the page, an htmx one gets the region."""
     if not request.htmx:
         return redirect(sitting.get_absolute_url() if not watching else reverse("watch", args=[sitting.watch_token]))
-    if request.GET.get("v") == str(sitting.version):
-        response = HttpResponse(status=204)
-        add_never_cache_headers(response)
-        return response
     if watching and sitting.next_sitting_id:  # the table started a rematch: the screen follows it
         response = HttpResponse(status=204)
         response["HX-Redirect"] = reverse("watch", args=[sitting.next_sitting.watch_token])
@@ -192,9 +152,9 @@ def poll_response(request: HtmxHttpRequest, sitting: Sitting, watching: bool) ->
 
 
 @vary_on_headers("HX-Request")
-@partial(action, read_first=False)
+@action
 def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    """Record the tapped winner of the open hand. `sitting` is read by the verb's lock."""
+    """Record the tapped winner of the open hand."""
     form = TapForm(request.POST)
     if not form.is_valid():
         return table_response(request, sitting, first_error(form), status=400)
