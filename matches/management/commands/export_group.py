@@ -1,5 +1,5 @@
 """`manage.py export_group LINK [--output FILE]`: a group's JSON archive, for `import_group` on
-another server (see matches.services.group_archive for the format). Written to stdout unless --output
+another server (see matches.services.archive for the format). Written to stdout unless --output
 names a file, which is written beside and renamed into place, so it is never left half-written."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches.services.group_archive import dumps, export_group
+from matches.services.archive import dumps, export_group
 from matches.management.commands.backup import write_into_place
 from matches.models import Group
 
