@@ -11,8 +11,7 @@ from django.utils.translation import gettext as _
 
 from matches.domain import rules
 from matches.domain.errors import BadInput
-from matches.domain.names import NAME_MAX_LENGTH, clean_name, is_visible
-from matches.models import GROUP_NAME_MAX_LENGTH
+from matches.domain.names import GROUP_NAME_MAX_LENGTH, NAME_MAX_LENGTH, clean_name, name_refusal, repeats
 from matches.models import STAKE_LABEL_MAX_LENGTH, Sitting, check_options, match_end_choices
 from matches.services.archive.fields import (
     FORMAT,
@@ -105,7 +104,7 @@ def _player(entry: object, where: str) -> PlayerEntry:
     entry = read_object(entry, where)
     check_fields(entry, where, PLAYER_FIELDS)
     name = read_text(entry, "name", f"{where}.name", NAME_MAX_LENGTH)
-    if not is_visible(name):
+    if name_refusal(name) is not None:  # no letter, digit or symbol (too long: read_text said so)
         raise ArchiveError(
             _("%(where)s.name is not a name: it needs a letter, a digit or a symbol.") % {"where": where}
         )
@@ -120,16 +119,14 @@ def _player(entry: object, where: str) -> PlayerEntry:
 
 
 def _distinct_members(players: list[PlayerEntry]) -> None:
-    """No two of the group's players, members, former or erased, share a name, case aside (as the group
-    keeps them: a newcomer of a former player's name is that player back)."""
-    seen: dict[str, int] = {}
-    for number, player in enumerate(players):
-        first = seen.setdefault(player.name.casefold(), number)  # names.same_name compares casefolded
-        if first != number:
-            raise ArchiveError(
-                _("players[%(first)d] and players[%(second)d] are both called %(name)s: rename one.")
-                % {"first": first, "second": number, "name": player.name}
-            )
+    """No two of the group's players, members, former or erased, name the same player (names.repeats),
+    as the group keeps them: a newcomer of a former player's name is that player back."""
+    if repeat := next(repeats([player.name for player in players]), None):
+        first, second = repeat
+        raise ArchiveError(
+            _("players[%(first)d] and players[%(second)d] are both called %(name)s: rename one.")
+            % {"first": first, "second": second, "name": players[second].name}
+        )
 
 
 def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> SittingEntry:

@@ -357,7 +357,7 @@ def erase_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Http
         notice = _("Nothing was erased: confirm with the button below.")
         return render(request, "matches/group_erase.html", {**context, "notice": notice}, status=400)
     old = player.name
-    erased = group.erase_player(player_id)
+    erased = group.erase_player(player_id, erased_name=_("Erased player %(n)d"))
     return after_change(
         request,
         group,
