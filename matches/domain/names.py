@@ -52,7 +52,7 @@ def name_refusal(name: str) -> BadInput | None:
 def checked_name(raw: str) -> str:
     """`raw` cleaned; raises name_refusal's BadInput when that is no player's name."""
     name = clean_name(raw)
-    if refusal := name_refusal(name):
+    if (refusal := name_refusal(name)) is not None:
         raise refusal
     return name
 
