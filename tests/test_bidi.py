@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from matches.services.group_archive import dumps, export_group
+from matches.services.archive import dumps, export_group
 from matches.models import Group, Sitting
 from matches.domain.names import FSI, PDI, isolate, without_isolates
 

@@ -183,7 +183,7 @@ def test_cat_te_chips_can_be_reissued_once_when_someone_runs_out(client):
 
 
 def test_undoing_the_hand_before_a_chips_hand_out_dates_it_at_the_open_hand_and_the_group_still_moves(client):
-    from matches.services.group_archive import export_group, import_group
+    from matches.services.archive import export_group, import_group
     from matches.models import Group
 
     group = Group.create("Cat club", ["An", "Binh", "Chi"])

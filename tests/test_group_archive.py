@@ -19,7 +19,7 @@ from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 
-from matches.services.group_archive import ArchiveError, dumps, export_group, import_group, read_archive
+from matches.services.archive import ArchiveError, dumps, export_group, import_group, read_archive
 from matches.models import Group, Hand, Player, Recorder, Seat, Sitting
 from matches.domain.rules import MatchEnd, MatchEndKind
 from matches.web.views.group_export import MAX_ARCHIVE

@@ -12,7 +12,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import formats, translation
 
-from matches.services.group_archive import dumps, export_group, import_group
+from matches.services.archive import dumps, export_group, import_group
 from matches.models import Group, Sitting
 from matches.models.zones import clean_zone, zone_named
 

@@ -7,21 +7,31 @@ Every verb locks the group row, so two phones changing one group are serialised.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from matches.domain import rules
-from matches.web.bidi import bdi, sentence
 from matches.domain.errors import BadInput, Conflict
-from matches.domain.names import NAME_MAX_LENGTH, clean_name, is_visible, same_name
-from matches.models.zones import ZONE_MAX_LENGTH, clean_zone, zone_named
+from matches.domain.names import (
+    GROUP_NAME_MAX_LENGTH,
+    checked_name,
+    clean_name,
+    is_visible,
+    repeats,
+    same_as,
+    same_name,
+)
 from matches.models.sittings import Player, Sitting, new_token
+from matches.models.zones import ZONE_MAX_LENGTH, clean_zone, zone_named
 
-GROUP_NAME_MAX_LENGTH = 40
+TOKEN = re.compile(r"[A-Za-z0-9_-]{16,32}")  # what new_token() makes; anything else is not looked up
+LINKS = ("token", "watch_token")  # the member link, the read-only one
+ERASED_NAME = "Erased player %(n)d"  # the web layer passes it in the reader's language
+LARGEST_ID = 2**63 - 1  # ids beyond this are no row's (and would overflow the database's integers)
 
 
 class Group(models.Model):
@@ -51,9 +61,25 @@ class Group(models.Model):
         """The group's clock (a tzinfo): the day its files are named for."""
         return zone_named(self.time_zone)
 
+    @classmethod
+    def reached_by(cls, link: str, token: object) -> Group | None:
+        """The group whose `link` ("token": members, "watch_token": read-only) is `token`; None when
+        none is (a token of the wrong shape is not looked up)."""
+        if link not in LINKS:
+            raise ValueError(f"no such link: {link!r}")
+        if not isinstance(token, str) or not TOKEN.fullmatch(token):
+            return None
+        return cls.objects.filter(**{link: token}).first()
+
     def members(self) -> models.QuerySet[Player]:
         """The players who can be seated today: in the group, not removed, not erased; by name."""
         return self.players.filter(left=False, erased=False).order_by("name")
+
+    def find_player(self, player_id: int) -> Player | None:
+        """The group's player `player_id` (a member or a former player); None when erased or not the group's."""
+        if player_id > LARGEST_ID:
+            return None
+        return self.players.filter(pk=player_id, erased=False).first()
 
     # --- verbs -----------------------------------------------------------
 
@@ -64,14 +90,10 @@ class Group(models.Model):
         name that is too long or a player name that is not accepted (see add_player)."""
         name = clean_name(name)
         if len(name) > GROUP_NAME_MAX_LENGTH:
-            raise BadInput(_("Keep the group's name to %(max)d characters.") % {"max": GROUP_NAME_MAX_LENGTH})
-        listed: list[str] = []
-        for player in filter(is_visible, map(clean_name, players)):  # (a blank one is refused below)
-            if twice := next((seen for seen in listed if same_name(seen, player)), None):
-                raise BadInput(
-                    sentence(_("%(name)s is on the list twice: type each player once."), {"name": bdi(twice)})
-                )
-            listed.append(player)
+            raise BadInput("group_name_too_long", max=GROUP_NAME_MAX_LENGTH)
+        listed = [player for player in map(clean_name, players) if is_visible(player)]  # blank: refused below
+        if twice := next(repeats(listed), None):
+            raise BadInput("listed_twice", name=listed[twice[0]])
         with transaction.atomic():
             group = cls.objects.create(name=name, time_zone=clean_zone(time_zone))
             for player in players:
@@ -114,14 +136,14 @@ class Group(models.Model):
         self._adopt(group)
         return player
 
-    def erase_player(self, player_id: int) -> Player:
-        """Replace a player's name everywhere by "Erased player N" and remove them: nothing names
-        them any more, while their scores stay so that the others' figures remain true."""
+    def erase_player(self, player_id: int, erased_name: str = ERASED_NAME) -> Player:
+        """Replace a player's name everywhere by `erased_name` % {"n": N} ("Erased player N") and remove
+        them: nothing names them any more, while their scores stay so that the others' figures remain true."""
         with transaction.atomic():
             group = self._lock()
-            player = group._member(player_id, erased_too=False)
+            player = group._member(player_id)
             erased = group.players.filter(erased=True).count() + 1
-            player.name, player.left, player.erased = _("Erased player %(n)d") % {"n": erased}, True, True
+            player.name, player.left, player.erased = erased_name % {"n": erased}, True, True
             player.save(update_fields=["name", "left", "erased"])
             group._touch()
             _shown_again(player)
@@ -158,14 +180,12 @@ class Group(models.Model):
             for entry in seating:
                 if isinstance(entry, int):
                     if entry not in members:
-                        raise BadInput(_("Someone picked is no longer in this group: pick the players again."))
+                        raise BadInput("player_gone")
                     player = members[entry]
                 else:
                     player = group._new_player(entry)
                 if any(player.pk == seated.pk for seated in players):
-                    raise BadInput(
-                        sentence(_("%(name)s is picked twice: seat each player once."), {"name": bdi(player.name)})
-                    )
+                    raise BadInput("picked_twice", name=player.name)
                 players.append(player)
             zone = clean_zone(time_zone) or group.time_zone
             sitting = Sitting._seat(game, players, match_end, Sitting.options(**options), group=group, time_zone=zone)
@@ -175,7 +195,7 @@ class Group(models.Model):
 
     def save_sitting(self, sitting: Sitting) -> Sitting:
         """Make a match played outside any group one of this group's: each seat's player becomes
-        the member of the same name (case aside; a removed member comes back) or joins the group.
+        the member of the same name (names.same_as; a removed member comes back) or joins the group.
 
         A seat whose player is another group's (a rematch of a match saved there) gets a player of
         this group instead, so the other group's members never move. Raises Conflict when the sitting
@@ -189,7 +209,7 @@ class Group(models.Model):
             if sitting.group_id == group.pk:
                 return sitting
             if sitting.group_id is not None:
-                raise Conflict(_("This match is saved in another group already."))
+                raise Conflict("saved_elsewhere")
             known = list(group.players.filter(erased=False))
             seats = list(sitting.seats.select_related("player").order_by("position"))
             chosen: list[Player] = []
@@ -198,14 +218,9 @@ class Group(models.Model):
                 if player.group_id == group.pk:
                     member = player  # a rematch of a match saved here shares this group's players
                 else:
-                    member = next((p for p in known if same_name(p.name, player.name)), None)
+                    member = same_as(player.name, known, _name_of)
                 if member is not None and any(member.pk == other.pk for other in chosen):
-                    raise BadInput(
-                        sentence(
-                            _("Two players of this match are both called %(name)s: this group cannot tell them apart."),
-                            {"name": bdi(player.name)},
-                        )
-                    )
+                    raise BadInput("same_name_in_match", name=player.name)
                 if member is None and player.group_id is None:
                     member = player
                     Player.objects.filter(pk=member.pk).update(group=group, left=False)
@@ -227,8 +242,7 @@ class Group(models.Model):
             sitting._update(group=group)
             group._touch()
         self._adopt(group)
-        given._adopt(sitting)
-        given.group = group
+        given.refresh_from_db()
         return sitting
 
     def last_settings(self, game: str) -> dict[str, object]:
@@ -261,53 +275,39 @@ class Group(models.Model):
         self.changed_at = timezone.now()
         self.save(update_fields=["version", "changed_at", *fields])
 
-    def _member(self, player_id: int, erased_too: bool = False) -> Player:
-        player = self.players.filter(pk=player_id, erased=False).first()
+    def _member(self, player_id: int) -> Player:
+        player = self.find_player(player_id)
         if player is None:
-            raise Conflict(_("That player is not in this group."))
+            raise Conflict("not_in_group")
         return player
 
     def _checked_name(self, raw: str, keep: Player | None = None) -> str:
-        name = clean_name(raw)
-        if not is_visible(name):
-            raise BadInput(_("Type the player's name."))
-        if len(name) > NAME_MAX_LENGTH:
-            raise BadInput(
-                _("Keep names to %(max)d characters (this one has %(length)d).")
-                % {"max": NAME_MAX_LENGTH, "length": len(name)}
-            )
+        """`raw` as a player's name (names.checked_name) that names none of the group's other players:
+        `keep` renamed may keep its own name in other letters; a newcomer may be a former player back."""
+        name = checked_name(raw)
         for other in self.players.all():
-            if not same_name(other.name, name) or other.pk == getattr(keep, "pk", None):
+            if other.pk == getattr(keep, "pk", None) or not same_name(other.name, name):
                 continue
             if other.erased:
-                raise BadInput(
-                    sentence(
-                        _("%(name)s is the name an erased player keeps: choose another name."),
-                        {"name": bdi(other.name)},
-                    )
-                )
+                raise BadInput("name_erased", name=other.name)
             if not other.left:
-                raise BadInput(sentence(_("%(name)s is in this group already."), {"name": bdi(other.name)}))
+                raise BadInput("name_taken", name=other.name)
             if keep is not None:  # a newcomer of a former player's name is that player, back (_new_player)
-                raise BadInput(
-                    sentence(
-                        _(
-                            "%(name)s played in this group before: bring them back from the former players, or "
-                            "choose another name."
-                        ),
-                        {"name": bdi(other.name)},
-                    )
-                )
+                raise BadInput("name_former", name=other.name)
         return name
 
     def _new_player(self, raw: str) -> Player:
         name = self._checked_name(raw)
-        returning = next((p for p in self.players.filter(left=True, erased=False) if same_name(p.name, name)), None)
+        returning = same_as(name, self.players.filter(left=True, erased=False), _name_of)
         if returning is not None:
             returning.left = False
             returning.save(update_fields=["left"])
             return returning
         return Player.objects.create(name=name, group=self)
+
+
+def _name_of(player: Player) -> str:
+    return player.name
 
 
 def _shown_again(player: Player) -> None:

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
+from django.db.models import Model
+
 from matches.domain import rules
 from matches.domain.replay import next_dealer
 from matches.models.choices import EndedHow, HandStatus
@@ -16,7 +18,6 @@ from matches.models.choices import EndedHow, HandStatus
 if TYPE_CHECKING:
     from matches.models.hands import Hand
     from matches.models.seats import Seat
-    from matches.models.sittings import Sitting
 
 HANDS_ON_TABLE = 6  # newest hand rows shown on the match table; the rest are on the history page
 
@@ -34,7 +35,7 @@ class ChartPoint(NamedTuple):
 class Table:
     """A read of the match table: seats in playing order and the newest hands first."""
 
-    sitting: Sitting
+    sitting: Model  # a Sitting (not imported: the Sitting model reads its table through this)
     seats: list[Seat]
     recent_hands: list[Hand]
     drawn_hands: dict[int, Hand | ChartPoint] = field(default_factory=dict)  # the chart's hands, by number

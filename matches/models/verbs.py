@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Self
 
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
@@ -25,9 +25,6 @@ from matches.models.seats import Seat
 from matches.models.table import Table
 from matches.models.tokens import new_stamp, new_token
 from matches.models.zones import clean_zone
-
-if TYPE_CHECKING:
-    from matches.models.sittings import Sitting
 
 
 @dataclass(frozen=True)
@@ -55,7 +52,7 @@ class SittingVerbs:
         stake_amount: int | None = None,
         stake_label: str = "",
         time_zone: str = "",
-    ) -> Sitting:
+    ) -> Self:
         """Open a sitting of `game` with players seated in the order of `names`.
 
         `match_end` defaults to the game's usual one; chips and stake only for the games that use
@@ -67,7 +64,7 @@ class SittingVerbs:
         return cls._seat(game, players, match_end, options, time_zone=time_zone)
 
     @classmethod
-    def _seat(cls, game, players: list[Player], match_end, options: dict, group=None, time_zone="") -> Sitting:
+    def _seat(cls, game, players: list[Player], match_end, options: dict, group=None, time_zone="") -> Self:
         try:
             entry = rules.get_game(game)
             entry.check_player_count(len(players))
@@ -93,7 +90,7 @@ class SittingVerbs:
             )
         return sitting
 
-    def rematch(self) -> Sitting:
+    def rematch(self) -> Self:
         """A new sitting of the same game, players, settings, group and time zone; only one per sitting
         (a second phone asking gets the first one's). The deal carries on: the seating turns so that
         whoever would have dealt this match's next hand deals hand 1; who sits after whom stays."""

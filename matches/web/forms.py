@@ -21,7 +21,8 @@ from matches.models import (
     default_match_end,
 )
 from matches.web.presenters.table_state import grouped
-from matches.domain.names import NAME_MAX_LENGTH, clean_name, is_visible
+from matches.domain.names import NAME_MAX_LENGTH, clean_name, name_key, name_refusal
+from matches.web.refusals import refusal_text
 from matches.web.texts import rule_message
 
 # Django's own refusal of a field holding a null character, which every text field of every form
@@ -223,24 +224,21 @@ class StartForm(forms.Form):
                 continue
             name = clean_name(self.cleaned_data[field])
             names.append(name)
-            if not is_visible(name):
+            refusal = name_refusal(name)
+            if refusal is not None and refusal.code == "name_blank":
                 self.add_error(field, _("Type a name, or remove this row."))
-            elif len(name) > NAME_MAX_LENGTH:
-                self.add_error(
-                    field,
-                    gettext("Keep names to %(max)d characters (this one has %(length)d).")
-                    % {"max": NAME_MAX_LENGTH, "length": len(name)},
-                )
-            elif name.casefold() in seen:
+            elif refusal is not None:
+                self.add_error(field, refusal_text(refusal))
+            elif name_key(name) in seen:  # the same player in other letters, accents or spacing
                 self.add_error(
                     field,
                     sentence(
                         gettext("%(name)s is already at the table (player %(row)d)."),
-                        {"name": bdi(name), "row": seen[name.casefold()]},
+                        {"name": bdi(name), "row": seen[name_key(name)]},
                     ),
                 )
             else:
-                seen[name.casefold()] = row
+                seen[name_key(name)] = row
         return names
 
     def _end_target(self, kind: str | None) -> int | None:

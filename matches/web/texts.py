@@ -10,12 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from matches.domain import rules
-
-
-def rule_message(error: rules.RuleError) -> str:
-    """A RuleError in the active language: its template and every text parameter translated."""
-    params = {key: _(value) if isinstance(value, str) and value else value for key, value in error.params.items()}
-    return _(error.template) % params if params else _(error.template)
+from matches.services.wording import rule_message as rule_message  # worded in services, for the archive too
 
 
 def cards_text(game: rules.Game) -> str:

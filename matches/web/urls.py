@@ -1,6 +1,17 @@
 from django.urls import path
 
-from matches.web.views import export, figures, group_export, groups, pages, sharing, table
+from matches.web.views import (
+    export,
+    figures,
+    group_export,
+    group_new_match,
+    group_players,
+    group_save,
+    groups,
+    pages,
+    sharing,
+    table,
+)
 
 # Sittings are reached only by their token (128 random bits); database ids never appear.
 urlpatterns = [
@@ -23,18 +34,18 @@ urlpatterns = [
     path("s/<str:token>/chips/", table.reissue, name="reissue"),
     path("s/<str:token>/hands.csv", export.export, name="export"),
     # Groups: reached by their token too; a player's id appears only under its group's link.
-    path("groups/new/", groups.create_group, name="group-new"),
+    path("groups/new/", group_save.create_group, name="group-new"),
     path("g/<str:token>/", groups.group, name="group"),
-    path("g/<str:token>/new/", groups.choose_game, name="group-games"),
-    path("g/<str:token>/new/<slug:game>/", groups.new_match, name="group-new-match-game"),
-    path("g/<str:token>/players/", groups.add_player, name="group-add-player"),
-    path("g/<str:token>/players/<int:player_id>/", groups.player, name="group-player"),
-    path("g/<str:token>/players/<int:player_id>/rename/", groups.rename_player, name="group-rename-player"),
-    path("g/<str:token>/players/<int:player_id>/remove/", groups.remove_player, name="group-remove-player"),
-    path("g/<str:token>/players/<int:player_id>/erase/", groups.erase_player, name="group-erase-player"),
+    path("g/<str:token>/new/", group_new_match.choose_game, name="group-games"),
+    path("g/<str:token>/new/<slug:game>/", group_new_match.new_match, name="group-new-match-game"),
+    path("g/<str:token>/players/", group_players.add_player, name="group-add-player"),
+    path("g/<str:token>/players/<int:player_id>/", group_players.player, name="group-player"),
+    path("g/<str:token>/players/<int:player_id>/rename/", group_players.rename_player, name="group-rename-player"),
+    path("g/<str:token>/players/<int:player_id>/remove/", group_players.remove_player, name="group-remove-player"),
+    path("g/<str:token>/players/<int:player_id>/erase/", group_players.erase_player, name="group-erase-player"),
     path("g/<str:token>/links/", groups.rotate, name="group-rotate"),
     path("gw/<str:token>/", groups.watch, name="group-watch"),
-    path("s/<str:token>/group/", groups.save_to_group, name="save-to-group"),
+    path("s/<str:token>/group/", group_save.save_to_group, name="save-to-group"),
     path("g/<str:token>/hands.csv", group_export.group_csv, name="group-csv"),
     path("g/<str:token>/group.json", group_export.group_json, name="group-json"),
     path("groups/import/", group_export.group_import, name="group-import"),

@@ -1,5 +1,5 @@
 """`manage.py export_group LINK [--output FILE]`: a group's JSON archive, for `import_group` on
-another server (see matches.services.group_archive for the format). Written to stdout unless --output
+another server (see matches.services.archive for the format). Written to stdout unless --output
 names a file, which is written beside and renamed into place, so it is never left half-written."""
 
 from __future__ import annotations
@@ -9,11 +9,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches.services.group_archive import dumps, export_group
+from matches.services.archive import dumps, export_group
 from matches.management.commands.backup import write_into_place
 from matches.models import Group
 
-TOKEN = re.compile(r"[A-Za-z0-9_-]{16,32}")
 GROUP_LINK = re.compile(r"(?:^|/)g/([A-Za-z0-9_-]{16,32})(?:/|$)")
 
 
@@ -23,7 +22,7 @@ def find_group(link: str) -> Group:
     link = link.strip()
     found = GROUP_LINK.search(link.split("?")[0].split("#")[0])
     token = found[1] if found else link
-    group = Group.objects.filter(token=token).first() if TOKEN.fullmatch(token) else None
+    group = Group.reached_by("token", token)
     if group is None:
         raise CommandError(
             f"No group has the link {link!r}: paste the group's member link (/g/<token>/) or its token, "

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from matches.services.group_archive import ArchiveError, import_group, read_archive
+from matches.services.archive import ArchiveError, import_group, read_archive
 
 
 class Command(BaseCommand):

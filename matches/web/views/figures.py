@@ -35,7 +35,7 @@ from matches.web.presenters.table_state import grouped, score_is_hands_won
 from matches.domain.names import FSI, PDI, is_right_to_left, shared
 from matches.domain.settlement import Settling, Transfer, settling
 from matches.models.snapshot import read_snapshot
-from matches.web.views.common import TOKEN, HtmxHttpRequest
+from matches.web.views.common import HtmxHttpRequest
 from matches.web.views.errors import message_response
 from matches.web.views.links import shareable_url
 
@@ -206,13 +206,6 @@ class Night:
     settled: tuple[Settling, ...]
 
 
-def find_group(token: str, link: str) -> Group | None:
-    """The group whose `link` field ("token" or "watch_token") is `token`; None when none is."""
-    if not TOKEN.fullmatch(token):
-        return None
-    return Group.objects.filter(**{link: token}).first()
-
-
 def url_or_none(name: str, token: str) -> str | None:
     try:
         return reverse(name, args=[token])
@@ -234,7 +227,7 @@ def group_watch_stats(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 def stats_page(request: HtmxHttpRequest, token: str, watching: bool) -> HttpResponse:
     with read_snapshot():
-        group = find_group(token, "watch_token" if watching else "token")
+        group = Group.reached_by("watch_token" if watching else "token", token)
         if group is None:
             return message_response(request, NO_SUCH_GROUP, 404)
         read = read_group(group)

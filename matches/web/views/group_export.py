@@ -1,5 +1,5 @@
 """A group's files: every hand of every match as one CSV, the whole group as a JSON archive, and the
-page that imports such an archive as a new group (see matches.services.group_archive for the format)."""
+page that imports such an archive as a new group (see matches.services.archive for the format)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
 from matches.web.csrf import NoReferrerCsrfViewMiddleware
-from matches.services.group_archive import ArchiveError, dumps, export_group, import_group, read_archive
+from matches.services.archive import ArchiveError, dumps, export_group, import_group, read_archive
 from matches.models import Group, Player, Seat, Sitting
 from matches.web.presenters.table_state import TableState
 from matches.models.snapshot import read_snapshot

@@ -1,0 +1,100 @@
+"""A group as its archive (the format: the package's docstring)."""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Mapping
+
+from matches.models import Group, Hand, Seat, Sitting
+from matches.models.snapshot import read_snapshot
+from matches.services.archive.fields import FORMAT, VERSION, ZONE, ArchiveError
+
+def export_group(group: Group) -> dict:
+    """The group's archive (see the package's docstring), read in one snapshot. Raises
+    Group.DoesNotExist when the group was deleted meanwhile."""
+    with read_snapshot():
+        group = Group.objects.get(pk=group.pk)
+        players = list(group.players.order_by("pk"))
+        index = {player.pk: number for number, player in enumerate(players)}
+        sittings = list(group.sittings.order_by("started_at", "pk"))
+        numbers = {sitting.pk: number for number, sitting in enumerate(sittings)}
+        seats: dict[int, list[Seat]] = {sitting.pk: [] for sitting in sittings}
+        for seat in Seat.objects.filter(sitting__group=group).order_by("sitting_id", "position"):
+            seats[seat.sitting_id].append(seat)
+        hands: dict[int, list[dict]] = {sitting.pk: [] for sitting in sittings}
+        positions = {seat.pk: seat.position for listed in seats.values() for seat in listed}
+        for hand in Hand.objects.filter(sitting__group=group).order_by("sitting_id", "number").iterator(2000):
+            hands[hand.sitting_id].append(_hand_entry(hand, positions))
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "name": group.name,
+            "created_at": _moment(group.created_at),
+            "changed_at": _moment(group.changed_at),
+            ZONE: group.time_zone,
+            "players": [{"name": p.name, "left": p.left, "erased": p.erased} for p in players],
+            "sittings": [
+                _sitting_entry(sitting, seats[sitting.pk], hands[sitting.pk], index, numbers) for sitting in sittings
+            ],
+        }
+
+
+def _sitting_entry(
+    sitting: Sitting, seats: list[Seat], hands: list[dict], players: dict[int, int], numbers: dict[int, int]
+) -> dict:
+    for seat in seats:
+        if seat.player_id not in players:  # every verb seats the group's own players
+            raise ArchiveError(f"Match {sitting.pk} seats player {seat.player_id}, who is not in its group.")
+    return {
+        "game": sitting.game,
+        "end_kind": sitting.end_kind,
+        "end_target": sitting.end_target,
+        "starting_chips": sitting.starting_chips,
+        "stake_amount": sitting.stake_amount,
+        "stake_label": sitting.stake_label,
+        "chips_reissued": sitting.chips_reissued,
+        "reissued_before": list(sitting.reissued_before),
+        "threshold": sitting.threshold,
+        "tied_at": sitting.tied_at,
+        "next_sitting": numbers.get(sitting.next_sitting_id),
+        "started_at": _moment(sitting.started_at),
+        "changed_at": _moment(sitting.changed_at),
+        "finished_at": _moment(sitting.finished_at),
+        "ended_how": sitting.ended_how,
+        ZONE: sitting.time_zone,
+        "seats": [
+            {"player": players[s.player_id], "total": s.total, "hands_won": s.hands_won, "best_run": s.best_run}
+            for s in seats
+        ],
+        "hands": hands,
+    }
+
+
+def _hand_entry(hand: Hand, positions: dict[int, int]) -> dict:
+    return {
+        "number": hand.number,
+        "status": hand.status,
+        "winner": positions[hand.winner_id] if hand.winner_id is not None else None,
+        "dealer_position": hand.dealer_position,
+        "extras": hand.extras,
+        "points": list(hand.points),
+        "running": list(hand.running),
+        "threshold_after": hand.threshold_after,
+        "recorded_at": _moment(hand.recorded_at),
+        "recorded_by_phone": hand.recorded_by_phone,
+        "recorded_by_seat": hand.recorded_by_seat,
+        "corrected_at": _moment(hand.corrected_at),
+        "corrected_by_phone": hand.corrected_by_phone,
+        "corrected_by_seat": hand.corrected_by_seat,
+        "stamp": hand.stamp,
+    }
+
+
+def _moment(value: datetime.datetime | None) -> str | None:
+    return None if value is None else value.astimezone(datetime.UTC).isoformat()
+
+
+def dumps(data: Mapping) -> str:
+    """The archive as the text of a .json file (UTF-8, one field a line)."""
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"

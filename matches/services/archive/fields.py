@@ -1,0 +1,218 @@
+"""The archive's constants, its error, and reading a file and its fields: each reader returns the
+field's value or raises ArchiveError naming where it is and what it should be."""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from matches.domain.names import clean_name
+from matches.models.zones import ZONE_MAX_LENGTH, clean_zone
+
+FORMAT = "last-trick-group"
+VERSION = 1
+INT_MAX = 2**31 - 1  # the databases' integer columns
+POINTS_MAX = 1_000_000  # what one hand may give or take from one seat
+PHONE_MAX_LENGTH = STAMP_MAX_LENGTH = 12  # Hand.recorded_by_phone, corrected_by_phone, stamp
+# A file's moments: from EARLIEST to CLOCKS_APART after this server's now (another server's clock).
+EARLIEST = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
+CLOCKS_APART = datetime.timedelta(days=1)
+
+GROUP_FIELDS = ("format", "version", "name", "created_at", "changed_at", "players", "sittings")
+ZONE = "time_zone"  # in a group and in each of its sittings; optional (archives made before it lack it)
+PLAYER_FIELDS = ("name", "left", "erased")
+SITTING_FIELDS = (
+    "game",
+    "end_kind",
+    "end_target",
+    "starting_chips",
+    "stake_amount",
+    "stake_label",
+    "chips_reissued",
+    "reissued_before",
+    "threshold",
+    "tied_at",
+    "next_sitting",
+    "started_at",
+    "changed_at",
+    "finished_at",
+    "ended_how",
+    "seats",
+    "hands",
+)
+SEAT_FIELDS = ("player", "total", "hands_won", "best_run")
+HAND_FIELDS = (
+    "number",
+    "status",
+    "winner",
+    "dealer_position",
+    "extras",
+    "points",
+    "running",
+    "threshold_after",
+    "recorded_at",
+    "recorded_by_phone",
+    "recorded_by_seat",
+    "corrected_at",
+    "corrected_by_phone",
+    "corrected_by_seat",
+    "stamp",
+)
+
+
+class ArchiveError(ValueError):
+    """A group archive this server cannot import, or a file that is not one; `message` says what to
+    fix, in the active language. Nothing was written."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def read_archive(raw: bytes) -> object:
+    """The JSON value of an uploaded or read file; ArchiveError when it is not UTF-8 JSON."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ArchiveError(_("This file is not UTF-8 text: choose the .json file the group's page gave.")) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ArchiveError(
+            _(
+                "This file is not JSON (line %(line)d, column %(column)d: %(error)s): "
+                "choose the .json file the group's page gave."
+            )
+            % {"line": error.lineno, "column": error.colno, "error": error.msg}
+        ) from None
+    except RecursionError:
+        raise ArchiveError(
+            _("This file is not a Last Trick group archive: choose the .json file the group's page gave.")
+        ) from None
+
+
+def check_fields(entry: dict, where: str, names: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+    """`entry` has exactly the fields `names`, and may have those of `optional`."""
+    for name in names:
+        if name not in entry:
+            raise ArchiveError(_('%(where)s has no "%(field)s": add it.') % {"where": where, "field": name})
+    for name in entry:
+        if name not in names and name not in optional:
+            raise ArchiveError(
+                _('%(where)s has a field "%(field)s" that this format does not know: remove it.')
+                % {"where": where, "field": name}
+            )
+
+
+def read_zone(entry: dict, where: str) -> str:
+    """The entry's "time_zone", "" when it has none: text of at most 64 characters (else ArchiveError);
+    a zone this server does not know reads as "" (the server's own), see the package's docstring."""
+    if ZONE not in entry:
+        return ""
+    value = entry[ZONE]
+    if not isinstance(value, str) or len(value) > ZONE_MAX_LENGTH:
+        fail_type(where, value, _("text of at most %(max)d characters") % {"max": ZONE_MAX_LENGTH})
+    return clean_zone(value)
+
+
+def problem_at(where: str, problem: str) -> ArchiveError:
+    return ArchiveError(_("%(where)s: %(problem)s") % {"where": where, "problem": problem})
+
+
+def fail_type(where: str, value: object, kind: str) -> None:
+    shown = json.dumps(value, ensure_ascii=False)
+    if len(shown) > 40:
+        shown = f"{shown[:40]}…"
+    raise ArchiveError(
+        _("%(where)s should be %(kind)s, not %(value)s.") % {"where": where, "kind": kind, "value": shown}
+    )
+
+
+def fail_unclean(where: str, name: str) -> None:
+    raise ArchiveError(
+        _("%(where)s has spaces or invisible characters this server would not keep: write it %(clean)s.")
+        % {"where": where, "clean": json.dumps(clean_name(name), ensure_ascii=False)}
+    )
+
+
+def is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def whole_kind(low: int, high: int) -> str:
+    return _("a whole number from %(low)d to %(high)d") % {"low": low, "high": high}
+
+
+def or_null(kind: str) -> str:
+    return _("%(kind)s, or null") % {"kind": kind}
+
+
+def read_object(value: object, where: str) -> dict:
+    if not isinstance(value, dict):
+        fail_type(where, value, _("an object {...}"))
+    return value
+
+
+def read_list(entry: dict, key: str, where: str) -> list:
+    value = entry[key]
+    if not isinstance(value, list):
+        fail_type(where, value, _("a list [...]"))
+    return value
+
+
+def read_text(entry: dict, key: str, where: str, max_length: int) -> str:
+    value = entry[key]
+    if not isinstance(value, str) or len(value) > max_length:
+        fail_type(where, value, _("text of at most %(max)d characters") % {"max": max_length})
+    if "\x00" in value:  # no database column keeps it (PostgreSQL refuses it)
+        raise ArchiveError(_("%(where)s holds a null character: remove it.") % {"where": where})
+    return value
+
+
+def read_flag(entry: dict, key: str, where: str) -> bool:
+    value = entry[key]
+    if not isinstance(value, bool):
+        fail_type(where, value, _("true or false"))
+    return value
+
+
+def read_whole(entry: dict, key: str, where: str, low: int, high: int, optional: bool = False) -> int | None:
+    value = entry[key]
+    if value is None and optional:
+        return None
+    if not is_whole(value) or not low <= value <= high:
+        kind = whole_kind(low, high)
+        fail_type(where, value, or_null(kind) if optional else kind)
+    return value
+
+
+def read_choice(entry: dict, key: str, where: str, choices: list[str]) -> str:
+    value = entry[key]
+    if value not in choices or not isinstance(value, str):
+        listed = ", ".join(json.dumps(choice) for choice in choices)
+        fail_type(where, value, _("one of %(choices)s") % {"choices": listed})
+    return value
+
+
+def read_moment(entry: dict, key: str, where: str, optional: bool = False) -> datetime.datetime | None:
+    value = entry[key]
+    if value is None and optional:
+        return None
+    moment = None
+    if isinstance(value, str):
+        try:
+            moment = datetime.datetime.fromisoformat(value)
+        except ValueError:
+            moment = None
+    if moment is None or moment.tzinfo is None:
+        kind = _("a date and time with its offset from UTC, like 2025-05-01T19:15:00+00:00")
+        fail_type(where, value, or_null(kind) if optional else kind)
+    if not EARLIEST <= moment <= timezone.now() + CLOCKS_APART:
+        raise ArchiveError(
+            _("%(where)s is %(value)s: a moment this group played or changed something is from 2000 until today.")
+            % {"where": where, "value": json.dumps(value)}
+        )
+    return moment

@@ -1,0 +1,62 @@
+"""A checked archive written as a new group, in one transaction."""
+
+from __future__ import annotations
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from matches.models import Group, Hand, Player, Seat, Sitting
+from matches.services.archive.checks import checked_archive
+from matches.services.archive.fields import ZONE, read_zone
+
+
+def import_group(data: object) -> Group:
+    """A new group (new links) holding everything `data` (an archive, as export_group makes it)
+    holds. Raises ArchiveError, naming the field and what to fix, when anything in it is not as
+    this server keeps it; nothing is written then. The group's `changed_at` becomes the moment of
+    the import (a change on this server: retention counts from it), everything else is as in `data`."""
+    name, created_at, _changed_at, players, sittings = checked_archive(data)
+    zone = read_zone(data, ZONE)
+    with transaction.atomic():
+        group = Group.objects.create(name=name, created_at=created_at, changed_at=timezone.now(), time_zone=zone)
+        made = _inserted([Player(name=p.name, group=group, left=p.left, erased=p.erased) for p in players])
+        rows = _inserted([Sitting(group=group, **s.fields) for s in sittings])
+        seats = _inserted(
+            [
+                Seat(sitting=row, player=made[entry["player"]], position=position, **_without(entry, "player"))
+                for row, s in zip(rows, sittings)
+                for position, entry in enumerate(s.seats)
+            ]
+        )
+        by_sitting: list[list[Seat]] = []
+        for s in sittings:
+            by_sitting.append(seats[: len(s.seats)])
+            seats = seats[len(s.seats) :]
+        Hand.objects.bulk_create(
+            (
+                Hand(sitting=row, winner=None if h.winner is None else table[h.winner], **h.fields)
+                for row, s, table in zip(rows, sittings, by_sitting)
+                for h in s.hands
+            ),
+            batch_size=500,
+        )
+        linked = []
+        for row, s in zip(rows, sittings):
+            if s.next_sitting is not None:
+                row.next_sitting = rows[s.next_sitting]
+                linked.append(row)
+        Sitting.objects.bulk_update(linked, ["next_sitting"])
+    return group
+
+
+def _inserted(rows: list) -> list:
+    """Insert `rows` (new model instances of one model), which then carry their ids."""
+    if rows and not connection.features.can_return_rows_from_bulk_insert:  # SQLite before 3.35
+        for row in rows:
+            row.save(force_insert=True)
+        return rows
+    return type(rows[0]).objects.bulk_create(rows) if rows else rows
+
+
+def _without(entry: dict, key: str) -> dict:
+    return {k: v for k, v in entry.items() if k != key}

@@ -1,0 +1,110 @@
+"""Refusals in the reader's language: the rules' (RuleError) and the verbs' coded ones
+(matches.domain.errors), for a service that words its own errors (the group archive) and for the
+web layer (matches/web/refusals.py isolates the names in them)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from matches.domain import rules
+from matches.domain.errors import TableError
+
+
+def rule_message(error: rules.RuleError) -> str:
+    """A RuleError in the active language: its template and every text parameter translated."""
+    params = {key: _(value) if isinstance(value, str) and value else value for key, value in error.params.items()}
+    return _(error.template) % params if params else _(error.template)
+
+
+def _ends_before_later_hands(params: Mapping[str, object]) -> str:
+    return ngettext(
+        "With this change the match ends at hand %(end)d, but hand %(last)d was played "
+        "after it. To make this change, undo that hand first, then correct hand "
+        "%(number)d again.",
+        "With this change the match ends at hand %(end)d, but hands %(next)d to %(last)d "
+        "were played after it. To make this change, undo them first (the last one each "
+        "time), then correct hand %(number)d again.",
+        params["last"] - params["end"],
+    ) % params
+
+
+def _match_end_not_allowed(params: Mapping[str, object]) -> str:
+    game = rules.get_game(params["slug"])
+    choices = ", ".join(gettext(rules.MATCH_END_WORDS[kind]) for kind in game.match_ends)
+    return gettext("%(game)s cannot end that way: %(choices)s.") % {"game": gettext(game.name), "choices": choices}
+
+
+REFUSALS: dict[str, object] = {
+    # starting a sitting
+    "match_end_not_allowed": _match_end_not_allowed,
+    "no_chips": gettext_lazy("%(game)s is not played with chips."),
+    "no_stake": gettext_lazy("%(game)s is not played for a stake."),
+    "starting_chips_range": gettext_lazy("Start each player with 1 to %(max)d chips."),
+    "stake_range": gettext_lazy("A stake is between 1 and %(max)d."),
+    "currency_too_long": gettext_lazy("Keep the currency to %(max)d characters, like FCFA."),
+    # recording a hand
+    "no_such_seat": gettext_lazy("Seat %(seat)d is not at this table: tap one of the names shown."),
+    "match_over": gettext_lazy("This match is over: no more hands can be recorded."),
+    "hand_not_started": gettext_lazy("Hand %(number)d has not started: hand %(open)d is being played."),
+    "hand_abandoned": gettext_lazy("Hand %(number)d was abandoned when the match ended."),
+    "hand_recorded": gettext_lazy("Hand %(number)d is already recorded: %(winner)s."),
+    # corrections and undo
+    "match_ended": gettext_lazy("This match was ended: it can no longer change."),
+    "correct_unrecorded": gettext_lazy("Hand %(number)d has not been recorded, so it cannot be corrected."),
+    "correct_changed": gettext_lazy(
+        "Hand %(number)d changed since your screen showed it (now %(winner)s): nothing was corrected."
+    ),
+    "ends_before_later_hands": _ends_before_later_hands,
+    "nothing_to_undo": gettext_lazy("There is no hand to undo yet."),
+    "undo_unrecorded": gettext_lazy("Hand %(number)d has not been recorded: nothing was undone."),
+    "undo_not_last": gettext_lazy("Hand %(number)d is not the last hand any more: nothing was undone."),
+    "undo_changed": gettext_lazy("Hand %(number)d changed since your screen showed it (now %(winner)s): nothing was undone."),
+    # ending the match, chips
+    "already_over": gettext_lazy("This match is already over."),
+    "end_moved_on": gettext_lazy("Hand %(open)d is open now, not hand %(seen)d: check the score, then end the match again."),
+    "chips_match_over": gettext_lazy("This match is over: no more chips can be handed out."),
+    "chips_unseen": gettext_lazy("The chips button did not say which hand-out it saw: reload the page, then tap again."),
+    "chips_reissued_elsewhere": gettext_lazy("Chips were just re-issued from another phone."),
+    "nobody_ran_out": gettext_lazy("Nobody has run out of chips yet."),
+    # A player's name (matches.domain.names) and a group's verbs (matches.models.groups).
+    "name_blank": gettext_lazy("Type the player's name."),
+    "name_too_long": gettext_lazy("Keep names to %(max)d characters (this one has %(length)d)."),
+    "name_taken": gettext_lazy("%(name)s is in this group already."),
+    "name_erased": gettext_lazy("%(name)s is the name an erased player keeps: choose another name."),
+    "name_former": gettext_lazy(
+        "%(name)s played in this group before: bring them back from the former players, or choose another name."
+    ),
+    "listed_twice": gettext_lazy("%(name)s is on the list twice: type each player once."),
+    "group_name_too_long": gettext_lazy("Keep the group's name to %(max)d characters."),
+    "not_in_group": gettext_lazy("That player is not in this group."),
+    "player_gone": gettext_lazy("Someone picked is no longer in this group: pick the players again."),
+    "picked_twice": gettext_lazy("%(name)s is picked twice: seat each player once."),
+    "saved_elsewhere": gettext_lazy("This match is saved in another group already."),
+    "same_name_in_match": gettext_lazy("Two players of this match are both called %(name)s: this group cannot tell them apart."),
+}
+
+
+def wording(error: TableError) -> tuple[str, dict]:
+    """The translated template of `error` and its parameters (game names translated), or, for a
+    code that needs no template, its finished sentence and {}."""
+    if error.code == "rule":
+        return rule_message(error.params["error"]), {}
+    found = REFUSALS.get(error.code)
+    if found is None:  # a refusal raised with its sentence as the code (web-only refusals)
+        return error.code, {}
+    if callable(found):
+        return found(error.params), {}
+    params = dict(error.params)
+    if isinstance(params.get("game"), str):
+        params["game"] = gettext(params["game"])
+    return str(found), params
+
+
+def refusal_sentence(error: TableError) -> str:
+    """`error` as plain text in the active language (names as typed: for files and commands)."""
+    template, params = wording(error)
+    return template % params if params else template

@@ -1,0 +1,163 @@
+"""The new-match form's seating list (matches.web.views.group_new_match): who sits where, in the
+order tapped, as its buttons post it back; members by id, newcomers by name (names.py's rules)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from matches.domain import rules
+from matches.domain.errors import BadInput
+from matches.domain.names import clean_name, name_refusal, same_as
+from matches.models import Group, Player
+from matches.web.bidi import bdi, sentence
+from matches.web.forms import END_TARGET_FIELDS, MAX_FORM_ROWS
+from matches.web.refusals import REFUSALS
+from matches.web.texts import table_full
+
+GONE = REFUSALS["player_gone"]
+NOT_ON_FORM = gettext_lazy("That button is not on this form: reload the page, then try again.")
+
+SEAT = re.compile(r"m([0-9]{1,18})|n:(.{1,200})", re.DOTALL)
+MOVE = re.compile(r"(seat|unseat|up|down)-([0-9]{1,18})")
+
+
+@dataclass
+class Seated:
+    """Someone on the new-match form's seating list: a member (by id) or a newcomer (by name);
+    `returning`, for a newcomer, when a former player of that name comes back to the group."""
+
+    name: str
+    member: int | None = None
+    returning: bool = False
+
+    @property
+    def value(self) -> str:
+        return f"m{self.member}" if self.member is not None else f"n:{self.name}"
+
+    @property
+    def entry(self) -> int | str:
+        """As Group.start_match takes it."""
+        return self.member if self.member is not None else self.name
+
+
+def posted_seating(data, members: dict[int, Player]) -> tuple[list[Seated], bool]:
+    """The seating the form posted, in order, and whether someone in it has left the group since (they
+    are left out). A newcomer who has joined the group since (another phone added them) is seated as
+    that member, once. Raises BadInput for values the form never makes."""
+    values = data.getlist("seat")
+    if len(values) > MAX_FORM_ROWS:
+        raise BadInput(NOT_ON_FORM)
+    seating: list[Seated] = []
+    gone = False
+    for value in values:
+        match = SEAT.fullmatch(value)
+        if match is None:
+            raise BadInput(NOT_ON_FORM)
+        if match[1] is not None:
+            member = members.get(int(match[1]))
+            if member is None:
+                gone = True
+            elif all(s.member != member.pk for s in seating):
+                seating.append(Seated(member.name, member.pk))
+        else:
+            name = clean_name(match[2])
+            if name_refusal(name) is not None:
+                raise BadInput(NOT_ON_FORM)
+            member = same_as(name, members.values(), _name_of)
+            if member is not None:
+                if all(s.member != member.pk for s in seating):
+                    seating.append(Seated(member.name, member.pk))
+                continue
+            if same_as(name, seating, _name_of) is not None:
+                raise BadInput(NOT_ON_FORM)
+            seating.append(Seated(name))
+    return seating, gone
+
+
+def last_table(group: Group, game: rules.Game, members: dict[int, Player]) -> list[Seated]:
+    """Who sat at the group's latest match of `game` (else its latest match), in their seats, if still
+    members: the usual table, ready to start or to change."""
+    latest = group.sittings.filter(game=game.slug).order_by("-started_at").first()
+    latest = latest or group.sittings.order_by("-started_at").first()
+    if latest is None:
+        return []
+    ids = latest.seats.order_by("position").values_list("player_id", flat=True)
+    return [Seated(members[pk].name, pk) for pk in ids if pk in members][: game.max_players]
+
+
+def remembered_settings(group: Group, game: rules.Game) -> dict:
+    """The group's last settings for `game`, as the start form's initial values ({} if never played)."""
+    last = group.last_settings(game.slug)
+    kinds = {kind.value: kind for kind in game.match_ends}
+    if not last or last["end_kind"] not in kinds:
+        return {}
+    initial: dict[str, object] = {"end_kind": last["end_kind"]}
+    field = END_TARGET_FIELDS.get(kinds[last["end_kind"]])
+    if field and last["end_target"] is not None:
+        initial[field] = last["end_target"]
+    if game.uses_chips and last["starting_chips"] is not None:
+        initial["starting_chips"] = last["starting_chips"]
+    if game.uses_stake:
+        if last["stake_amount"] is not None:
+            initial["stake_amount"] = last["stake_amount"]
+        if last["stake_label"]:
+            initial["stake_label"] = last["stake_label"]
+    return initial
+
+
+def rearranged(game: rules.Game, members: dict[int, Player], seating: list[Seated], action: str) -> list[Seated]:
+    """`seating` after one of the form's buttons: seat-ID, unseat-N, up-N, down-N (N from 1)."""
+    move = MOVE.fullmatch(action)
+    if move is None:
+        raise BadInput(NOT_ON_FORM)
+    verb, number = move[1], int(move[2])
+    seating = list(seating)
+    if verb == "seat":
+        member = members.get(number)
+        if member is None:
+            raise BadInput("player_gone")
+        if any(s.member == member.pk for s in seating):
+            return seating
+        if len(seating) >= game.max_players:
+            raise BadInput(table_full(game))
+        return [*seating, Seated(member.name, member.pk)]
+    index = number - 1
+    if not 0 <= index < len(seating):
+        raise BadInput(NOT_ON_FORM)
+    if verb == "unseat":
+        del seating[index]
+    elif verb == "up" and index > 0:
+        seating[index - 1], seating[index] = seating[index], seating[index - 1]
+    elif verb == "down" and index < len(seating) - 1:
+        seating[index + 1], seating[index] = seating[index], seating[index + 1]
+    return seating
+
+
+def seat_newcomer(
+    group: Group, game: rules.Game, members: dict[int, Player], seating: list[Seated], typed: str
+) -> list[Seated]:
+    """`seating` with the newcomer named `typed` at the end; they join the group when the match starts."""
+    name = clean_name(typed)
+    refusal = name_refusal(name)
+    if refusal is not None and refusal.code == "name_blank":
+        raise BadInput(_("Type the newcomer's name, then tap Add."))
+    if refusal is not None:
+        raise refusal
+    if (seated := same_as(name, seating, _name_of)) is not None:
+        raise BadInput(sentence(_("%(name)s is at the table already."), {"name": bdi(seated.name)}))
+    if (member := same_as(name, members.values(), _name_of)) is not None:
+        raise BadInput(
+            sentence(_("%(name)s is in this group already: tap their name to seat them."), {"name": bdi(member.name)})
+        )
+    if len(seating) >= game.max_players:
+        raise BadInput(table_full(game))
+    former = same_as(name, group.players.filter(left=True, erased=False), _name_of)
+    return [*seating, Seated(former.name if former else name)]
+
+
+def _name_of(someone: Player | Seated) -> str:
+    return someone.name

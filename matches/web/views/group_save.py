@@ -1,0 +1,130 @@
+"""A new group, and a match played outside any group saved into one of this phone's groups (or a new one)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.db import transaction
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from matches.domain.errors import BadInput, TableError
+from matches.domain.names import GROUP_NAME_MAX_LENGTH, clean_name, is_visible
+from matches.models import Group, Sitting
+from matches.models.snapshot import read_snapshot
+from matches.models.zones import posted_zone
+from matches.web.bidi import bdi, sentence
+from matches.web.refusals import refusal_text
+from matches.web.views.common import HtmxHttpRequest, known_phone, remember, with_sitting
+from matches.web.views.groups import (
+    JUST_MADE,
+    NO_SUCH_GROUP,
+    MatchLine,
+    group_name,
+    remember_group,
+    remembered_groups,
+)
+from matches.web.views.limits import STARTS, over_limit
+
+MAX_NEW_PLAYERS = 30  # names a new group may be created with
+
+
+def checked_group_name(raw: str) -> str:
+    """The group's name as typed, cleaned; raises BadInput when there is none (the model refuses one
+    that is too long)."""
+    name = clean_name(raw)
+    if not is_visible(name):
+        raise BadInput(_("Type the group's name."))
+    return name
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def create_group(request: HtmxHttpRequest) -> HttpResponse:
+    """A new group: its name, and its players if known (one a line; more can join later). Counted as a
+    new match against the phone's and the address's limits."""
+    context = {"typed_name": "", "typed_players": "", "max_length": GROUP_NAME_MAX_LENGTH}
+    if request.method != "POST":
+        return no_store(render(request, "matches/group_create.html", context))
+    context.update(typed_name=request.POST.get("name", ""), typed_players=request.POST.get("players", ""))
+    names = [line for line in context["typed_players"].splitlines() if clean_name(line)]
+    try:
+        name = checked_group_name(context["typed_name"])
+        if len(names) > MAX_NEW_PLAYERS:
+            raise BadInput(
+                _("A new group takes at most %(max)d names; add the others on its page.") % {"max": MAX_NEW_PLAYERS}
+            )
+    except BadInput as refusal:
+        return no_store(
+            render(request, "matches/group_create.html", {**context, "notice": refusal_text(refusal)}, status=400)
+        )
+    if limited := over_limit(request, STARTS, known_phone(request)):
+        return limited
+    try:
+        group = Group.create(name, names, time_zone=posted_zone(request.POST))
+    except TableError as refusal:
+        page = render(request, "matches/group_create.html", {**context, "notice": refusal_text(refusal)}, status=400)
+        return no_store(page)
+    remember_group(request, group)
+    messages.success(request, _("Group made. Share its link (below) with the others."), extra_tags=JUST_MADE)
+    return redirect(group)
+
+
+def no_store(response: HttpResponse) -> HttpResponse:
+    add_never_cache_headers(response)
+    return response
+
+
+# --- saving a match into a group --------------------------------------------------------------
+
+
+def save_page(request: HtmxHttpRequest, sitting: Sitting, notice: str = "", status: int = 200, typed: str = ""):
+    with read_snapshot():
+        groups = remembered_groups(request)
+        context = {
+            "sitting": sitting,
+            "standings": MatchLine(sitting, sitting.get_absolute_url()).standings,
+            "groups": groups,
+            "saved_in": sitting.group,
+            "notice": notice,
+            "typed": typed,
+            "max_length": GROUP_NAME_MAX_LENGTH,
+        }
+        return render(request, "matches/group_save.html", context, status=status)
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@with_sitting
+def save_to_group(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """Save a match played outside any group into one of this phone's groups (`group`: its token) or
+    into a new group (`group=new`, named by `name`): seats become the members of the same name (case
+    aside), the others join the group."""
+    if request.method != "POST":
+        return save_page(request, sitting)
+    choice, typed = request.POST.get("group", ""), request.POST.get("name", "")
+    try:
+        if choice == "new":
+            name = checked_group_name(typed)
+            if limited := over_limit(request, STARTS, known_phone(request)):
+                return limited
+            with transaction.atomic():  # no empty group left behind when the match cannot be saved
+                group = Group.create(name, time_zone=posted_zone(request.POST) or sitting.time_zone)
+                group.save_sitting(sitting)
+        else:
+            group = Group.reached_by("token", choice)
+            if group is None:
+                return save_page(request, sitting, str(NO_SUCH_GROUP), 404)
+            group.save_sitting(sitting)
+    except TableError as refusal:
+        return save_page(request, sitting, refusal_text(refusal), refusal.status, typed=typed)
+    except Group.DoesNotExist:
+        return save_page(request, sitting, str(NO_SUCH_GROUP), 404)
+    remember_group(request, group)
+    remember(request, sitting)
+    messages.success(
+        request,
+        sentence(_("This match now belongs to the group %(group)s."), {"group": bdi(group_name(group))}),
+        extra_tags=JUST_MADE if choice == "new" else "",
+    )
+    return redirect(group)
