@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from matches.services.archive import dumps, export_group
+from matches.web.presenters.table_state import TableState
 from matches.models import Group, Sitting
 from matches.domain.names import FSI, PDI, isolate, without_isolates
 
@@ -84,7 +85,7 @@ def test_the_files_keep_names_as_typed(client):
     players = {p.name: p.pk for p in group.members()}
     sitting = group.start_match("eighty-three", [players[AISHA], players[SARAH], players["Bako"]])
     sitting.record_hand(1, 0, {"bonus": [1]})  # the hand's "how" names a player
-    how = sitting.table().describe(sitting.hands.get())
+    how = TableState.of(sitting.table()).describe(sitting.hands.get())
     assert FSI in how and PDI in how  # on the screens, isolated
     csv = b"".join(client.get(f"/s/{sitting.token}/hands.csv").streaming_content).decode("utf-8-sig")
     group_csv = b"".join(client.get(f"/g/{group.token}/hands.csv").streaming_content).decode("utf-8-sig")

@@ -20,6 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone, translation
 
 from matches.services.archive import ArchiveError, dumps, export_group, import_group, read_archive
+from matches.web.presenters.table_state import TableState
 from matches.models import Group, Hand, Player, Recorder, Seat, Sitting
 from matches.domain.rules import MatchEnd, MatchEndKind
 from matches.web.views.group_export import MAX_ARCHIVE
@@ -167,7 +168,7 @@ def test_the_imported_group_has_the_same_figures_and_plays_on(group):
                         for h in sitting.hands.order_by("number")
                     ],
                     sitting.next_sitting.game if sitting.next_sitting else None,
-                    sitting.table(recent=None).result,
+                    TableState.of(sitting.table(recent=None)).result,
                 )
             )
             assert sitting.check_totals() == []

@@ -11,6 +11,7 @@ from django.template.loader import render_to_string
 from django.utils import formats, timezone
 
 from matches.models import Sitting
+from matches.web.presenters.table_state import TableState
 from matches.domain.rules import MatchEnd, MatchEndKind
 
 from .browsers import open_phone, shot
@@ -67,7 +68,7 @@ def test_fapfap_nets_and_payments_at_any_time_during_the_match(client):
     for number, (seat, multiplier) in enumerate([(2, "2"), (2, "4"), (1, "1")], start=1):
         tap(client, sitting, number, seat, {"multiplier": multiplier})
     response = client.get(url(sitting))
-    state = sitting.table()
+    state = TableState.of(sitting.table())
     # The score table's money column is the same net.
     assert tally(response.content.decode()) == (
         ["Stakes won", "FCFA", "Hands won"],
@@ -154,7 +155,7 @@ def test_games_without_money_or_chips_settle_nothing(client, sitting):
     assert settlements(page) == [] and "Settling up" not in page
     fapfap_for_nothing = Sitting.start("fapfap", ["A", "B"])
     fapfap_for_nothing.record_hand(1, 0, {"multiplier": "4"})
-    assert fapfap_for_nothing.table().settling is None
+    assert TableState.of(fapfap_for_nothing.table()).settling is None
 
 
 # --- Cat Tê in chips --------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from matches.domain.names import (
     same_as,
     same_name,
 )
+from matches.models.options import sitting_options
 from matches.models.sittings import Player, Sitting, new_token
 from matches.models.zones import ZONE_MAX_LENGTH, clean_zone, zone_named
 
@@ -188,7 +189,7 @@ class Group(models.Model):
                     raise BadInput("picked_twice", name=player.name)
                 players.append(player)
             zone = clean_zone(time_zone) or group.time_zone
-            sitting = Sitting._seat(game, players, match_end, Sitting.options(**options), group=group, time_zone=zone)
+            sitting = Sitting._seat(game, players, match_end, sitting_options(**options), group=group, time_zone=zone)
             group._touch()
         self._adopt(group)
         return sitting

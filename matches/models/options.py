@@ -44,3 +44,8 @@ def check_options(
     if len(stake_label) > STAKE_LABEL_MAX_LENGTH:
         raise BadInput("currency_too_long", max=STAKE_LABEL_MAX_LENGTH)
     return dict(starting_chips=starting_chips, stake_amount=stake_amount, stake_label=stake_label)
+
+
+def sitting_options(starting_chips: int | None = None, stake_amount: int | None = None, stake_label: str = "") -> dict:
+    """The chips and stake a sitting is started with, each given or left at 'none' (see check_options)."""
+    return {"starting_chips": starting_chips, "stake_amount": stake_amount, "stake_label": stake_label}

@@ -156,9 +156,9 @@ class Sitting(SittingVerbs, models.Model):
         """The last hand's number: every won hand, and the abandoned one a member's end leaves."""
         return sum(seat.hands_won for seat in seats) + (1 if self.is_final else 0)
 
-    def _read_hands(self, seats: Sequence[Seat], recent: int | None) -> tuple[list[Hand], dict]:
-        """The newest `recent` hands (newest first; None: all) and the hands the score chart draws, by
-        number: the newest as Hand rows, older samples as ChartPoint. Two queries at most."""
+    def _read_hands(self, seats: Sequence[Seat], recent: int | None, chart: bool = True) -> tuple[list[Hand], dict]:
+        """The newest `recent` hands (newest first; None: all) and, with `chart`, the hands the score
+        chart draws, by number: the newest as Hand rows, older samples as ChartPoint. Two queries at most."""
         if recent == 0:
             return [], {}
         if recent is None:
@@ -169,7 +169,7 @@ class Sitting(SittingVerbs, models.Model):
             return [], {}
         hands = list(self.hands.filter(number__gt=last - recent).order_by("-number"))
         drawn: dict = {hand.number: hand for hand in hands}
-        older = [number for number in sampled(last + 1, CHART_POINTS) if 0 < number <= last - recent]
+        older = [number for number in sampled(last + 1, CHART_POINTS) if 0 < number <= last - recent and chart]
         if older:
             points = self.hands.filter(number__in=older).values_list("number", "running", "threshold_after")
             drawn.update({number: ChartPoint(number, running, after) for number, running, after in points})

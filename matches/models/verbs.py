@@ -19,7 +19,7 @@ from matches.domain.errors import AlreadyRecorded, BadInput, Conflict
 from matches.domain.replay import Played, best_runs, replay
 from matches.models.choices import EndedHow
 from matches.models.hands import Hand, as_stored
-from matches.models.options import check_match_end, check_options
+from matches.models.options import check_match_end, check_options, sitting_options
 from matches.models.players import ANYONE, Player, Recorder
 from matches.models.seats import Seat
 from matches.models.table import Table
@@ -60,7 +60,7 @@ class SittingVerbs:
         the player count is outside its range, or a setting does not suit the game.
         """
         players = [Player(name=name) for name in names]
-        options = dict(starting_chips=starting_chips, stake_amount=stake_amount, stake_label=stake_label)
+        options = sitting_options(starting_chips, stake_amount, stake_label)
         return cls._seat(game, players, match_end, options, time_zone=time_zone)
 
     @classmethod
@@ -98,11 +98,9 @@ class SittingVerbs:
             seats = self._lock()
             if self.next_sitting_id:
                 return self.next_sitting
-            dealer = Table(self, seats, *self._read_hands(seats, 1)).dealer
+            dealer = Table(self, seats, *self._read_hands(seats, 1, chart=False)).dealer
             players = [seat.player for seat in seats[dealer:] + seats[:dealer]]
-            options = dict(
-                starting_chips=self.starting_chips, stake_amount=self.stake_amount, stake_label=self.stake_label
-            )
+            options = sitting_options(self.starting_chips, self.stake_amount, self.stake_label)
             new = self._seat(self.game, players, self.match_end, options, group=self.group, time_zone=self.time_zone)
             self._update(next_sitting=new)
         return new
@@ -119,7 +117,7 @@ class SittingVerbs:
             with transaction.atomic():
                 seats = self._lock()
                 before = (self.threshold, self.is_finished)
-                table = Table(self, seats, *self._read_hands(seats, 1))
+                table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
                 hand = self._same_as_recorded(table, number, winner, extras)
                 if hand is not None:
                     return Recorded(hand, *before, again=True)
@@ -205,7 +203,7 @@ class SittingVerbs:
             seats = self._lock()
             if self.is_final:
                 raise Conflict("match_ended")
-            table = Table(self, seats, *self._read_hands(seats, 1))
+            table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
             last = table.last_hand
             if last is None:
                 raise Conflict("nothing_to_undo")
@@ -231,7 +229,7 @@ class SittingVerbs:
             seats = self._lock()
             if self.is_finished:
                 raise Conflict("already_over")
-            table = Table(self, seats, *self._read_hands(seats, 1))
+            table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
             if open_number is not None and open_number != table.open_number:
                 raise Conflict("end_moved_on", open=table.open_number, seen=open_number)
             Hand.objects.create(
@@ -264,7 +262,7 @@ class SittingVerbs:
                 raise BadInput("chips_unseen")
             if seen < self.chips_reissued:
                 raise Conflict("chips_reissued_elsewhere")
-            table = Table(self, seats, *self._read_hands(seats, 1))
+            table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
             if min(table.balances()) > 0:
                 raise Conflict("nobody_ran_out")
             self._update(

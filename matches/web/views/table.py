@@ -49,6 +49,7 @@ def table_response(
     status: int = 200,
     correctable: int | None = None,
     watching: bool = False,
+    state: TableState | None = None,
 ) -> HttpResponse:
     """The match table page, or only its `table` region for an htmx swap (never stored by a browser or
     proxy: it changes).
@@ -62,9 +63,9 @@ def table_response(
         notice = joined(reversed(dict.fromkeys(reversed(said))))  # each where it was said last
     swap = wants_partial(request)
     token = sitting.watch_token if watching else sitting.token
-    # A tap read everything the table shows inside its transaction; otherwise it is read now, with
-    # the sitting's row in one snapshot (a poll read the sitting outside one).
-    state = TableState.of(sitting.fresh_table())
+    # Read with the sitting's row in one snapshot, unless the caller just did (a poll read the
+    # sitting outside one).
+    state = state or TableState.of(sitting.fresh_table())
     chart = sitting_chart(sitting, state)
     context = {
         "sitting": sitting,
@@ -102,11 +103,13 @@ def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> 
     return table_response(request, sitting, refusal_text(refusal), status=refusal.status, correctable=correctable)
 
 
-def after_change(request: HtmxHttpRequest, sitting: Sitting, notice: str) -> HttpResponse:
-    """htmx: the fresh region in the same response. Plain form: redirect (so Reload never posts
-    twice), the notice following in a message."""
+def after_change(
+    request: HtmxHttpRequest, sitting: Sitting, notice: str, state: TableState | None = None
+) -> HttpResponse:
+    """htmx: the fresh region in the same response (`state`, when already read after the change).
+    Plain form: redirect (so Reload never posts twice), the notice following in a message."""
     if request.htmx:
-        return table_response(request, sitting, notice)
+        return table_response(request, sitting, notice, state=state)
     if notice:
         messages.success(request, notice)
     return redirect(sitting)
@@ -163,17 +166,18 @@ def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         recorded = sitting.record_hand(number, seat, form.extras(), by=recorder(request, sitting))
     except TableError as refusal:
         return refused(request, sitting, refusal)
-    hand = recorded.hand
+    state = TableState.of(sitting.fresh_table())  # read again after the change ("view restart")
     notice = hand_notice(
-        _("Hand %(number)d recorded: %(name)s."), _("Hand %(number)d recorded: %(name)s (%(how)s)."), sitting, hand
+        _("Hand %(number)d recorded: %(name)s."), _("Hand %(number)d recorded: %(name)s (%(how)s)."), state, recorded.hand
     )
-    return after_change(request, sitting, joined([notice, *what_changed(sitting, recorded.threshold_before, recorded.finished_before)]))
+    changed = what_changed(sitting, recorded.threshold_before, recorded.finished_before)
+    return after_change(request, sitting, joined([notice, *changed]), state)
 
 
-def hand_notice(plain: str, with_how: str, sitting: Sitting, hand) -> str:
+def hand_notice(plain: str, with_how: str, state: TableState, hand) -> str:
     """ "Hand 3 recorded: Marie (x2)." — the hand's answers echoed, so a wrong one shows at once (HTML:
     the name in <bdi>, see matches.web.bidi)."""
-    how = TableState.of(sitting.table(recent=0)).describe(hand)
+    how = state.describe(hand)
     values = {"number": hand.number, "name": bdi(hand.winner.name), "how": how}
     return sentence(with_how if how else plain, values)
 
@@ -256,13 +260,14 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
         except TableError as refusal:  # shown with the hand as it is now
             hand = won_hand() or hand
             return correction_page(request, sitting, hand, refusal_text(refusal), status=refusal.status)
+        state = TableState.of(sitting.fresh_table())
         notice = hand_notice(
             _("Hand %(number)d corrected: %(name)s."),
             _("Hand %(number)d corrected: %(name)s (%(how)s)."),
-            sitting,
+            state,
             hand,
         )
-        return after_change(request, sitting, joined([notice, *what_changed(sitting, *before)]))
+        return after_change(request, sitting, joined([notice, *what_changed(sitting, *before)]), state)
     return correction_page(request, sitting, hand)
 
 
