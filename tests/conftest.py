@@ -6,7 +6,7 @@ from django.utils import translation
 from matches.models import Hand, Seat, Sitting
 from matches.domain.names import without_isolates
 
-from .browsers import browser  # noqa: F401 - the module-wide chromium, for every browser test
+from tests.browsers import browser  # noqa: F401 - the module-wide chromium, for every browser test
 
 WORKED = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
 BDI = re.compile(r"</?bdi>")

@@ -1,0 +1,197 @@
+"""Models and their verbs: constraints, recording, undo, end early, rematch, match end."""
+
+import pytest
+
+from tests.refusing import refused
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from matches.domain.errors import AlreadyRecorded, BadInput, Conflict
+from matches.models import Hand, Player, Sitting
+from matches.domain.rules import MatchEnd, MatchEndKind
+
+from tests.conftest import WORKED, play, snapshot
+
+pytestmark = pytest.mark.django_db
+
+
+def test_start_seats_players_in_order_with_unicode_names(sitting):
+    assert [seat.name for seat in sitting.table().seats] == WORKED
+    assert Player.objects.filter(name="Aïcha").exists()
+    assert len(sitting.token) >= 22  # 16 random bytes, URL-safe
+
+
+def test_tokens_are_unique_and_unguessable(sitting):
+    other = Sitting.start("agram", ["A", "B"])
+    assert other.token != sitting.token
+    assert not sitting.token.isdigit()
+
+
+def test_worked_sitting_chaibou_wins_hand_one_and_deals_next(sitting):
+    hand = sitting.record_hand(1, winner=2).hand
+    table = sitting.table()
+    assert hand.points == [0, 0, 1, 0]
+    assert [(s.name, s.total, s.hands_won) for s in table.seats][2] == ("Chaibou", 1, 1)
+    assert table.open_number == 2
+    assert table.dealer_seat.name == "Chaibou"
+    assert table.leader_seat.name == "Djibo"
+
+
+def test_first_seat_deals_hand_one(sitting):
+    table = sitting.table()
+    assert (table.open_number, table.dealer_seat.name, table.leader_seat.name) == (1, "Aïcha", "Boubacar")
+
+
+def test_one_row_per_sitting_and_hand_number_is_enforced_by_the_database(sitting):
+    play(sitting, [0])
+    seat = sitting.seats.first()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Hand.objects.create(sitting=sitting, number=1, winner=seat, dealer_position=0, points=[1, 0, 0, 0])
+
+
+def test_a_won_hand_without_winner_is_refused_by_the_database(sitting):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Hand.objects.create(sitting=sitting, number=1, status="won", winner=None, dealer_position=0)
+
+
+def test_hand_zero_is_refused_by_the_database(sitting):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Hand.objects.create(sitting=sitting, number=0, status="abandoned", dealer_position=0)
+
+
+def test_a_winner_seated_elsewhere_fails_validation(sitting):
+    stranger = Sitting.start("agram", ["X", "Y"]).seats.first()
+    hand = Hand(sitting=sitting, number=1, winner=stranger, dealer_position=0)
+    with pytest.raises(ValidationError, match="seated at this table"):
+        hand.clean()
+
+
+def test_recording_the_same_hand_twice_writes_one_row_and_names_the_winner(sitting):
+    play(sitting, [2])
+    with refused(AlreadyRecorded, "Hand 1 is already recorded: <bdi>Chaibou</bdi>"):
+        sitting.record_hand(1, winner=0)
+    assert sitting.hands.count() == 1
+
+
+def test_a_tap_for_a_past_hand_never_lands_on_the_open_one(sitting):
+    play(sitting, [0, 1, 2])
+    before = snapshot(sitting)
+    with refused(AlreadyRecorded, "Hand 2 is already recorded: <bdi>Boubacar</bdi>"):
+        sitting.record_hand(2, winner=3)
+    assert snapshot(sitting) == before
+
+
+def test_a_tap_for_a_future_hand_is_refused(sitting):
+    before = snapshot(sitting)
+    with refused(Conflict, "Hand 3 has not started"):
+        sitting.record_hand(3, winner=0)
+    assert snapshot(sitting) == before
+
+
+def test_a_winner_not_seated_here_is_refused(sitting):
+    with refused(BadInput, "Seat 5 is not at this table"):
+        sitting.record_hand(1, winner=4)
+    assert sitting.hands.count() == 0
+
+
+def test_undo_removes_only_the_named_last_hand_and_its_points(sitting):
+    play(sitting, [2, 2, 0])
+    with refused(Conflict, "not the last hand"):
+        sitting.undo_hand(2)
+    sitting.undo_hand(3)
+    table = sitting.table()
+    assert [s.total for s in table.seats] == [0, 0, 2, 0]
+    assert table.open_number == 3
+    assert sitting.check_totals() == []
+
+
+def test_undo_with_no_hand_is_refused(sitting):
+    with refused(Conflict, "no hand to undo"):
+        sitting.undo_hand(1)
+
+
+def test_end_match_abandons_the_open_hand_and_freezes_the_sitting(sitting):
+    play(sitting, [2, 1])
+    sitting.end_match()
+    abandoned = sitting.hands.get(number=3)
+    assert (abandoned.status, abandoned.winner, abandoned.points) == ("abandoned", None, [0, 0, 0, 0])
+    assert sitting.is_finished and sitting.ended_how == "ended-early"
+    frozen = snapshot(sitting)
+    with refused(Conflict, "match is over"):
+        sitting.record_hand(4, winner=0)
+    with refused(Conflict, "no longer change"):
+        sitting.undo_hand(3)
+    with refused(Conflict, "already over"):
+        sitting.end_match()
+    assert snapshot(sitting) == frozen
+
+
+def test_standings_name_a_shared_first_place(sitting):
+    play(sitting, [0, 1])
+    sitting.end_match()
+    assert [seat.name for seat in sitting.table().leaders] == ["Aïcha", "Boubacar"]
+
+
+def test_first_to_n_wins_ends_the_match_and_undo_reopens_it(db):
+    sitting = Sitting.start("sink-sink", ["A", "B", "C"], MatchEnd(MatchEndKind.WINS, 2))
+    play(sitting, [0, 1, 1])
+    assert sitting.is_finished and sitting.ended_how == "match-end"
+    assert [seat.name for seat in sitting.table().leaders] == ["B"]
+    with pytest.raises(Conflict):
+        sitting.record_hand(4, winner=0)
+    sitting.undo_hand(3)
+    assert not sitting.is_finished
+    play(sitting, [2])  # C wins hand 3 instead: A 1, B 1, C 1
+    assert not sitting.is_finished
+    play(sitting, [0])
+    assert sitting.is_finished and [seat.name for seat in sitting.table().leaders] == ["A"]
+
+
+def test_n_hands_ends_the_match_after_the_nth_hand(db):
+    sitting = Sitting.start("agram-mali", ["A", "B"], MatchEnd(MatchEndKind.HANDS, 3))
+    play(sitting, [0, 1])
+    assert not sitting.is_finished
+    play(sitting, [1])
+    assert sitting.is_finished
+
+
+def test_a_match_end_the_game_does_not_offer_is_refused(db):
+    with refused(BadInput, "Agram cannot end that way: open"):
+        Sitting.start("agram", ["A", "B"], MatchEnd(MatchEndKind.POINTS, 10))
+
+
+@pytest.mark.parametrize(
+    "names, reason",
+    [(["Solo"], "Agram needs at least 2 players"), (["A", "B", "C", "D", "E", "F"], "Agram is for 2 to 5 players")],
+)
+def test_a_player_count_outside_the_range_is_refused_with_the_reason(db, names, reason):
+    with refused(BadInput, reason):
+        Sitting.start("agram", names)
+    assert Sitting.objects.count() == 0
+
+
+def test_rematch_keeps_game_players_seats_and_match_end(db):
+    sitting = Sitting.start("sink-sink", ["Zé", "Ömer", "Ấn"], MatchEnd(MatchEndKind.HANDS, 7))
+    play(sitting, [1])
+    again = sitting.rematch()
+    assert again.token != sitting.token
+    assert (again.game, again.end_kind, again.end_target) == ("sink-sink", "hands", 7)
+    before = [s.player_id for s in sitting.table().seats]
+    assert [s.player_id for s in again.table().seats] == before[1:] + before[:1]  # Ömer won: Ömer deals
+    assert again.table().open_number == 1
+
+
+def test_kept_totals_agree_with_the_ledger(sitting):
+    play(sitting, [0, 2, 2, 3, 2])
+    sitting.undo_hand(5)
+    assert sitting.check_totals() == []
+    sitting.seats.filter(position=0).update(total=99)
+    assert sitting.check_totals() == ["Aïcha: kept 99 points and 1 wins, ledger says 1 and 1"]
+
+
+def test_links_never_start_with_a_dash_that_a_command_line_takes_for_an_option(monkeypatch):
+    from matches.models import tokens
+
+    made = iter(["-abcdefghijklmnopqrstu", "Zabcdefghijklmnopqrstu"])
+    monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda n: next(made))
+    assert tokens.new_token() == "Zabcdefghijklmnopqrstu"

@@ -1,0 +1,139 @@
+"""`make run` is how a table plays on a laptop: safe for strangers on the same Wi-Fi to reach."""
+
+import re
+import socket
+import subprocess
+import sys
+import time
+from contextlib import ExitStack, contextmanager
+
+from tests.servers import ROOT, Phone, clean_environment, free_port, serving
+
+MARKER = "sentry-like-secret-8f3e1c"  # an environment variable of the shell that started the server
+DEBUG_SIGNS = ["URLconf", "urlpatterns", "Traceback", "DATABASES", "SECRET_KEY", "settings.py", "Request Method"]
+
+
+def secret_key(env_file) -> str:
+    return re.search(r"^SECRET_KEY=(.+)$", env_file.read_text(), re.M)[1]
+
+
+@contextmanager
+def make_run(tmp_path):
+    """`make run` on a free port, with its own .env and database, as a table's laptop runs it
+    (a developer's old `.env` asking for DEBUG=1 included)."""
+    for attempt in range(3):  # the free port may be taken by another process before make run checks it
+        port = free_port()
+        env = clean_environment(
+            PORT=str(port),
+            WORKERS="1",
+            ENV_FILE=str(tmp_path / ".env"),
+            DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            STATIC_ROOT=str(tmp_path / "static"),
+            RATELIMIT_DIR=str(tmp_path / "ratelimit"),
+            SENTRY_DSN=f"https://{MARKER}@errors.example.org/1",
+        )
+        with ExitStack() as stack:
+            try:
+                url = stack.enter_context(serving(["make", "-s", "run"], env, port, tmp_path / "make-run.log"))
+            except RuntimeError as refused:
+                if f"Port {port} is in use" in str(refused) and attempt < 2:
+                    continue
+                raise
+            yield url
+            return
+
+
+def shows_nothing_private(body: str) -> None:
+    for sign in [*DEBUG_SIGNS, MARKER]:
+        assert sign not in body, sign
+
+
+def test_make_run_shows_strangers_no_settings_urls_or_environment(tmp_path):
+    (tmp_path / ".env").write_text("DEBUG=1\n")  # written by an older `make`: must not turn DEBUG on
+    with make_run(tmp_path) as url:
+        stranger = Phone()
+        missing = stranger.get(f"{url}/no/such/page/")
+        assert missing.status == 404 and "There is nothing at this address" in missing.body
+        shows_nothing_private(missing.body)
+
+        form = stranger.get(f"{url}/start/agram/")
+        assert form.status == 200 and stranger.csrf
+        fields = {f"field{i}": "x" for i in range(1500)}  # over Django's limit of 1,000 fields
+        oversized = stranger.post(f"{url}/start/agram/", fields, htmx=False)
+        assert oversized.status == 400 and "That request was not understood" in oversized.body
+        shows_nothing_private(oversized.body)
+
+        stylesheet = re.search(r'href="(/static/app\.[0-9a-f]+\.css)"', form.body)[1]
+        assert stranger.get(url + stylesheet).status == 200  # whitenoise, hashed names: DEBUG is off
+        assert "gunicorn" in stranger.get(url + "/").headers.get("Server", "")
+    printed = (tmp_path / "make-run.log").read_text()
+    assert "Phones on the same Wi-Fi open" in printed or "No local network found" in printed
+
+
+def test_make_run_adds_its_key_to_an_env_file_without_a_last_newline(tmp_path):
+    (tmp_path / ".env").write_text("TIME_ZONE=UTC")
+    with make_run(tmp_path) as url:
+        assert Phone().get(url + "/").status == 200
+    assert (tmp_path / ".env").read_text().splitlines()[0] == "TIME_ZONE=UTC"
+
+
+def test_a_few_idle_connections_do_not_hold_up_the_table(tmp_path):
+    with make_run(tmp_path) as url:
+        host, port = url.removeprefix("http://").split(":")
+        idle = [socket.create_connection((host, int(port))) for _ in range(6)]
+        for connection in idle:
+            connection.sendall(b"GET / HTTP/1.1\r\n")  # and never the rest
+        started = time.monotonic()
+        assert Phone().get(url + "/").status == 200
+        assert time.monotonic() - started < 5
+        for connection in idle:
+            connection.close()
+
+
+def test_make_run_makes_a_secret_key_once_and_keeps_it(tmp_path):
+    with make_run(tmp_path):
+        first = secret_key(tmp_path / ".env")
+    with make_run(tmp_path):
+        assert secret_key(tmp_path / ".env") == first
+    assert len(first) >= 50 and first != "dev-only-insecure-key-for-local-play"
+    assert (tmp_path / ".env").stat().st_mode & 0o077 == 0  # readable by its owner alone
+
+
+def test_make_run_answers_the_laptops_own_names_only(tmp_path):
+    with make_run(tmp_path) as url:
+        phone = Phone()
+        assert phone.get(url + "/").status == 200
+        assert phone.get(url + "/", headers={"Host": "localhost"}).status == 200
+        assert phone.get(url + "/", headers={"Host": "evil.example.org"}).status == 400
+
+
+def test_make_run_on_a_port_in_use_says_so_and_how_to_pick_another(tmp_path):
+    """Before: the addresses were printed as if all was well, then gunicorn failed five times with
+    "Connection in use". Now the port is checked first, and nothing else is done."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = clean_environment(
+            PORT=str(port),
+            ENV_FILE=str(tmp_path / ".env"),
+            DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            STATIC_ROOT=str(tmp_path / "static"),
+        )
+        started = time.monotonic()
+        run = subprocess.run(["make", "-s", "run"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    printed = run.stdout + run.stderr
+    assert run.returncode != 0, printed
+    assert f"Port {port} is in use" in printed
+    other = re.search(r"make run PORT=(\d+) \(or PORT=(\d+) make run\)", printed)  # how to pick another
+    assert other and other[1] == other[2] and int(other[1]) != port
+    for before in ("Last Trick on this computer", "Phones on the same Wi-Fi", "Connection in use"):
+        assert before not in printed
+    assert not (tmp_path / "db.sqlite3").exists()  # checked first: nothing set up
+    assert time.monotonic() - started < 30
+
+
+def test_bin_run_refuses_a_port_that_is_not_a_port(tmp_path):
+    env = clean_environment(PORT="eighty", ENV_FILE=str(tmp_path / ".env"))
+    run = subprocess.run(["bin/run", sys.executable], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode != 0 and "PORT=eighty is not a port" in run.stdout + run.stderr

@@ -1,0 +1,156 @@
+"""Messages say each thing once, and say it right: in English and in French."""
+
+import re
+
+import polib
+import pytest
+from django.utils import translation
+
+from matches.domain import rules
+from matches.web import texts
+from matches.models import Sitting
+from matches.domain.rules import GAMES
+
+from tests.web.test_i18n import PO
+
+FR = {"HTTP_ACCEPT_LANGUAGE": "fr-FR,fr;q=0.9"}
+RANGE = re.compile(r"(\d+) (?:to|à) (\d+)")
+
+
+def start_data(game, names, **extra):
+    data = {"action": "start", "end_kind": GAMES[game].match_ends[0].value}
+    data.update({f"player_{row}": name for row, name in enumerate(names, start=1)})
+    data.update(extra)
+    return data
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+@pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())
+def test_too_many_players_says_the_range_once(game, language):
+    with pytest.raises(rules.RuleError) as refusal, translation.override(language):
+        game.check_player_count(game.max_players + 1)
+    with translation.override(language):
+        message = texts.rule_message(refusal.value)
+    assert len(RANGE.findall(message)) == 1, message
+    assert not message.endswith((": ", "\u00a0: ")) and message.endswith(".")
+
+
+@pytest.mark.parametrize(
+    "game, language, message",
+    [
+        ("sipa", "en", "Sipa is for 2 to 5 players."),
+        ("cat-te", "en", "Cat Tê is for 3 to 6 players."),
+        ("sipa", "fr", "Sipa se joue de 2 à 5 joueurs."),
+        ("agram", "en", "Agram is for 2 to 5 players: six hands of six need 36 cards, the pack has 35."),
+    ],
+)
+def test_too_many_players_gives_a_reason_only_when_there_is_one(game, language, message):
+    with pytest.raises(rules.RuleError) as refusal:
+        GAMES[game].check_player_count(GAMES[game].max_players + 1)
+    with translation.override(language):
+        assert texts.rule_message(refusal.value) == message
+
+
+@pytest.mark.parametrize(
+    "count, message",
+    [
+        (0, "Cat Tê needs at least 3 players: add 3 names."),
+        (1, "Cat Tê needs at least 3 players: add 2 names."),
+        (2, "Cat Tê needs at least 3 players: add a name."),
+    ],
+)
+def test_too_few_players_says_how_many_names_are_missing(count, message):
+    with pytest.raises(rules.RuleError) as refusal:
+        GAMES["cat-te"].check_player_count(count)
+    assert texts.rule_message(refusal.value) == message
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("stake", ["0.5", "1,5", "1 00", "ten", "2e3", "100 FCFA"])
+@pytest.mark.parametrize("currency", ["", "FCFA"])
+def test_a_stake_that_is_not_a_whole_number_is_answered_with_what_to_type(client, stake, currency):
+    response = client.post("/start/fapfap/", start_data("fapfap", ["A", "B"], stake_amount=stake, stake_label=currency))
+    page = response.content.decode()
+    assert response.status_code == 400 and Sitting.objects.count() == 0
+    assert "Type the stake as a whole number, like 100." in page
+    assert "Type the stake for one hand" not in page  # the stake was typed: not "no stake"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("written", ["1000", "1 000", "1,000", "1.000", "1\u202f000", "1\u00a0000"])
+def test_a_number_written_with_its_thousands_grouped_is_taken_as_written(client, written):
+    response = client.post("/start/fapfap/", start_data("fapfap", ["A", "B"], stake_amount=written, stake_label="FCFA"))
+    assert response.status_code == 302 and Sitting.objects.get().stake_amount == 1000
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "game, extra, message",
+    [
+        ("agram", {"end_kind": "hands", "end_target_hands": "0.5"}, "Type N as a whole number, like 10."),
+        ("letzter-stich", {"end_kind": "points", "end_target_points": "5OO"}, "Type N as a whole number, like 500."),
+        ("cat-te", {"starting_chips": "2.5"}, "Type the chips each as a whole number, like 20."),
+    ],
+)
+def test_every_number_field_says_what_to_type_when_it_is_not_a_whole_number(client, game, extra, message):
+    response = client.post(f"/start/{game}/", start_data(game, ["A", "B", "C"], **extra))
+    assert response.status_code == 400
+    assert message in response.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ({"number": "seven", "winner": 1}, "Hand numbers are whole numbers: reload the page, then tap again."),
+        ({"number": 1, "winner": "Chaibou"}, "There is no such seat at this table: tap one of the names shown."),
+    ],
+)
+def test_tap_refusals_do_not_repeat_themselves(client, sitting, data, message):
+    response = client.post(f"/s/{sitting.token}/tap/", data)
+    page = response.content.decode().replace("&#x27;", "'")
+    assert response.status_code == 400 and message in page
+    assert "number must be a number" not in page
+
+
+@pytest.mark.django_db
+def test_the_match_end_choices_name_the_games_unit(client):
+    fapfap = client.get("/start/fapfap/").content.decode()
+    assert "First to N stakes" in fapfap and "First to N points" not in fapfap
+    assert "First to N points" in client.get("/start/spar/").content.decode()
+    assert "Le premier à N mises" in client.get("/start/fapfap/", **FR).content.decode()
+
+
+FRENCH_FIXES = {
+    # a feminine noun: the adjective agrees
+    "Stake (optional)": "Mise (facultative)",
+    # "n'est plus celui de personne" said the opposite
+    "This phone belongs to nobody in particular now.": "Ce téléphone n’appartient plus à personne en particulier.",
+    # "Mise doit valoir au moins 1": a field name is not a subject without its article
+    "{label} must be at least {low}.": "{label}\u00a0: au moins {low}.",
+    "{label} must be at most {high}.": "{label}\u00a0: au plus {high}.",
+    "The winner scores 50. Play a set number of hands (a multiple of the number of players, so everyone deals "
+    "equally often) or to a target such as 500.": "Le gagnant marque 50. Jouez un nombre de mains fixé (un multiple "
+    "du nombre de joueurs, pour que chacun donne le même nombre de fois) ou jusqu’à un objectif comme 500.",
+}
+
+
+@pytest.mark.parametrize("msgid", FRENCH_FIXES)
+def test_french_says_it_right(msgid):
+    entries = {entry.msgid: entry.msgstr for entry in polib.pofile(str(PO))}
+    assert entries[msgid] == FRENCH_FIXES[msgid]
+
+
+@pytest.mark.django_db
+def test_a_field_bound_in_french_reads_as_french(client):
+    data = start_data("fapfap", ["A", "B"], stake_amount="-100", stake_label="FCFA")
+    page = client.post("/start/fapfap/", data, **FR).content.decode()
+    assert "Mise\u00a0: au moins 1." in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())
+def test_the_start_page_says_the_games_range_of_players_once(client, game):
+    page = client.get(f"/start/{game.slug}/").content.decode()
+    assert len(re.findall(rf"\b{game.min_players}(?: to |–){game.max_players} players", page)) == 1
+    assert f"{game.pack.size}-card pack" in page

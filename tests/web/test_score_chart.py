@@ -1,0 +1,141 @@
+"""The score chart on the match table: in every tap's answer, the same numbers as the tally, a few
+hundred bytes, and a constant number of queries however long the match."""
+
+import gzip
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from matches.domain import rules
+from matches.models import Sitting
+
+from tests.web.test_views import HX, url
+
+pytestmark = pytest.mark.django_db
+FIGURE = re.compile(r'<figure class="chart">.*?</figure>', re.S)
+ROW = re.compile(r'<tr><th scope="row">([^<]+)</th>((?:<td>[^<]*</td>)+)</tr>')  # any row, its heading as said
+TABLE_ROW = re.compile(r'<tr><th scope="row">(\d+)</th>((?:<td>[\u2212+]?[\d,]+</td>)+)</tr>')  # a negative: U+2212
+NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo", "Fatouma", "Garba", "Habsatou", "Issoufou"]
+
+
+def chart_of(body: str) -> str:
+    found = FIGURE.search(body)
+    return found[0] if found else ""
+
+
+def last_row(figure: str) -> tuple[int, list[int]]:
+    number, cells = TABLE_ROW.findall(figure)[-1]
+    return int(number), [int(v.replace("\u2212", "-").replace(",", "")) for v in re.findall(r"[\u2212+]?[\d,]+", cells)]
+
+
+def test_no_chart_before_the_first_hand_and_one_in_every_taps_answer(client, sitting):
+    assert chart_of(client.get(url(sitting)).content.decode()) == ""
+    for number, winner in enumerate([3, 1, 3], start=1):
+        body = client.post(url(sitting, "tap/"), {"number": number, "winner": winner}, **HX).content.decode()
+        figure = chart_of(body)
+        assert "<svg" in figure and last_row(figure)[0] == number
+        assert all(name in figure for name in ["Aïcha", "Boubacar", "Chaibou", "Djibo"])  # each line named
+    assert last_row(figure)[1] == [1, 0, 2, 0]
+
+
+@pytest.mark.parametrize(
+    "game, options, winners, answers",
+    [
+        ("cat-te", {}, [0, 1, 1, 2], {"how": "flush"}),
+        ("fapfap", {"stake_amount": 100, "stake_label": "CFA"}, [0, 1, 1, 2], {"multiplier": "2"}),
+        ("eighty-three", {}, [0, 1, 1, 2], {}),
+        ("spar", {}, [0, 1, 1, 2], {"card": "six"}),
+    ],
+)
+def test_the_charts_last_values_are_the_tallys(client, game, options, winners, answers):
+    sitting = Sitting.start(game, NAMES[:3], **options)
+    for number, winner in enumerate(winners, start=1):
+        body = client.post(url(sitting, "tap/"), {"number": number, "winner": winner + 1, **answers}, **HX)
+    state = Sitting.objects.get(pk=sitting.pk).table()
+    expected = (  # chips in front of each; net money (every other player pays the winner); points
+        state.balances()
+        if sitting.rules.uses_chips
+        else [sitting.stake_amount * (3 * s.total - sum(x.total for x in state.seats)) for s in state.seats]
+        if sitting.stake_amount
+        else [seat.total for seat in state.seats]
+    )
+    assert last_row(chart_of(body.content.decode()))[1] == expected
+    if game == "eighty-three":
+        assert 'class="steps"' in body.content.decode()
+
+
+def test_chips_handed_out_again_are_a_step_of_their_own_after_the_hand_before(client):
+    sitting = Sitting.start("cat-te", NAMES[:3], starting_chips=2)
+    sitting.record_hand(1, 0, {"how": "flush"})  # 2 from each: B and C run out
+    sitting.reissue_chips(0)
+    sitting.record_hand(2, 1, {"how": "last"})
+    figure = chart_of(client.get(url(sitting), **HX).content.decode())
+    rows = [
+        (n, [int(v.replace("\u2212", "-")) for v in re.findall(r"\u2212?\d+", cells)])
+        for n, cells in ROW.findall(figure)
+    ]
+    # Hand 1 as it ended (A won 2 from each), then the new stacks as a step of their own, then hand 2.
+    assert rows == [("0", [2, 2, 2]), ("1", [6, 0, 0]), ("1, then new chips for everyone", [8, 2, 2]), ("2", [7, 4, 1])]
+
+
+@pytest.mark.parametrize("hands, budget", [(50, 1500), (500, 4000)])
+def test_the_chart_adds_little_to_a_taps_answer(client, hands, budget):
+    """The worst case: the largest open table, a stake (money runs to large numbers), varied answers."""
+    game = rules.GAMES["fapfap"]
+    sitting = Sitting.start("fapfap", NAMES[: game.max_players], stake_amount=250, stake_label="CFA")
+    for number in range(1, hands):
+        sitting.record_hand(number, number * 3 % game.max_players, {"multiplier": "124"[number % 3]})
+    body = client.post(url(sitting, "tap/"), {"number": hands, "winner": 1, "multiplier": "4"}, **HX)
+    figure = chart_of(body.content.decode())
+    assert last_row(figure)[0] == hands and len(TABLE_ROW.findall(figure)) <= 41
+    assert len(gzip.compress(figure.encode())) <= budget
+
+
+def test_a_taps_queries_do_not_grow_with_the_chart(client):
+    sitting = Sitting.start("agram", NAMES[:4])
+
+    def tap_queries(number: int) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            client.post(url(sitting, "tap/"), {"number": number, "winner": 1}, **HX)
+        return len(queries)
+
+    for number in range(1, 30):
+        sitting.record_hand(number, number % 4)
+    short = tap_queries(30)
+    for number in range(31, 400):
+        sitting.record_hand(number, number % 4)
+    assert tap_queries(400) == short
+
+
+@pytest.mark.parametrize(
+    "game, options, answers, title",
+    [
+        ("fapfap", {"stake_amount": 100, "stake_label": "CFA"}, {"multiplier": "2"}, "Money after each hand (CFA)"),
+        ("cat-te", {}, {"how": "last"}, "Chips after each hand"),
+        ("agram", {}, {}, "Score after each hand"),
+    ],
+)
+def test_the_chart_says_what_it_draws(client, game, options, answers, title):
+    sitting = Sitting.start(game, NAMES[:3], **options)
+    figure = chart_of(client.post(url(sitting, "tap/"), {"number": 1, "winner": 1, **answers}, **HX).content.decode())
+    assert f"<figcaption>{title}</figcaption>" in figure and f"<caption>{title}</caption>" in figure
+
+
+def test_the_demo_group_is_named_in_the_phones_language(client):
+    client.post("/demo/", HTTP_ACCEPT_LANGUAGE="fr")
+    assert Sitting.objects.filter(finished_at__isnull=True).get().group.name == "Club de démo"
+
+
+def test_the_charts_table_writes_numbers_as_the_score_table_does(client):
+    """Money with its sign and thousands grouped ("+1,150", "−350"), in every language's own way."""
+    from matches.models import Sitting
+
+    from tests.web.test_views import HX, url
+
+    sitting = Sitting.start("fapfap", ["Ama", "Bola", "Chidi"], stake_amount=250, stake_label="CFA")
+    page = client.post(url(sitting, "tap/"), {"number": 1, "winner": 3, "multiplier": "4"}, **HX).content.decode()
+    assert "<td>\u22121,000</td><td>\u22121,000</td><td>+2,000</td>" in page  # each other pays 250 x 4
+    french = client.get(url(sitting), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "<td>\u22121\u00a0000</td><td>\u22121\u00a0000</td><td>+2\u00a0000</td>" in french

@@ -1,0 +1,336 @@
+"""Settling up on the screens: Fapfap for a stake (each player's net money and the fewest payments, on
+the table and at the match end), Cat Tê in chips, and the result a table shares at the end, in English
+and French, with the watch link and never the member link; the share button in Debian's chromium."""
+
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+from django.template.loader import render_to_string
+from django.utils import formats, timezone
+
+from matches.models import Sitting
+from matches.web.presenters.table_state import TableState
+from matches.domain.rules import MatchEnd, MatchEndKind
+
+from tests.browsers import open_phone, shot
+from tests.conftest import shown
+from tests.web.test_table_words import start, tally, tap
+from tests.web.test_views import url
+
+FR = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+TABLE_HTML = Path(__file__).resolve().parents[2] / "templates" / "matches" / "table.html"
+SETTLE = re.compile(r'<div class="settle">(.*?)</div>', re.DOTALL)
+NET = re.compile(r'<tr><th scope="row"><span class="name">(.*?)</span></th><td class="num">(.*?)</td></tr>')
+PAYMENT = re.compile(r"<li>(.*?)</li>")
+SENTENCE = re.compile(r"^(.+) pays (.+) ([\d,]+) FCFA\.$")
+TEXT = re.compile(r'<textarea id="result-text"[^>]*>(.*?)</textarea>', re.DOTALL)
+NAMES = ["Mbarga", "Ngono", "Ateba"]
+
+
+def settlements(page: str) -> list[tuple[dict[str, str], list[str]]]:
+    """Every settlement on a page: the nets by name as shown, and the payments as sentences (names
+    without their isolation: test_bidi checks it)."""
+    return [
+        ({unescape(n): unescape(v) for n, v in NET.findall(block)}, [unescape(p) for p in PAYMENT.findall(block)])
+        for block in SETTLE.findall(shown(page))
+    ]
+
+
+def signed(text: str) -> int:
+    return int(text.replace("\u2212", "-").replace(",", "").replace("+", ""))
+
+
+def paid(nets: dict[str, str], payments: list[str]) -> dict[str, int]:
+    """The nets once every payment is made: what the payer gave comes back to zero."""
+    left = {name: signed(net) for name, net in nets.items()}
+    for sentence in payments:
+        payer, payee, amount = SENTENCE.match(sentence).groups()
+        left[payer] += int(amount.replace(",", ""))
+        left[payee] -= int(amount.replace(",", ""))
+    return left
+
+
+def fapfap(client, **settings) -> Sitting:
+    return start(client, "fapfap", {"stake_amount": "100", "stake_label": "FCFA", **settings}, NAMES)
+
+
+# --- Fapfap for a stake ----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_fapfap_nets_and_payments_at_any_time_during_the_match(client):
+    """Ngono x2, Ngono x4, Mbarga x1 at 100 FCFA: every other player pays the winner 100 x multiplier.
+    Stakes Mbarga 1, Ngono 6, Ateba 0 (T = 7, n = 3): nets 100 x (3 x own - 7) = -400, +1100, -700.
+    Fewest payments: Mbarga pays Ngono 400, Ateba pays Ngono 700."""
+    sitting = fapfap(client)
+    for number, (seat, multiplier) in enumerate([(2, "2"), (2, "4"), (1, "1")], start=1):
+        tap(client, sitting, number, seat, {"multiplier": multiplier})
+    response = client.get(url(sitting))
+    state = TableState.of(sitting.table())
+    # The score table's money column is the same net.
+    assert tally(response.content.decode()) == (
+        ["Stakes won", "FCFA", "Hands won"],
+        {"Mbarga": [1, -400, 1], "Ngono": [6, 1100, 2], "Ateba": [0, -700, 0]},
+    )
+    # What the table offers to show (the one-line include in table.html renders it).
+    settled = state.settling
+    assert settled.nets == (("Mbarga", -400), ("Ngono", 1100), ("Ateba", -700))
+    block = render_to_string("matches/_settlement.html", {"settling": settled})
+    [(nets, payments)] = settlements(block)
+    assert nets == {"Mbarga": "\u2212400", "Ngono": "+1,100", "Ateba": "\u2212700"}
+    assert payments == ["Mbarga pays Ngono 400 FCFA.", "Ateba pays Ngono 700 FCFA."]
+    assert set(paid(nets, payments).values()) == {0}
+    assert "Settling up in FCFA" in block
+
+
+@pytest.mark.django_db
+def test_the_home_list_shows_a_stake_match_in_money_not_stakes_won(client):
+    """The same three hands as above: the home list says each player's net money, as the table's
+    money column does (Mbarga 1 stake won is -400 FCFA), and a plain match keeps its stakes."""
+    sitting = fapfap(client)
+    for number, (seat, multiplier) in enumerate([(2, "2"), (2, "4"), (1, "1")], start=1):
+        tap(client, sitting, number, seat, {"multiplier": multiplier})
+    plain = start(client, "fapfap", {}, ["Eto", "Foe"])
+    tap(client, plain, 1, 2, {"multiplier": "4"})
+    home = re.sub(r"[ \n]+", " ", shown(client.get("/").content.decode()))  # keeps the no-break spaces
+    assert "Mbarga \u2212400\u00a0FCFA, Ngono +1,100\u00a0FCFA, Ateba \u2212700\u00a0FCFA" in home
+    assert "Eto 0, Foe 4" in home
+
+
+@pytest.mark.django_db
+def test_the_match_table_page_shows_the_settlement_while_playing(client):
+    if "_settlement.html" not in TABLE_HTML.read_text():
+        pytest.skip("templates/matches/table.html does not include matches/_settlement.html yet")
+    sitting = fapfap(client)
+    tap(client, sitting, 1, 2, {"multiplier": "4"})  # Ngono x4: +800, the others -400 each
+    for page in (
+        client.get(url(sitting)).content.decode(),
+        tap(client, sitting, 2, 1, {"multiplier": "1"}).content.decode(),
+    ):
+        [(nets, payments)] = settlements(page)
+        assert set(paid(nets, payments).values()) == {0} and payments
+    # After hand 2 (Mbarga x1): Mbarga -400 + 200, Ngono 800 - 100, Ateba -400 - 100.
+    assert nets == {"Mbarga": "\u2212200", "Ngono": "+700", "Ateba": "\u2212500"}
+
+
+@pytest.mark.django_db
+def test_fapfap_nets_and_payments_at_the_match_end(client):
+    """First to 7 stakes: Ngono x2, x4, Mbarga x1, Ngono x1 ends it. Stakes 1, 7, 0 (T = 8): nets
+    100 x (3 x own - 8) = -500, +1300, -800: Mbarga pays Ngono 500, Ateba pays Ngono 800."""
+    sitting = fapfap(client, end_kind="points", end_target="7")
+    for number, (seat, multiplier) in enumerate([(2, "2"), (2, "4"), (1, "1"), (2, "1")], start=1):
+        answer = tap(client, sitting, number, seat, {"multiplier": multiplier})
+    sitting.refresh_from_db()
+    assert sitting.is_finished
+    for page in (
+        answer.content.decode(),
+        client.get(url(sitting)).content.decode(),
+        client.get(f"/w/{sitting.watch_token}/").content.decode(),
+    ):
+        assert "Match over" in page
+        [(nets, payments)] = settlements(page)  # once: in the standings
+        assert nets == {"Mbarga": "\u2212500", "Ngono": "+1,300", "Ateba": "\u2212800"}
+        assert payments == ["Mbarga pays Ngono 500 FCFA.", "Ateba pays Ngono 800 FCFA."]
+        assert set(paid(nets, payments).values()) == {0}
+
+
+@pytest.mark.django_db
+def test_without_a_currency_the_payments_name_none(client):
+    sitting = start(client, "fapfap", {"stake_amount": "50"}, ["A", "B"])
+    tap(client, sitting, 1, 2, {"multiplier": "2"})
+    sitting.refresh_from_db()
+    sitting.end_match(2)
+    [(nets, payments)] = settlements(client.get(url(sitting)).content.decode())
+    # Two seats: A pays B 50 x 2; B nets 50 x (2 x 2 - 2).
+    assert (nets, payments) == ({"A": "\u2212100", "B": "+100"}, ["A pays B 100."])
+
+
+@pytest.mark.django_db
+def test_games_without_money_or_chips_settle_nothing(client, sitting):
+    sitting.record_hand(1, 2)
+    sitting.end_match(2)
+    page = client.get(url(sitting)).content.decode()
+    assert settlements(page) == [] and "Settling up" not in page
+    fapfap_for_nothing = Sitting.start("fapfap", ["A", "B"])
+    fapfap_for_nothing.record_hand(1, 0, {"multiplier": "4"})
+    assert TableState.of(fapfap_for_nothing.table()).settling is None
+
+
+# --- Cat Tê in chips --------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_cat_te_settles_in_chips_against_the_stacks_and_the_re_issues(client):
+    """2 chips each (Ben, Cal, Dia): Dia's dealt flush takes 2 from each (Ben and Cal run out); a batch
+    of 2 to everyone; Ben wins two last tricks (1 from each). Chips in front: 2 x 2 + total:
+    Ben 6, Cal 0, Dia 6; nets (the totals) +2, -4, +2: Cal gives Ben 2 and Dia 2."""
+    sitting = Sitting.start("cat-te", ["Ben", "Cal", "Dia"], MatchEnd(MatchEndKind.HANDS, 3), starting_chips=2)
+    sitting.record_hand(1, 2, {"how": "flush"})
+    sitting.reissue_chips(0)
+    sitting.record_hand(2, 0, {"how": "last"})
+    sitting.record_hand(3, 0, {"how": "last"})
+    page = client.get(url(sitting)).content.decode()
+    assert tally(page)[1] == {"Ben": [6, 2], "Cal": [0, 0], "Dia": [6, 1]}
+    [(nets, payments)] = settlements(page)
+    assert nets == {"Ben": "+2", "Cal": "\u22124", "Dia": "+2"}
+    assert payments == ["Cal owes Ben the worth of 2 chips.", "Cal owes Dia the worth of 2 chips."]
+    assert "Settling up in chips" in page
+    french = client.get(url(sitting), **FR).content.decode()
+    assert settlements(french)[0][1] == [
+        "Cal doit à Ben la valeur de 2 jetons.",
+        "Cal doit à Dia la valeur de 2 jetons.",
+    ]
+
+
+@pytest.mark.django_db
+def test_one_chip_is_said_in_the_singular(client):
+    sitting = Sitting.start("cat-te", ["Ben", "Cal", "Dia"], MatchEnd(MatchEndKind.HANDS, 1))
+    sitting.record_hand(1, 0, {"how": "last"})
+    assert settlements(client.get(url(sitting)).content.decode())[0][1] == [
+        "Cal owes Ben the worth of 1 chip.",
+        "Dia owes Ben the worth of 1 chip.",
+    ]
+
+
+# --- the shared result ------------------------------------------------------------------------------
+
+
+def shared_text(page: str) -> str:
+    return unescape(TEXT.search(page)[1])
+
+
+@pytest.mark.django_db
+def test_the_shared_result_in_english(client):
+    sitting = fapfap(client, end_kind="points", end_target="7")
+    for number, (seat, multiplier) in enumerate([(2, "2"), (2, "4"), (1, "1"), (2, "1")], start=1):
+        answer = tap(client, sitting, number, seat, {"multiplier": multiplier})
+    sitting.refresh_from_db()
+    day = timezone.localtime(sitting.started_at)
+    expected = "\n".join(
+        [
+            f"Fapfap · {formats.date_format(day, 'DATE_FORMAT')}",  # Nov. 30, 2026
+            "1. Ngono: +1,300 FCFA (7 stakes won)",  # at a stake, the money first (issue 10)
+            "2. Mbarga: \u2212500 FCFA (1 stake won)",  # a Latin name bare: FSI and PDI only around right-to-left ones
+            "3. Ateba: \u2212800 FCFA (0 stakes won)",
+            "Ngono wins the match with +1,300 FCFA (7 stakes won).",
+            "Settling up in FCFA:",
+            "Mbarga pays Ngono 500 FCFA.",
+            "Ateba pays Ngono 800 FCFA.",
+            f"Follow the score: http://testserver/w/{sitting.watch_token}/",
+        ]
+    )
+    for page in (answer.content.decode(), client.get(url(sitting)).content.decode()):  # the tap's answer, the page
+        assert shared_text(page) == expected
+        assert sitting.token not in shared_text(page)
+    watched = client.get(f"/w/{sitting.watch_token}/").content.decode()
+    assert shared_text(watched) == expected and sitting.token not in watched
+
+
+@pytest.mark.django_db
+def test_the_shared_result_in_french(client):
+    sitting = Sitting.start("cat-te", ["Ben", "Cal", "Dia"], MatchEnd(MatchEndKind.HANDS, 2), starting_chips=10)
+    sitting.record_hand(1, 0, {"how": "last"})
+    sitting.record_hand(2, 2, {"how": "last"})  # Ben and Dia level at 11: a shared first place
+    text = shared_text(client.get(url(sitting), **FR).content.decode())
+    day = timezone.localtime(sitting.started_at)
+    months = ["jan.", "fév.", "mars", "avr.", "mai", "juin", "juil.", "août", "sept.", "oct.", "nov.", "déc."]
+    ben, cal, dia = "Ben", "Cal", "Dia"  # bare in text for other apps (names.shared)
+    assert text.split("\n") == [
+        f"Cat Tê · {day.day} {months[day.month - 1]} {day.year}",  # the month abbreviated: nobody misreads it
+        f"1. {ben}\u00a0: 11 jetons (+1)",  # against the 10 each was given
+        f"1. {dia}\u00a0: 11 jetons (+1)",
+        f"3. {cal}\u00a0: 8 jetons (\u22122)",
+        f"Première place partagée\u00a0: {ben} et {dia}, avec 11 jetons (+1) chacun.",
+        "Comptes à régler, en jetons\u00a0:",
+        f"{cal} doit à {ben} la valeur de 1 jeton.",
+        f"{cal} doit à {dia} la valeur de 1 jeton.",
+        f"Suivre le score\u00a0: http://testserver/w/{sitting.watch_token}/",
+    ]
+
+
+@pytest.mark.django_db
+def test_a_match_with_no_hand_won_shares_that(client, sitting):
+    sitting.end_match(1)
+    text = shown(shared_text(client.get(url(sitting)).content.decode()))
+    assert text.split("\n")[1:] == [
+        "1. Aïcha: 0 hands won",
+        "1. Boubacar: 0 hands won",
+        "1. Chaibou: 0 hands won",
+        "1. Djibo: 0 hands won",
+        "No hand was won.",
+        "Ended before its first hand.",  # an open match: said where anyone who reads it later sees it
+        f"Follow the score: http://testserver/w/{sitting.watch_token}/",
+    ]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("played, said", [(3, "Ended after hand 3."), (0, "Ended before its first hand.")])
+def test_an_open_match_ended_by_a_member_says_when_not_that_it_ended_early(client, played, said):
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar"], MatchEnd(MatchEndKind.OPEN))
+    for number in range(1, played + 1):
+        sitting.record_hand(number, number % 2)
+    sitting.end_match(played + 1)
+    page = shown(client.get(url(sitting)).content.decode())
+    assert said in page and said in shown(shared_text(page))
+    assert "Ended early" not in page
+
+
+# --- the share button in a browser -------------------------------------------------------------------
+
+STUB_SHARE = (
+    "window.__shared = []; navigator.share = function (data) { window.__shared.push(data); return Promise.resolve(); };"
+)
+NO_SHARE = "delete Navigator.prototype.share; delete navigator.share;"
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_share_button_uses_the_share_sheet_after_the_last_tap(browser, live_server):
+    sitting = Sitting.start("fapfap", NAMES, MatchEnd(MatchEndKind.POINTS, 7), stake_amount=100, stake_label="FCFA")
+    for number, (seat, multiplier) in enumerate([(1, "2"), (1, "4"), (0, "1")], start=1):
+        sitting.record_hand(number, seat, {"multiplier": multiplier})
+    page = open_phone(browser)
+    page.add_init_script(STUB_SHARE)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    page.locator("summary.tap", has_text="Ngono").click()  # the last tap ends the match: the standings come by htmx
+    page.get_by_role("button", name=re.compile("With a 4 or higher")).click()
+    page.get_by_text("Match over").wait_for()
+    button = page.get_by_role("button", name="Share result")
+    button.wait_for()
+    assert not page.locator("#result-text").is_visible()  # the phone shares: no box to select from
+    shot(page, "share-result-360x640")
+    button.click()
+    page.wait_for_function("window.__shared.length === 1")
+    shared = page.evaluate("window.__shared[0]")
+    assert shared["title"] == "Fapfap"
+    assert "Mbarga pays Ngono 500 FCFA." in shown(shared["text"]) and f"/w/{sitting.watch_token}/" in shared["text"]
+    assert sitting.token not in shared["text"]
+    page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_without_a_share_sheet_the_button_copies_and_without_javascript_the_text_is_there(browser, live_server):
+    sitting = Sitting.start("cat-te", ["Ben", "Cal", "Dia"], MatchEnd(MatchEndKind.HANDS, 1))
+    sitting.record_hand(1, 0, {"how": "last"})
+    page = open_phone(browser, "412x915")
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.add_init_script(NO_SHARE)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    button = page.get_by_role("button", name="Share result")
+    button.click()
+    page.get_by_role("button", name="Result copied: paste it in your chat").wait_for()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith("Cat Tê · ") and "Cal owes Ben the worth of 1 chip." in shown(copied)
+    shot(page, "share-result-copied-412x915")
+    page.context.close()
+
+    plain = open_phone(browser, java_script_enabled=False)
+    plain.goto(live_server.url + sitting.get_absolute_url())
+    box = plain.get_by_role("textbox", name=re.compile("The result, to send to the group"))
+    assert box.is_visible() and "Dia owes Ben the worth of 1 chip." in shown(box.input_value())
+    assert not plain.get_by_role("button", name="Share result").is_visible()
+    shot(plain, "share-result-no-js-360x640")
+    plain.context.close()

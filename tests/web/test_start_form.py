@@ -1,0 +1,365 @@
+"""The start form: blank rows ignored, each game's player range on the form, Add stopping at the game's
+maximum (with the reason), and one number field per match end, each with its own default."""
+
+from html.parser import HTMLParser
+
+import pytest
+from django.utils import translation
+
+from matches.models import Sitting
+from matches.domain.rules import GAMES, MatchEndKind, RuleError
+from matches.web.texts import rule_message
+
+from tests.browsers import open_phone, shot
+
+HX = {"HTTP_HX_REQUEST": "true"}
+FR = {"HTTP_ACCEPT_LANGUAGE": "fr-FR,fr;q=0.9"}
+NUMBER_FIELDS = {"points": "end_target_points", "hands": "end_target_hands", "wins": "end_target_wins"}
+
+
+class Inputs(HTMLParser):
+    """The page's <input> elements (name -> value, in page order) and its buttons' (name, value) pairs."""
+
+    def __init__(self, page: str):
+        super().__init__()
+        self.values: dict[str, str] = {}
+        self.buttons: list[tuple[str, str]] = []
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "input" and attributes.get("type") != "radio":
+            self.values[attributes.get("name") or ""] = attributes.get("value") or ""
+        if tag == "button":
+            self.buttons.append((attributes.get("name") or "", attributes.get("value") or ""))
+
+
+def player_rows(page: str) -> int:
+    return sum(1 for name in Inputs(page).values if name.startswith("player_"))
+
+
+def form_data(page: str, **changes) -> dict:
+    """What a browser would post from this page's form (no radio chosen unless given), with changes."""
+    data = {name: value for name, value in Inputs(page).values.items() if name}
+    data.update(changes)
+    return data
+
+
+def start_data(names, **extra) -> dict:
+    data = {"action": "start", "end_kind": "open"}
+    data.update({f"player_{row}": name for row, name in enumerate(names, start=1)})
+    data.update(extra)
+    return data
+
+
+# --- A: no busywork before the first hand --------------------------------------------
+
+
+@pytest.mark.django_db
+def test_blank_rows_are_ignored_and_the_names_keep_their_order(client):
+    response = client.post("/start/agram/", start_data(["", "Aïcha", "  ", "Chaibou", ""]))
+    assert response.status_code == 302, response.content.decode()
+    assert [seat.name for seat in Sitting.objects.get().table().seats] == ["Aïcha", "Chaibou"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "game, names, message",
+    [
+        ("agram", ["Aïcha", "", "", ""], "Agram needs at least 2 players: add a name."),
+        ("cat-te", ["Aïcha", "", " ", ""], "Cat Tê needs at least 3 players: add 2 names."),
+        ("letzter-stich", ["", "", "", ""], "Letzter Stich needs at least 3 players: add 3 names."),
+    ],
+)
+def test_too_few_names_get_one_message_naming_the_minimum(client, game, names, message):
+    page = client.get(f"/start/{game}/").content.decode()
+    typed = {f"player_{row}": name for row, name in enumerate(names, start=1)}
+    data = form_data(page, action="start", end_kind=GAMES[game].match_ends[0].value, **typed)
+    response = client.post(f"/start/{game}/", data)
+    page = response.content.decode()
+    assert response.status_code == 400 and Sitting.objects.count() == 0
+    assert page.count(message) == 1 and "Type a name" not in page
+    players = page[page.index("Players, in seating order") : page.index("</fieldset>")]
+    assert message in players  # said with the names, not far below them above Start
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())
+def test_each_games_player_range_is_on_the_form_before_anyone_types(client, game):
+    page = client.get(f"/start/{game.slug}/").content.decode()
+    assert f"{game.name}: {game.min_players} to {game.max_players} players" in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
+@pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())
+def test_add_stops_at_the_games_maximum_and_says_why_in_its_place(client, headers, game):
+    page = client.get(f"/start/{game.slug}/").content.decode()
+    while ("action", "add") in Inputs(page).buttons:
+        rows = player_rows(page)
+        page = client.post(f"/start/{game.slug}/", form_data(page, action="add"), **headers).content.decode()
+        assert player_rows(page) == rows + 1
+    assert player_rows(page) == game.max_players
+    assert f"{game.name} is played by at most {game.max_players}" in page
+    again = client.post(f"/start/{game.slug}/", form_data(page, action="add"), **headers).content.decode()
+    assert player_rows(again) == game.max_players and ("action", "add") not in Inputs(again).buttons
+
+
+def test_the_reason_for_the_maximum_is_the_packs_when_there_is_one(client, db):
+    page = client.post("/start/agram/", start_data(["A", "B", "C", "D", "E"], action="add")).content.decode()
+    assert "Agram is played by at most 5 players: six hands of six need 36 cards, the pack has 35." in page
+    sipa = client.post("/start/sipa/", start_data(list("ABCDE"), action="add")).content.decode()
+    assert "Sipa is played by at most 5 players." in sipa
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())
+def test_the_rows_shown_never_exceed_the_games_maximum(client, game):
+    assert player_rows(client.get(f"/start/{game.slug}/").content.decode()) <= game.max_players
+    posted = start_data(["A", "A"] + [""] * 12, end_kind=game.match_ends[0].value)  # a refusal: same name twice
+    page = client.post(f"/start/{game.slug}/", posted).content.decode()
+    assert "is already at the table" in page and player_rows(page) == game.max_players
+
+
+@pytest.mark.django_db
+def test_the_range_and_the_maximum_are_said_in_french(client):
+    page = client.get("/start/agram/", **FR).content.decode()
+    assert "Agram\u00a0: de 2 à 5 joueurs" in page
+    full = client.post("/start/agram/", start_data(list("ABCDE"), action="add"), **FR).content.decode()
+    assert "Agram se joue à 5 joueurs au plus\u00a0: six mains de six demandent 36 cartes" in full
+
+
+# --- C: a default belongs to its own match end -------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "game, defaults",
+    [
+        ("letzter-stich", {"points": "500", "hands": "12"}),
+        ("agram", {"wins": "5", "hands": "10"}),
+        ("sink-sink", {"wins": "5", "hands": "10"}),
+        ("fapfap", {"points": "10", "hands": "10"}),
+        ("sipa", {"points": "10"}),
+        ("cat-te", {"hands": "12"}),
+        ("eighty-three", {}),
+    ],
+)
+def test_each_match_end_that_takes_a_number_has_its_own_labelled_field_and_default(client, game, defaults):
+    page = client.get(f"/start/{game}/").content.decode()
+    values = Inputs(page).values
+    shown = {kind: values[field] for kind, field in NUMBER_FIELDS.items() if field in values}
+    assert shown == defaults
+    for kind in defaults:
+        assert f'for="id_{NUMBER_FIELDS[kind]}"' in page
+    assert 'name="end_target"' not in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
+def test_switching_letzter_stich_to_after_n_hands_does_not_keep_500(client, headers):
+    page = client.get("/start/letzter-stich/").content.decode()
+    data = form_data(page, action="start", end_kind="hands", player_1="A", player_2="B", player_3="C", player_4="D")
+    response = client.post("/start/letzter-stich/", data, **headers)
+    assert response.status_code == 302 or response.has_header("HX-Redirect"), response.content.decode()
+    assert Sitting.objects.get().match_end.kind is MatchEndKind.HANDS
+    assert Sitting.objects.get().end_target == 12
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "game, chosen, fields, target",
+    [
+        ("letzter-stich", "points", {"end_target_points": "300", "end_target_hands": "999"}, 300),
+        ("letzter-stich", "hands", {"end_target_points": "300", "end_target_hands": "9"}, 9),
+        ("agram", "wins", {"end_target_wins": "3", "end_target_hands": "lots"}, 3),
+        ("agram", "hands", {"end_target_wins": "-1", "end_target_hands": "7"}, 7),
+        ("agram", "open", {"end_target_wins": "x", "end_target_hands": "0.5"}, None),
+    ],
+)
+def test_the_server_applies_only_the_chosen_match_ends_number(client, game, chosen, fields, target):
+    response = client.post(f"/start/{game}/", start_data(["A", "B", "C"], end_kind=chosen, **fields))
+    assert response.status_code == 302, response.content.decode()
+    assert Sitting.objects.get().end_target == target
+
+
+@pytest.mark.django_db
+def test_a_number_left_in_another_match_ends_field_does_not_stand_in_for_an_empty_one(client):
+    data = start_data(["A", "B", "C"], end_kind="hands", end_target_points="500", end_target_hands="")
+    response = client.post("/start/letzter-stich/", data)
+    assert response.status_code == 400 and Sitting.objects.count() == 0
+    assert "Type N, the number this match ends at." in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_old_single_number_field_still_counts_for_the_chosen_match_end(client):
+    response = client.post("/start/letzter-stich/", start_data(["A", "B", "C"], end_kind="hands", end_target="6"))
+    assert response.status_code == 302
+    assert Sitting.objects.get().end_target == 6
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
+def test_letzter_stich_hands_default_follows_the_rows_unless_typed(client, headers):
+    page = client.get("/start/letzter-stich/").content.decode()
+    added = client.post("/start/letzter-stich/", form_data(page, action="add"), **headers).content.decode()
+    assert Inputs(added).values["end_target_hands"] == "15" and Inputs(added).values["end_target_points"] == "500"
+    removed = client.post("/start/letzter-stich/", form_data(added, action="remove-1"), **headers).content.decode()
+    assert Inputs(removed).values["end_target_hands"] == "12"
+    typed = form_data(removed, action="add", end_target_hands="20", end_target_points="400")
+    kept = client.post("/start/letzter-stich/", typed, **headers).content.decode()
+    assert Inputs(kept).values["end_target_hands"] == "20" and Inputs(kept).values["end_target_points"] == "400"
+
+
+@pytest.mark.parametrize("game", GAMES.values(), ids=GAMES.keys())
+def test_every_match_end_that_takes_a_number_has_a_default_in_range(game):
+    for kind in game.match_ends:
+        for seats in range(game.min_players, game.max_players + 1):
+            target = game.target_for(kind, seats)
+            if kind in (MatchEndKind.OPEN, MatchEndKind.THRESHOLDS):
+                assert target is None
+            else:
+                assert target is not None and 1 <= target <= 10_000
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+def test_letzter_stich_hands_default_lets_everyone_deal_equally_often(seats):
+    target = GAMES["letzter-stich"].target_for(MatchEndKind.HANDS, seats)
+    assert target % seats == 0 and target == 3 * seats
+
+
+# --- the same, in a phone's browser without JavaScript ---------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("script", [False, True], ids=["no-js", "js"])
+def test_a_three_player_letzter_stich_after_12_hands_in_a_phone_browser(browser, live_server, script):
+    page = open_phone(browser, java_script_enabled=script)
+    page.goto(live_server.url + "/start/letzter-stich/")
+    page.get_by_text("Letzter Stich: 3 to 6 players").wait_for()
+    for row, name in enumerate(["Aïcha", "Boubacar", "Chaibou"], start=1):
+        page.fill(f"#id_player_{row}", name)
+    assert page.locator("#id_end_target_points").is_visible()
+    assert not page.locator("#id_end_target_hands").is_visible()
+    page.get_by_label("After N hands", exact=True).check()
+    assert page.locator("#id_end_target_hands").is_visible()
+    assert not page.locator("#id_end_target_points").is_visible()
+    assert page.input_value("#id_end_target_hands") == "12"
+    shot(page, f"start-letzter-stich-hands-{'js' if script else 'no-js'}-360x640")
+    page.get_by_role("button", name="Start the match", exact=True).last.click()
+    page.get_by_text("The match ends after 12 hands.").wait_for()
+    sitting = Sitting.objects.get()
+    assert [seat.name for seat in sitting.table().seats] == ["Aïcha", "Boubacar", "Chaibou"]
+    page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_add_stops_at_five_for_agram_without_javascript(browser, live_server):
+    page = open_phone(browser, "412x915", java_script_enabled=False)
+    page.goto(live_server.url + "/start/agram/")
+    page.get_by_role("button", name="Add a player").click()
+    assert page.locator('input[name^="player_"]').count() == 5
+    assert page.get_by_role("button", name="Add a player").count() == 0
+    page.get_by_text("Agram is played by at most 5").wait_for()
+    shot(page, "start-agram-full-no-js-412x915")
+    page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_start_form_with_its_new_parts_has_no_serious_accessibility_violation(browser, live_server, language):
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = open_phone(browser, locale=language, extra_http_headers={"Accept-Language": language})
+    page.goto(live_server.url + "/start/letzter-stich/")
+    for _ in range(2):
+        page.locator('button[name="action"][value="add"]').click()
+        page.wait_for_timeout(300)
+    page.locator('input[name="end_kind"][value="hands"]').check()
+    page.fill("#id_end_target_hands", "0.5")
+    page.locator("button.submit").click()
+    page.locator("#id_end_target_hands-error").wait_for()
+    assert page.locator('input[name^="player_"]').count() == 6
+    assert page.locator("#table-full").is_visible()
+    violations = Axe().run(page).response["violations"]
+    assert [v["id"] for v in violations if v["impact"] in ("serious", "critical")] == []
+    shot(page, f"start-letzter-stich-refused-{language}-360x640")
+    page.context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_games_start_form_has_no_serious_accessibility_violation(browser, live_server, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = open_phone(browser, color_scheme=scheme)
+    for slug in GAMES:
+        page.goto(live_server.url + f"/start/{slug}/")
+        violations = Axe().run(page).response["violations"]
+        assert [v["id"] for v in violations if v["impact"] in ("serious", "critical")] == [], slug
+    page.context.close()
+
+
+@pytest.mark.django_db
+def test_the_start_form_offers_the_match_this_phone_is_still_playing(client):
+    """A phone that goes back from its table lands on the start form: it says a match is being played
+    and leads back to it, rather than inviting a second one. A finished match is not offered."""
+    assert "Match in progress" not in client.get("/start/agram/").content.decode()
+    started = client.post(
+        "/start/fapfap/", {"action": "start", "end_kind": "open", "player_1": "Ana", "player_2": "Ben"}
+    )
+    table = started["Location"]
+    page = client.get("/start/agram/").content.decode()
+    assert "Match in progress on this phone: Fapfap." in page
+    assert f'href="{table}"' in page
+    Sitting.objects.get(token=table.split("/")[2]).end_match()
+    assert "Match in progress" not in client.get("/start/agram/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_bound_in_a_form_message_is_written_as_the_language_groups_numbers(client):
+    from django.utils import translation
+
+    from matches.web.presenters.table_state import grouped
+
+    data = {"action": "start", "end_kind": "hands", "end_target": "99999999999", "player_1": "A", "player_2": "B"}
+    page = client.post("/start/agram/", data, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    with translation.override("fr"):
+        ten_thousand = grouped(10_000)
+    assert ten_thousand != "10000" and f"N\u00a0: au plus {ten_thousand}." in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", [slug for slug, g in GAMES.items() if MatchEndKind.HANDS in g.match_ends])
+def test_a_match_of_n_hands_says_a_multiple_of_the_players_deals_evenly_where_the_deal_rotates(client, game):
+    """Source: RULES.md, Letzter Stich ("ideally a multiple of the number of players, so everyone deals
+    equally often"); where the winner deals next, no number of hands makes the deal even."""
+    page = client.get(f"/start/{game}/").content.decode()
+    said = "a multiple of the number of players lets everyone deal as often" in page
+    assert said == (GAMES[game].next_dealer == "rotate")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "language, said",
+    [
+        ("vi", "Nội dung này có ký tự rỗng (null) không nhìn thấy: hãy gõ lại."),
+        ("fr", "Ce texte contient un caractère nul invisible : retapez-le."),
+        ("en", "Null characters are not allowed."),
+    ],
+)
+def test_a_name_holding_a_null_character_is_refused_in_the_phones_language_and_still_counts_as_typed(
+    client, language, said
+):
+    answer = client.post("/start/fapfap/", {"player_1": "a\x00b", "player_2": "Bintou"}, HTTP_ACCEPT_LANGUAGE=language)
+    page = answer.content.decode()
+    assert answer.status_code == 400 and said in page
+    assert not Sitting.objects.exists()
+    with pytest.raises(RuleError) as one_name_only, translation.override(language):
+        GAMES["fapfap"].check_player_count(1)
+    with translation.override(language):
+        assert rule_message(one_name_only.value) not in page  # two names were typed
