@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from matches.domain import rules
 from matches.domain.chart import CHART_POINTS, sampled
-from matches.domain.settlement import nets_from_totals
+from matches.domain.stakes import Stakes
 from matches.models.choices import EndedHow
 from matches.models.hands import Hand
 from matches.models.options import STAKE_LABEL_MAX_LENGTH
@@ -95,6 +95,14 @@ class Sitting(SittingVerbs, models.Model):
         return self.ended_how == Sitting.EndedHow.ENDED_EARLY
 
     @property
+    def stakes(self) -> Stakes:
+        """What this sitting's totals come to in chips or money (domain/stakes.py)."""
+        game = self.rules
+        stake = self.stake_amount if game.uses_stake else None
+        batches = (self.reissued_before, self.chips_reissued)
+        return Stakes.of(game.uses_chips, self.starting_chips, *batches, stake, self.stake_label)
+
+    @property
     def zone(self):
         """The table's own clock: every time of this sitting is shown in it (a tzinfo)."""
         return zone_named(self.time_zone)
@@ -111,12 +119,7 @@ class Sitting(SittingVerbs, models.Model):
         money at the stake for Fapfap played for one, else the game's score. Reads `self.seats`
         (prefetch them when listing many). Source: RULES.md (Cat Te chips; Fapfap stakes)."""
         seats = list(self.seats.all())
-        totals = [seat.total for seat in seats]
-        if self.rules.uses_stake and self.stake_amount:
-            totals = nets_from_totals(totals, self.stake_amount)
-        elif self.rules.uses_chips:
-            base = (self.starting_chips or 0) * (1 + self.chips_reissued)
-            totals = [base + total for total in totals]
+        totals = self.stakes.shown([seat.total for seat in seats])
         return [(seat.name, total) for seat, total in zip(seats, totals, strict=True)]
 
     # --- reading the table ----------------------------------------------------------

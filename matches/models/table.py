@@ -13,6 +13,7 @@ from django.db.models import Model
 
 from matches.domain import rules
 from matches.domain.replay import next_dealer
+from matches.domain.stakes import Stakes
 from matches.models.choices import EndedHow, HandStatus
 
 if TYPE_CHECKING:
@@ -107,23 +108,22 @@ class Table:
             over=self.sitting.is_finished,
         )
 
+    @cached_property
+    def stakes(self) -> Stakes:
+        return self.sitting.stakes
+
     def chips_issued(self, batches: int) -> int:
-        """Chips handed to each seat once `batches` re-issues followed the starting stack (Cat Tê;
-        0 for games without chips). Source: RULES.md, Cat Te ("an equal batch to every player")."""
-        if not self.sitting.rules.uses_chips:
-            return 0
-        return (self.sitting.starting_chips or 0) * (1 + batches)
+        """Chips handed to each seat once `batches` stacks followed the first (0 without chips)."""
+        return self.stakes.stack(batches)
 
     def balances(self) -> list[int]:
         """Chips in front of each seat (Cat Tê): the stacks handed out plus what the hands moved."""
-        issued = self.chips_issued(self.sitting.chips_reissued)
+        issued = self.stakes.issued()
         return [issued + seat.total for seat in self.seats]
 
     def money(self, total: int, everyone: int) -> int:
-        """A seat's net money at the sitting's stake (0 without one), from its `total` of stakes and
-        `everyone`'s: each other player pays the winner the stake times the hand's multiplier, so
-        with n seats the seat nets stake x (n x total - everyone). Source: RULES.md, Fapfap stakes."""
-        return (self.sitting.stake_amount or 0) * (len(self.seats) * total - everyone)
+        """A seat's net money at the sitting's stake (0 without one): see Stakes.net."""
+        return self.stakes.net(total, everyone, len(self.seats))
 
     @cached_property
     def someone_ran_out(self) -> bool:

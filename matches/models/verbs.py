@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Self
 
 from django.db import IntegrityError, models, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from matches.domain import rules
@@ -156,9 +157,10 @@ class SittingVerbs:
             recorded_by_seat=by.seat,
         )
         for seat, gained in zip(table.seats, points, strict=True):
-            seat.total += gained
-        table.seats[winner].hands_won += 1
-        Seat.objects.bulk_update(table.seats, ["total", "hands_won"])
+            won = int(seat.position == winner)
+            if gained or won:  # most games move one seat's score: one short UPDATE each
+                Seat.objects.filter(pk=seat.pk).update(total=F("total") + gained, hands_won=F("hands_won") + won)
+                seat.total, seat.hands_won = seat.total + gained, seat.hands_won + won
         self._save_progress(progress, table.seats)
         return hand
 

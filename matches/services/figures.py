@@ -15,7 +15,7 @@ from typing import NamedTuple
 from matches.domain import rules, stats
 from matches.domain.chart import listed, sampled, shortened, spread_labels
 from matches.models import Group, Seat, Sitting
-from matches.domain.settlement import nets_from_totals
+from matches.domain.stakes import Stakes
 from matches.models.zones import zone_named
 
 RATE_WIDTH, RATE_HEIGHT = 260, 100  # the win-rate chart's plot area, in viewBox units
@@ -112,10 +112,10 @@ def record(sitting: SittingRow, seats: SeatColumns) -> stats.MatchRecord:
     """
     game = rules.get_game(sitting.game)
     totals = seats.totals
-    issued = (sitting.starting_chips or 0) * (1 + sitting.chips_reissued) if game.uses_chips else 0
-    money = None
-    if game.uses_stake and sitting.stake_amount:
-        money = tuple(nets_from_totals(totals, sitting.stake_amount))
+    stake = sitting.stake_amount if game.uses_stake else None
+    stakes = Stakes.of(game.uses_chips, sitting.starting_chips, (), sitting.chips_reissued, stake, sitting.stake_label)
+    issued = stakes.issued()
+    money = tuple(stakes.money(totals)) if stakes.stake else None
     return stats.MatchRecord(
         key=sitting.pk,
         game=sitting.game,

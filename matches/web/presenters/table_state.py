@@ -325,11 +325,7 @@ class TableState(Table):
         """Cat Tê: the chips handed to everyone right after hand `number` (before the next hand), as
         a sentence for its own row of the hands ("Everyone received 10 more chips."); "" if none.
         Source: RULES.md, Cat Te ("an equal batch to every player")."""
-        sitting = self.sitting
-        if not sitting.chips_reissued:
-            return ""
-        batches = sum(1 for before in sitting.reissued_before[: sitting.chips_reissued] if before == number + 1)
-        chips = batches * (sitting.starting_chips or 0)
+        chips = self.stakes.handed_out_after(number)
         if not chips:
             return ""
         return ngettext("Everyone received %(chips)d more chip.", "Everyone received %(chips)d more chips.", chips) % {

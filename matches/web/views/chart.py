@@ -57,22 +57,14 @@ def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
 
 
 def new_stacks_after(sitting: Sitting, number: int) -> int:
-    """How many stacks everyone was given right after hand `number` (Cat Tê; 0 for the other games)."""
-    return sum(1 for before in sitting.reissued_before[: sitting.chips_reissued] if before == number + 1)
+    """Chips everyone was given right after hand `number` (Cat Tê; 0 for the other games)."""
+    return sitting.stakes.handed_out_after(number)
 
 
 def shown(sitting: Sitting, number: int, totals: list[int], then_new_stacks: bool = False) -> list[int]:
     """The values the tally shows after hand `number` for these running totals: for Cat Tê the chips
     in front of each player then, with the stacks handed out after it only when `then_new_stacks`."""
-    if sitting.rules.uses_chips:
-        before = sitting.reissued_before[: sitting.chips_reissued]
-        last = number + 1 if then_new_stacks else number  # batches dated up to this hand (or the next)
-        batches = 1 + sum(1 for handed in before if handed <= last)
-        return [(sitting.starting_chips or 0) * batches + total for total in totals]
-    if sitting.stake_amount:
-        everyone = sum(totals)
-        return [sitting.stake_amount * (len(totals) * total - everyone) for total in totals]
-    return list(totals)
+    return sitting.stakes.shown(totals, before=number + 1 if then_new_stacks else number)
 
 
 def table_rows(chart: Chart | None, money: bool = False) -> SafeString:

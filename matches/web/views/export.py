@@ -132,8 +132,7 @@ def rows(state: TableState, hands: Iterable[Hand]) -> Iterator[list[object]]:
 def batch_dates(sitting: Sitting) -> list[float]:
     """Per batch re-issued, in order, the hand it was handed out before; a batch the sitting counts
     but does not date (kept count and list out of step) goes after every hand, like the migration's."""
-    dated: list[float] = sorted(sitting.reissued_before)[: sitting.chips_reissued]
-    return dated + [float("inf")] * (sitting.chips_reissued - len(dated))
+    return list(sitting.stakes.batches)
 
 
 class HandRows:
