@@ -17,8 +17,9 @@ ANSWERS = 5000  # poll and table answers checked per database
 
 VERSION = re.compile(r'hx-get="[^"]*\?v=(\d+)"')
 TALLY = re.compile(r'<table class="tally">.*?</table>', re.S)
-TALLY_ROW = re.compile(r'<td class="num">(\d+)</td></tr>')  # Agram's one score column: hands won
-NEWEST_HAND = re.compile(r'<table class="hands">.*?<tbody>\s*<tr><td class="num">(\d+)</td>', re.S)
+# Agram's one score column: hands won, grouped by thousands past 999 ("1,000")
+TALLY_ROW = re.compile(r'<td class="num">([\d,]+)</td></tr>')
+NEWEST_HAND = re.compile(r'<table class="hands">.*?<tbody>\s*<tr><td class="num">([\d,]+)</td>', re.S)
 
 
 def torn(body: str) -> str | None:
@@ -29,9 +30,9 @@ def torn(body: str) -> str | None:
     to N, the newest hand row is hand N, and the version is N + 1.
     """
     version = int(VERSION.search(body)[1])
-    rows = [int(won) for won in TALLY_ROW.findall(TALLY.search(body)[0])]
+    rows = [int(won.replace(",", "")) for won in TALLY_ROW.findall(TALLY.search(body)[0])]
     newest = NEWEST_HAND.search(body)
-    last = int(newest[1]) if newest else 0
+    last = int(newest[1].replace(",", "")) if newest else 0
     if (len(rows), sum(rows), version) != (4, last, last + 1):
         return f"newest hand {last}, {len(rows)} seats' wins add up to {sum(rows)}, version {version}"
     return None
