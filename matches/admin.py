@@ -1,8 +1,5 @@
-"""The operator's admin: find a sitting by the link a player pastes, look at it, delete it.
-
-Nothing of a sitting is editable here: its state changes only through the verbs of
-`matches.models`, which keep totals, versions and the ledger in step.
-"""
+"""The operator's admin: find a sitting by a pasted link, look at it, delete it. Nothing is editable:
+state changes only through the verbs of `matches.models`, which keep totals, versions and ledger in step."""
 
 from __future__ import annotations
 
@@ -25,8 +22,7 @@ BARE_TOKEN = re.compile(TOKEN)
 
 
 def tokens_in(search_term: str) -> list[str]:
-    """The sitting tokens in what the operator pasted: whole links (`https://host/s/<token>/`,
-    `/w/<token>/poll/`, ...) or bare tokens separated by spaces."""
+    """Sitting tokens in the pasted text: whole links (`https://host/s/<token>/`, `/w/<token>/poll/`) or bare tokens."""
     in_links = TOKEN_IN_LINK.findall(search_term)
     return in_links or [word for word in search_term.split() if BARE_TOKEN.fullmatch(word)]
 
@@ -134,12 +130,9 @@ class SittingAdmin(admin.ModelAdmin):
     def get_deleted_objects(
         self, objs: Iterable[Sitting], request: HttpRequest
     ) -> tuple[list, dict[str, int], set[str], list[str]]:
-        """What the delete confirmation lists: each sitting with its seat and hand counts.
-
-        Django's own collector reports the PROTECT foreign keys (a hand's winner, a seat's
-        player) as blocking; `forget_sittings` deletes in an order that they allow.
-        Returns (nested list of lines, {model's plural name: count}, permissions lacking, protected).
-        """
+        """The delete confirmation: each sitting with seat and hand counts. Django's collector would report
+        the PROTECT keys as blocking; `forget_sittings` deletes in an order they allow.
+        Returns (nested lines, {plural name: count}, permissions lacking, protected)."""
         sittings = Sitting.objects.filter(pk__in=[sitting.pk for sitting in objs]).annotate(
             seat_count=Count("seats", distinct=True), hand_count=Count("hands", distinct=True)
         )

@@ -1,11 +1,6 @@
-"""The score over time as drawing instructions: pure geometry for a small server-rendered SVG.
-
-One line per player (running total after each hand, hand number across), an optional step line
-(Eighty Three's threshold), one label per value the lines end at (the name, or the names of all
-who end there), and the points sampled as rows for the accessible table beside it. Integer
-coordinates in a fixed viewBox keep the markup short; long matches are sampled down to at most
-`max_points` hands so the tap answer stays small.
-"""
+"""The score over time as drawing instructions for a small server-rendered SVG: a line per player,
+threshold steps, end labels, and rows for the accessible table; integer coordinates and sampling
+down to `max_points` keep the tap's answer small."""
 
 from __future__ import annotations
 
@@ -17,28 +12,23 @@ from itertools import accumulate
 from matches.domain.names import isolate
 
 WIDTH, HEIGHT = 260, 120  # plot area, in viewBox units (the names take the 130 units on its right)
-# The whole drawing (x, y, width, height): the plot, the values on its left, the names on its right.
+# The whole drawing (x, y, w, h): values on the left, plot, names on the right.
 VIEW_BOX = (-34, -10, 424, 146)
-# A name is written NAME_BASELINE below its label_y, in a 14-unit font (app.css: .chart text) whose
-# tallest letters (an accented capital) rise NAME_ASCENT above the baseline and whose descenders
-# reach NAME_DESCENT below it (Chromium measures 13.3 and 3.2).
+# Name metrics in viewBox units for the 14-unit font (app.css: .chart text); Chromium measures
+# 13.3 ascent and 3.2 descent.
 NAME_BASELINE, NAME_ASCENT, NAME_DESCENT = 5, 14, 4
 LABEL_GAP = 17  # the least vertical distance between two names: more than a name is tall (16.5)
 CHART_POINTS = 40  # hands drawn at most: longer matches are sampled evenly, the newest hand always in
 NAME_CHARS = 12  # longer names are shortened in the drawing (the table beside it has them whole)
-# Names listed in one label (players who end at the same value) are parted by SEPARATOR, about as
-# wide as one letter: a label holds NAME_CHARS letters, each separator counted as one.
+# SEPARATOR is about one letter wide; a label holds NAME_CHARS letters, a separator counted as one.
 SEPARATOR, MORE = ", ", "…"  # MORE, listed last: and others the label has no room for
 
 
 @dataclass(frozen=True)
 class Line:
-    """One player's line: `points` as SVG polyline text, its `label` drawn at `label_y`, the last value.
-
-    Players whose lines end at the same value share one label (`listed`), at that value: the last
-    of them in seat order (its line drawn on top) carries it, the others have "" and the same
-    `label_y`; all of them have `shared` true (their label is drawn in the text's colour, not in one
-    of theirs). A player alone at their value has their name (`shortened`), in their line's colour."""
+    """One player's line: `points` (polyline text), `label` at `label_y`, the last value. Players ending
+    at one value share a label (`listed`), carried by the last in seat order (drawn on top);
+    `shared` labels take the text colour, a lone one its line's colour."""
 
     name: str
     label: str
@@ -50,9 +40,7 @@ class Line:
 
 @dataclass(frozen=True)
 class Chart:
-    """What a template draws. `hands` are the sampled hand numbers (0 = the start), `rows` the
-    values at each (one tuple per sampled hand, one value per player), `steps` the threshold's
-    polyline or "", `ticks` (y, value) for the y axis."""
+    """What a template draws: sampled `hands` (0 = start), `rows` per hand, `steps` polyline or "", `ticks`."""
 
     lines: tuple[Line, ...]
     hands: tuple[int, ...]
@@ -82,19 +70,15 @@ def running(start: Sequence[int], per_hand: Sequence[Sequence[int]]) -> list[tup
 
 
 LABEL_TOP = VIEW_BOX[1] + NAME_ASCENT - NAME_BASELINE  # the highest label_y whose name stays in the drawing
-LABEL_BOTTOM = VIEW_BOX[1] + VIEW_BOX[3] - NAME_DESCENT - NAME_BASELINE  # the lowest
+LABEL_BOTTOM = VIEW_BOX[1] + VIEW_BOX[3] - NAME_DESCENT - NAME_BASELINE
 
 
 def spread_labels(
     ys: Sequence[float], gap: int = LABEL_GAP, top: int = LABEL_TOP, bottom: int = LABEL_BOTTOM
 ) -> list[int]:
-    """Label heights as near `ys` as they can be (viewBox units, down is +), at least `gap` apart and
-    all within [top, bottom]; who is higher stays higher (ties: in the order given).
-
-    Names that would crowd each other form a block, centred on where they would be alone and moved
-    whole to stay within the bounds; blocks that then touch merge, so every pair keeps its gap. When
-    more labels than the room holds at `gap` are asked (a big group's win rates), they share the
-    room evenly instead."""
+    """Label heights near `ys` (viewBox units, down is +), `gap` apart within [top, bottom], order kept.
+    Crowding names form blocks centred where they would be and merged when touching; more labels
+    than fit share the room evenly."""
     if len(ys) > 1:
         gap = min(gap, (bottom - top) // (len(ys) - 1))
     order = sorted(range(len(ys)), key=lambda i: (ys[i], i))
@@ -119,14 +103,9 @@ def score_chart(
     thresholds: Sequence[int | None] | None = None,
     max_points: int = 60,
 ) -> Chart:
-    """The chart of a sitting's running totals.
-
-    `names`: one per seat, in seat order. `per_hand`: for each recorded hand in order, the points
-    it gave each seat (the ledger; an abandoned hand gives zeros). `start`: each seat's value before
-    hand 1 (Cat Tê's chips in front of each player; zeros by default). `thresholds`: the target in
-    force at the start and after each hand (len(per_hand) + 1 values, None where there is none),
-    drawn as a step line. Raises ValueError when the shapes do not match.
-    """
+    """Chart of a sitting's running totals: `names` per seat; `per_hand` points per hand (abandoned:
+    zeros); `start` values before hand 1 (Cat Tê chips); `thresholds` len(per_hand) + 1 values or None.
+    Raises ValueError when the shapes do not match."""
     seats = len(names)
     if any(len(points) != seats for points in per_hand) or (start is not None and len(start) != seats):
         raise ValueError(f"every hand and the start need one value per seat ({seats})")
@@ -141,9 +120,8 @@ def score_chart(
 def draw(
     names: Sequence[str], hands: Sequence[int], rows: Sequence[Sequence[int]], steps: Sequence[int | None] | None = None
 ) -> Chart:
-    """The chart of values already sampled: `hands` the hand numbers drawn (0 = the start; the
-    last is the newest hand), `rows` each seat's value after each of them, `steps` the threshold
-    after each (or None). Raises ValueError when the shapes do not match."""
+    """Chart of pre-sampled values: `hands` numbers (0 = start, last = newest), `rows` per seat, `steps`
+    threshold after each (or None). Raises ValueError when the shapes do not match."""
     if len(rows) != len(hands) or not hands or any(len(row) != len(names) for row in rows):
         raise ValueError(f"one row of {len(names)} values per hand drawn ({len(hands)})")
     rows = tuple(tuple(row) for row in rows)
@@ -160,7 +138,7 @@ def draw(
         return round((high - value) * HEIGHT / span)
 
     ends = sorted(set(rows[-1]), reverse=True)  # the values the lines end at, top first: a label each
-    at = dict(zip(ends, spread_labels([(high - v) * HEIGHT / span for v in ends])))  # unrounded
+    at = dict(zip(ends, spread_labels([(high - v) * HEIGHT / span for v in ends])))
     together = {value: [seat for seat, last in enumerate(rows[-1]) if last == value] for value in ends}
     lines = []
     for seat, name in enumerate(names):
@@ -187,24 +165,20 @@ def shortened(name: str, chars: int = NAME_CHARS) -> str:
 
 
 def listed(names: Sequence[str], chars: int = NAME_CHARS) -> str:
-    """One label for several players, in at most `chars` letters (each SEPARATOR counted as one):
-    all the names, else as many whole names as leave room for a last "…" (and others), else the
-    first name shortened and "…" ("Ousmane A…, …"). Each name after the first is isolated (FSI…PDI),
-    so a name in another script keeps its letters together and the names their order."""
+    """One label for several players in `chars` letters: all names, else whole names and "…", else the
+    first shortened ("Ousmane A…, …"). Names after the first are isolated (FSI…PDI) to keep order."""
     shown = [shortened(names[0], chars - 2)]  # when no whole name fits: room for a separator and MORE
     for kept in range(len(names), 0, -1):
         more = kept < len(names)  # a last MORE for those left out
-        if sum(map(len, names[:kept])) + more + (kept + more - 1) <= chars:  # the names, MORE, separators
+        if sum(map(len, names[:kept])) + more + (kept + more - 1) <= chars:
             shown = list(names[:kept])
             break
-    # The first name bare: the label (isolated as a whole where it is drawn) takes its direction, so a
-    # list that starts with a right-to-left name reads from the right; the others isolated in it.
+    # The first name bare so the label takes its direction; the others isolated in it.
     return SEPARATOR.join([shown[0], *map(isolate, shown[1:]), *([MORE] if len(shown) < len(names) else [])])
 
 
 def step_line(xs: Sequence[int], ys: Sequence[int | None]) -> str:
-    """A polyline that holds each y until the next x where it changes (a threshold rising in steps),
-    drawn to the last x; None: no value there."""
+    """A polyline holding each y until the next x where it changes, to the last x; None: no value there."""
     points: list[tuple[int, int]] = []
     for px, py in zip(xs, ys):
         if py is None or (points and points[-1][1] == py):
@@ -218,9 +192,7 @@ def step_line(xs: Sequence[int], ys: Sequence[int | None]) -> str:
 
 
 def axis_values(low: int, high: int, most: int = 4) -> list[int]:
-    """Round values (1, 2 or 5 times a power of ten apart) between `low` and `high`, at most `most` + 1;
-    and `high` itself when the last of them is half a step or more below it (the top score is read
-    off the axis too: 0, 20, 40, 50)."""
+    """Round ticks (1, 2 or 5 x 10**k apart) in [low, high], at most `most` + 1, plus `high` if half a step above."""
     span = max(1, high - low)
     power = 10 ** max(0, math.floor(math.log10(span)) - 1)
     step = next(m * p for p in (power, power * 10, power * 100) for m in (1, 2, 5) if span / (m * p) <= most)

@@ -1,16 +1,11 @@
-"""Refusals raised by the model verbs: a code, its parameters and an HTTP status; no sentence.
-
-The web layer turns a code into the reader's language (matches/web/refusals.py).
-"""
+"""Refusals raised by the model verbs: a code, its parameters and an HTTP status, no sentence;
+matches/web/refusals.py words them in the reader's language."""
 
 from __future__ import annotations
 
 
 class TableError(Exception):
-    """A change the table refuses; nothing was written. `status` is the HTTP answer (4xx).
-
-    `code` names the refusal ("hand_not_started"); `params` fill its sentence (numbers, names).
-    """
+    """A refused change, nothing written: `code` ("hand_not_started"), `params`, `status` (HTTP 4xx)."""
 
     status = 409
 
@@ -33,10 +28,7 @@ class Conflict(TableError):
 
 
 class AlreadyRecorded(Conflict):
-    """The tapped hand already has a row: a double tap, a retry or a second phone.
-
-    `number` is that hand, so the answer can offer to correct it.
-    """
+    """The tapped hand already has a row (double tap, retry); `number` lets the answer offer a correction."""
 
     def __init__(self, code: str, number: int, **params: object):
         super().__init__(code, number=number, **params)

@@ -1,9 +1,5 @@
-"""Players' names as typed at the table: the one set of rules every place that takes a name uses.
-
-Pure Python (no Django). A name is kept as `clean_name` makes it; it is a name when `name_refusal`
-finds nothing wrong; two spellings name the same player when their `name_key`s are equal
-("Aicha", "aïcha " and "AÏCHA" are one player).
-"""
+"""Players' names as typed: the one set of rules every place that takes a name uses (pure Python).
+`clean_name` stores, `name_refusal` validates, equal `name_key`s are one player ("Aicha" = "AÏCHA ")."""
 
 from __future__ import annotations
 
@@ -16,16 +12,15 @@ from matches.domain.errors import BadInput
 NAME_MAX_LENGTH = 40
 GROUP_NAME_MAX_LENGTH = 40
 INVISIBLE = {"\u200b", "\u2060", "\ufeff", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
-# The accents a key drops: the combining diacritical marks NFKD splits off letters ("ï" is i + U+0308).
-# Marks of other scripts (Devanagari vowel signs, Arabic vowels) stay: there they are letters' parts.
+# Keys drop the combining marks NFKD splits off Latin letters ("ï" = i + U+0308); marks of other
+# scripts (Devanagari, Arabic vowels) are letters' parts and stay.
 ACCENTS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0xFE20, 0xFE2F))
 
 T = TypeVar("T")
 
 
 def clean_name(raw: str) -> str:
-    """A typed name as stored: Unicode NFC, control and invisible formatting characters dropped
-    (joiners inside emoji stay), spaces trimmed and runs of spaces folded to one."""
+    """A typed name as stored: NFC, invisible/control characters dropped (not emoji joiners), spaces folded."""
     kept = "".join(
         char
         for char in unicodedata.normalize("NFC", raw)
@@ -40,8 +35,7 @@ def is_visible(name: str) -> bool:
 
 
 def name_refusal(name: str) -> BadInput | None:
-    """Why the cleaned `name` cannot be a player's, None when it can: "name_blank" (no letter, digit
-    or symbol) or "name_too_long" (with `max` and `length`)."""
+    """Why cleaned `name` cannot be a player's ("name_blank", "name_too_long" with `max` and `length`), else None."""
     if not is_visible(name):
         return BadInput("name_blank")
     if len(name) > NAME_MAX_LENGTH:
@@ -62,8 +56,7 @@ def _is_accent(char: str) -> bool:
 
 
 def name_key(name: str) -> str:
-    """What the spellings of one player share: the cleaned name case-folded, accents dropped (NFKD)
-    and spaces folded, so "Aïcha", "aicha" and "AÏCHA " give one key."""
+    """The cleaned name case-folded, accents (NFKD) and extra spaces dropped: one key per player."""
     decomposed = unicodedata.normalize("NFKD", clean_name(name).casefold())
     return " ".join("".join(char for char in decomposed if not _is_accent(char)).split())
 
@@ -92,11 +85,9 @@ FSI, PDI = "\u2068", "\u2069"  # Unicode's first strong isolate and pop directio
 
 
 def isolate(name: str) -> str:
-    """`name` between FSI and PDI, for text that stays plain on the screen (a chart's label in SVG, a
-    page's title, a hand's few words; the shared result: `shared`): the name takes its own direction from its
-    first letter and stays next to its own numbers, so "عائشة 3" never shows as "3 عائشة" in a
-    left-to-right line, nor "Ana: 2" in a right-to-left one. HTML puts names in <bdi> instead
-    (matches.web.bidi). clean_name drops such characters from typed names, so the pair is always balanced."""
+    """`name` between FSI and PDI for plain text (SVG labels, titles, hand words) so it keeps its own
+    direction beside numbers ("عائشة 3"). HTML uses <bdi> instead (web.bidi). clean_name strips
+    these characters from typed names, so the pair is always balanced."""
     return f"{FSI}{name}{PDI}"
 
 
@@ -106,9 +97,7 @@ def is_right_to_left(name: str) -> bool:
 
 
 def shared(name: str) -> str:
-    """`name` for plain text that leaves the app (the result a table shares to a chat or an SMS):
-    between FSI and PDI only when it holds right-to-left letters, which need them to keep their place
-    beside numbers; a Latin name goes bare, as the invisible pair may show as boxes in other apps."""
+    """`name` for text leaving the app: isolated only if right-to-left (elsewhere the pair may show as boxes)."""
     return isolate(name) if is_right_to_left(name) else name
 
 

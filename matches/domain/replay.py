@@ -1,8 +1,5 @@
-"""The one replay of a sitting's hands: totals, thresholds, dealers, match end and best runs.
-
-Used by the models (after a correction or an undo), the group archive's check and the statistics.
-Source: RULES.md (match ends; who deals next; Eighty Three's thresholds).
-"""
+"""The one replay of a sitting's hands (models after corrections, archive checks, statistics):
+totals, thresholds, dealers, match end, best runs. Source: RULES.md (match ends; dealing; Eighty Three)."""
 
 from __future__ import annotations
 
@@ -22,8 +19,7 @@ class Played:
 
 @dataclass(frozen=True)
 class Replayed:
-    """`after[i]`: the state after hand i (0-based, in order); `ended_at`: the index of the hand
-    that first reached the match end (None if none did); `final`: the state after the last hand."""
+    """`after[i]`: state after hand i; `ended_at`: index of the hand that reached the match end; `final`."""
 
     after: tuple[Progress, ...]
     ended_at: int | None
@@ -67,5 +63,4 @@ def longest_run(winners: Iterable[int | None], seat: int) -> int:
 
 
 def best_runs(winners: Sequence[int | None], n_seats: int) -> tuple[int, ...]:
-    """longest_run for every seat."""
     return tuple(longest_run(winners, seat) for seat in range(n_seats))

@@ -1,13 +1,5 @@
-"""Settling up after a match played for money: who pays whom, in as few payments as possible.
-
-Pure Python: nothing here imports Django. Amounts are whole units of the table's currency
-(e.g. CFA francs) or chips, as ints; a net is positive for a player who is owed, negative for one
-who owes. Players are known by a key (a name, a seat position, a Player's id: one kind per call).
-
-Fapfap's convention (RULES.md, Fapfap stakes): on every hand, each other player pays the winner
-the stake times the hand's multiplier. So with n seats, T the multipliers of all hands won and
-W a seat's own, the seat nets stake x (n x W - T): the money column, the CSV and the settlement.
-"""
+"""Settling up a money match in as few payments as possible. Pure Python; amounts are whole ints, a net
+> 0 is owed. Fapfap (RULES.md, Fapfap stakes): a seat nets stake x (n x W - T), W its multipliers, T all."""
 
 from __future__ import annotations
 
@@ -31,12 +23,7 @@ class Transfer:
 
 @dataclass(frozen=True)
 class Settling:
-    """A settlement as a screen says it: each player's net and the payments, by name.
-
-    `unit`: the currency ("FCFA"; "" for money without one) or, when `chips`, nothing (the
-    screens say "chips"). `nets`: (name, net) in the order given. `transfers`: Transfers whose
-    payer and payee are names, as `settle` found them.
-    """
+    """A settlement by name: `unit` ("" for none or chips), `nets` (name, net) and `transfers` by name."""
 
     unit: str
     chips: bool
@@ -47,14 +34,9 @@ class Settling:
 def settling(
     names: Mapping[str | int, str], nets: Mapping[str | int, int], unit: str = "", chips: bool = False
 ) -> Settling:
-    """The Settling of `nets` (by key) for players named by `names` (key -> name, in the order the
-    screen lists them). Raises KeyError when a net's key has no name, and as `settle` does.
-
-    The payments depend on the names and their nets only, never on the keys or their order: ties
-    go by name (`by_name`), so a match's page (players keyed by seat) and the night's settlement on
-    the statistics page (keyed by player id, listed by name) give the table the same payments. Each
-    screen lists them in its own order of the players: by payer, then payee, as `names` lists them.
-    """
+    """The Settling of `nets` (by key) named by `names` (key -> name, in listing order). Raises KeyError
+    for an unnamed key. Ties go by name, never key, so the match page (by seat) and the night's
+    settlement (by player id) give the same payments."""
     transfers = settle(nets, rank=lambda key: by_name(names[key]))
     place = {key: index for index, key in enumerate(names)}
     transfers.sort(key=lambda t: (place[t.payer], place[t.payee]))
@@ -72,12 +54,8 @@ def by_name(name: str) -> tuple[str, str]:
 
 
 def nets_from_totals(multipliers: Sequence[int], stake: int) -> list[int]:
-    """Each seat's net money in a Fapfap match for `stake` a hand, from each seat's total of the
-    multipliers of the hands it won (what the seat's total keeps): stake x (n x own - all).
-
-    Equal to nets_from_hands over the same hands; sums to 0. Raises ValueError for a stake below 1
-    or a negative total.
-    """
+    """Fapfap nets for `stake` a hand from each seat's total multipliers: stake x (n x own - all).
+    Sums to 0; equals nets_from_hands. Raises ValueError for stake < 1 or a negative total."""
     if stake < 1:
         raise ValueError(f"A stake is a whole amount of at least 1, not {stake}")
     if any(total < 0 for total in multipliers):
@@ -87,23 +65,13 @@ def nets_from_totals(multipliers: Sequence[int], stake: int) -> list[int]:
 
 
 def settle(nets: Mapping[str | int, int], rank: Callable[[str | int], Any] | None = None) -> list[Transfer]:
-    """The fewest transfers that bring every player's net to zero, sorted by payer then payee.
+    """The fewest transfers bringing every net to zero, sorted by payer then payee; `rank` (a key
+    function, identity when None) breaks every tie, so the result ignores the order of `nets`.
 
-    `rank` orders the players wherever a choice is free (ties, and the order of the result): a key
-    function of the player, the player itself when None. The result depends only on each player's
-    rank and net, never on the order of `nets`.
-
-    `nets` maps a player to a whole amount: positive is owed, negative owes; players at 0 take
-    no part. Each transfer goes from a debtor to a creditor, and no pair appears twice.
-
-    How the count is kept low: the players of every group whose nets sum to zero can settle among
-    themselves in (group size - 1) transfers, so the fewest transfers is (non-zero players) minus
-    (the most disjoint zero-sum groups they split into). Up to EXACT_LIMIT non-zero players that
-    split is found exactly, by dynamic programming over subsets (2**n states); beyond, every
-    player forms one group, which is settled greedily and may take more transfers than needed.
-    Within a group the largest debt is paid to the largest credit first (ties by rank).
-
-    Raises TypeError for a net that is not an int, ValueError when the nets do not sum to 0.
+    Players in a zero-sum group settle in (size - 1) transfers, so the fewest is non-zero players
+    minus the most disjoint zero-sum groups. Up to EXACT_LIMIT players that split is exact (DP over
+    2**n subsets); beyond, one group settled greedily. Raises TypeError for a non-int net,
+    ValueError when nets do not sum to 0.
     """
     for player, net in nets.items():
         if not isinstance(net, int):
@@ -126,12 +94,8 @@ def _itself(player: str | int) -> str | int:
 
 
 def _most_zero_sum_groups(players: Sequence[str], nets: Mapping[str, int]) -> list[list[str]]:
-    """`players` split into the largest number of disjoint groups each summing to zero.
-
-    Any order of the players passes through zero-sum prefixes; the groups are the stretches
-    between them. best[mask] is the most zero-sum prefixes an order of the players in mask can
-    have, so best[all] is the most groups; the order is then read back from best.
-    """
+    """`players` split into the most disjoint zero-sum groups: best[mask] is the most zero-sum
+    prefixes an order of mask can have; the order is read back from best."""
     count = len(players)
     full = (1 << count) - 1
     sums = [0] * (full + 1)
@@ -149,7 +113,7 @@ def _most_zero_sum_groups(players: Sequence[str], nets: Mapping[str, int]) -> li
         if closes and group:
             groups.append(group)
             group = []
-        # The first player (in the order given: by rank) whose removal keeps the best count: deterministic.
+        # First player (by rank) whose removal keeps the best count, so the result is deterministic.
         i = next(i for i in range(count) if mask >> i & 1 and best[mask & ~(1 << i)] + closes == best[mask])
         group.append(players[i])
         mask &= ~(1 << i)
@@ -159,11 +123,7 @@ def _most_zero_sum_groups(players: Sequence[str], nets: Mapping[str, int]) -> li
 
 
 def _settle_greedily(balances: dict[str, int], rank: Callable[[str | int], Any]) -> list[Transfer]:
-    """Settle a group summing to zero: the largest debtor pays the largest creditor, until all are 0;
-    among equal amounts, the first by `rank`.
-
-    Each transfer clears at least one of the two (the last clears both): at most len - 1 transfers.
-    """
+    """Settle a zero-sum group greedily, largest debtor to largest creditor (ties by `rank`): <= len - 1 transfers."""
     balances = {player: net for player, net in balances.items() if net != 0}
     transfers = []
     while balances:
@@ -178,17 +138,9 @@ def _settle_greedily(balances: dict[str, int], rank: Callable[[str | int], Any])
 
 
 def nets_from_hands(points_per_hand: Iterable[Sequence[int]], stake: int) -> list[int]:
-    """Each seat's net money over a Fapfap match played for `stake` whole units a hand.
-
-    `points_per_hand`: per hand, the points per seat as the hand stored them: the winner's entry
-    is the multiplier (1, 2 or 4) and every other entry 0; an abandoned hand is all zeros.
-    Convention: every other player pays the winner stake x multiplier, so with n seats the
-    winner nets +(n - 1) x stake x multiplier and each other seat -stake x multiplier.
-
-    Returns one int per seat, in seat order, summing to 0 ([] when there is no hand).
-    Raises ValueError for a stake below 1, hands of different sizes, or a hand that is not
-    one positive entry among zeros.
-    """
+    """Each seat's net over a Fapfap match at `stake` a hand; `points_per_hand` stores the winner's
+    multiplier (1, 2 or 4) and zeros (all zeros: abandoned). Returns ints in seat order summing to 0.
+    Raises ValueError for stake < 1, hands of different sizes, or a malformed hand."""
     if stake < 1:
         raise ValueError(f"A stake is a whole amount of at least 1, not {stake}")
     nets: list[int] = []
@@ -210,15 +162,8 @@ def nets_from_hands(points_per_hand: Iterable[Sequence[int]], stake: int) -> lis
 
 
 def round_nets(nets: Mapping[str, float]) -> dict[str, int]:
-    """`nets` rounded to whole units, still summing to exactly 0 (largest remainder method).
-
-    Every net is rounded down, then the units this takes away are given back, one each, to the
-    players whose nets lost the largest fractions (ties by name). So each result is within 1 of
-    its net, and a net that is already whole is kept when the others allow.
-
-    Raises ValueError for a net that is not finite, or nets that do not sum to 0 (beyond float
-    error: 1e-9 of the sum of their sizes).
-    """
+    """`nets` rounded to whole units still summing to 0 (largest remainder; ties by name): each within 1.
+    Raises ValueError for a non-finite net or nets not summing to 0 (beyond 1e-9 of their sizes)."""
     for player, net in nets.items():
         if not math.isfinite(net):
             raise ValueError(f"{player}'s net is {net}")

@@ -1,8 +1,5 @@
 """What a sitting's totals come to in chips (Cat Tê) or money (Fapfap at a stake): the one place.
-
-Source: RULES.md (Cat Te: every player starts with an equal stack, and everyone gets another when
-one runs out; Fapfap stakes: every other player pays each hand's winner the stake x its multiplier).
-"""
+Source: RULES.md (Cat Te: equal stacks, another for all when one runs out; Fapfap: stake x multiplier)."""
 
 from __future__ import annotations
 
@@ -15,9 +12,8 @@ from matches.domain.settlement import nets_from_totals
 
 @dataclass(frozen=True)
 class Stakes:
-    """A sitting's chips and stake. `chips`: the starting stack per player (0: not played with chips);
-    `batches`: per stack handed out again, the number of the hand open then (inf: not dated);
-    `stake`: the money a stake is worth (0: none), in `unit`."""
+    """A sitting's chips and stake: `chips` stack per player (0: none); `batches` the hand open at each
+    re-issue (inf: undated); `stake` per stake in `unit` (0: none)."""
 
     chips: int = 0
     batches: tuple[float, ...] = ()
@@ -43,8 +39,7 @@ class Stakes:
         return self.chips * sum(1 for batch in self.batches if batch == number + 1)
 
     def net(self, total: int, everyone: int, seats: int) -> int:
-        """A seat's net money from its `total` of stakes won, `everyone`'s, at a table of `seats`:
-        stake x (seats x total - everyone); 0 without a stake."""
+        """A seat's net money: stake x (seats x total - everyone); 0 without a stake."""
         return self.stake * (seats * total - everyone)
 
     def money(self, totals: Sequence[int]) -> list[int]:
@@ -52,8 +47,7 @@ class Stakes:
         return nets_from_totals(totals, self.stake) if self.stake else [0] * len(totals)
 
     def shown(self, totals: Sequence[int], before: float = math.inf) -> list[int]:
-        """What the tally shows for these totals: chips in front (stacks handed out by hand `before`
-        plus the total), else net money at a stake, else the totals."""
+        """What the tally shows: chips in front (stacks by hand `before` + total), else net money, else totals."""
         if self.chips:
             issued = self.issued(before)
             return [issued + total for total in totals]

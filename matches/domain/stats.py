@@ -1,14 +1,6 @@
-"""Statistics of a group of friends across matches: per player, per pair, over time.
-
-Pure Python: nothing here imports Django. The caller turns sittings into MatchRecords, oldest
-first; players are known by a key (a str or an int, e.g. a Player's name or id: one kind
-throughout, as keys are sorted), seats by their 0-based position in the match's seat order.
-
-Which matches count: a match with no hand won is left out of every figure (it still lists its
-players). An abandoned hand (winner None) is not a hand played. A match ended early counts
-with the standings it had when it ended. Winning a match is finishing with the highest final
-score; players tied at the top each count a win.
-"""
+"""Statistics of a group across matches (pure Python). MatchRecords come oldest first; player keys
+are of one sortable kind. Matches with no hand won count nowhere; abandoned hands are not played;
+an early end counts its standings then; players tied at the top each win."""
 
 from __future__ import annotations
 
@@ -46,18 +38,9 @@ class HandRecord:
 
 @dataclass(frozen=True)
 class MatchRecord:
-    """One match (a sitting), as the table ended it, summed up per seat.
-
-    `players`: player keys in seat order. `finals`: final score per seat as the table shows it
-    (total points or wins; chips for Cat Tê). `hands_won`: hands each seat won (an abandoned hand
-    is won by nobody). `best_runs`: each seat's most hands won in a row. `points`: each seat's
-    points from every hand, in the game's unit. `money`: net money per seat (Fapfap with a stake),
-    else None, in `currency`. `chips_net`: Cat Tê net chips per seat against the starting stacks
-    and re-issues, else None. `from_hands` builds one from its hands instead.
-
-    Raises ValueError when a seat appears twice, a per-seat tuple does not fit the seats, or a
-    seat's best run is longer than its hands won.
-    """
+    """One match summed per seat: `players` keys, `finals` (table score), `hands_won`, `best_runs`,
+    `points` (game's unit), `money` (Fapfap stake, in `currency`) or None, `chips_net` (Cat Tê) or None.
+    Raises ValueError for a repeated seat, a misfit tuple, or a run longer than hands won."""
 
     key: Key
     game: str
@@ -102,9 +85,8 @@ class MatchRecord:
         hands: tuple[HandRecord, ...] = (),
         **rest: object,
     ) -> MatchRecord:
-        """The record of a match from its `hands` in the order played (`rest`: ended_early, money,
-        chips_net, currency). Raises ValueError as the constructor does, and when a hand's points
-        or winner do not fit the seats."""
+        """A record from `hands` in play order (`rest`: ended_early, money, chips_net, currency).
+        Raises ValueError as the constructor does, or for hands not fitting the seats."""
         seats = len(players)
         for number, hand in enumerate(hands, start=1):
             if len(hand.points) != seats:
@@ -136,7 +118,6 @@ class MatchRecord:
 
     @cached_property
     def top(self) -> int:
-        """The highest final score."""
         return max(self.finals)
 
     def won_by(self, seat: int) -> bool:
@@ -169,9 +150,9 @@ class HeadToHead:
     """Two players over the counted matches they both played; `first` is the key that sorts first."""
 
     matches: int = 0
-    first_wins: int = 0  # matches where the first finished higher than the second
+    first_wins: int = 0
     second_wins: int = 0
-    draws: int = 0  # matches where they finished level
+    draws: int = 0
 
 
 EXPLANATIONS: dict[str, str] = {
@@ -222,8 +203,7 @@ def _chosen(matches: Iterable[MatchRecord], game: str | None) -> list[MatchRecor
 
 
 def percent_of(ratio: float) -> int:
-    """A ratio (0 to 1) as a whole percent, a half rounded up as people round: 5 of 8 is 63, 1 of 8
-    is 13 (Python's round() would give the even 62 and 12)."""
+    """Ratio (0-1) as a whole percent, halves rounded up (5/8 -> 63, where round() gives 62)."""
     return math.floor(100 * ratio + 0.5)
 
 
@@ -264,13 +244,9 @@ class _Tally:
 def player_stats(
     matches: Iterable[MatchRecord], game: str | None = None, currency: str | None = None
 ) -> dict[Key, PlayerStats]:
-    """Each player's PlayerStats over `matches` (oldest first) of `game`, or of every game when None.
-
-    Every player seated in a chosen match has an entry; one who sat only in matches with no
-    hand won has zero counts and None for the ratios. `net_money` adds up the money of the
-    matches in `currency` (of every match with money when None: give it when they differ).
-    Raises ValueError when a match's day is earlier than the one before it.
-    """
+    """Each player's PlayerStats over `matches` (oldest first) of `game` (all when None); players only
+    in unwon matches get zeros and None ratios. `net_money` sums `currency` (all when None).
+    Raises ValueError when a match's day goes back."""
     tallies: dict[Key, _Tally] = {}
     for match in _chosen(matches, game):
         for seat, player in enumerate(match.players):
@@ -293,9 +269,7 @@ def player_stats(
 
 
 def hand_shares(matches: Iterable[MatchRecord]) -> dict[str, dict[Key, float]]:
-    """Per game, each player's share of the hands played in that game's counted matches that they
-    won (0 to 1): player_stats(matches, game)[player].hand_share for every game at once, in one pass.
-    Players who sat only in matches with no hand won have no entry."""
+    """Per game, each player's share of hands won (0-1), as player_stats' hand_share but in one pass."""
     counts: dict[str, dict[Key, list[int]]] = {}  # game -> player -> [hands won, hands played]
     for match in matches:
         if not match.counts:
@@ -312,8 +286,7 @@ def hand_shares(matches: Iterable[MatchRecord]) -> dict[str, dict[Key, float]]:
 
 
 def head_to_head(matches: Iterable[MatchRecord], game: str | None = None) -> dict[tuple[Key, Key], HeadToHead]:
-    """For each pair of players who both played a counted match, keyed by the pair sorted:
-    who finished higher (by final score) how often, and how often they finished level."""
+    """Per sorted pair who both played a counted match: who finished higher how often, and draws."""
     tallies: dict[tuple[Key, Key], list[int]] = {}  # matches, first's wins, second's wins, draws
     for match in _chosen(matches, game):
         if not match.counts:
@@ -326,8 +299,7 @@ def head_to_head(matches: Iterable[MatchRecord], game: str | None = None) -> dic
 
 
 def win_rate_over_time(matches: Iterable[MatchRecord], player: Key) -> list[tuple[Key, float]]:
-    """After each counted match `player` played, in the order given: (match key, win rate so far),
-    the rate being matches won divided by matches played up to and including that one."""
+    """After each counted match of `player`: (match key, win rate so far)."""
     rates, played, won = [], 0, 0
     for match in _chosen(matches, None):
         if not match.counts or player not in match.players:
@@ -339,11 +311,8 @@ def win_rate_over_time(matches: Iterable[MatchRecord], player: Key) -> list[tupl
 
 
 def sort_rows(stats: Mapping[Key, PlayerStats], column: str, descending: bool = True) -> list[tuple[Key, PlayerStats]]:
-    """(player, stats) rows sorted by the PlayerStats field `column`; players without a value
-    (None) come last whatever the direction, and ties go by player key.
-
-    Raises ValueError naming the valid columns when `column` is not one.
-    """
+    """(player, stats) rows sorted by PlayerStats field `column`; None last either way, ties by key.
+    Raises ValueError naming the valid columns for an unknown one."""
     if column not in COLUMNS:
         raise ValueError(f"Cannot sort by {column!r}; choose one of {', '.join(COLUMNS)}")
     rows = sorted(stats.items(), key=lambda row: row[0])
@@ -355,9 +324,7 @@ def sort_rows(stats: Mapping[Key, PlayerStats], column: str, descending: bool = 
 
 @dataclass(frozen=True)
 class NightNets:
-    """What a night's matches (those started on one `day`) moved between the players, in one
-    currency (`chips` False: money in `currency`, "" when the table gave none) or in chips
-    (`chips` True, `currency` ""): each player's net summed over those `matches` (their keys)."""
+    """A night's nets per player over `matches` of `day`, in `currency` ("" if none) or in chips."""
 
     day: datetime.date
     chips: bool
@@ -367,10 +334,8 @@ class NightNets:
 
 
 def nightly_nets(matches: Iterable[MatchRecord]) -> list[NightNets]:
-    """Per day and per currency (money by its currency, then chips), newest day first: each player's
-    net over the matches of that day that carry money or chips. Matches without either are left out;
-    so is a match with no hand won (its nets are all 0 anyway). Raises ValueError when a match's
-    day is earlier than the one before it."""
+    """Per day (newest first) and currency (then chips): each player's net over that day's matches with
+    money or chips. Raises ValueError when a match's day goes back."""
     nights: dict[tuple[datetime.date, bool, str], tuple[list[Key], dict[Key, int]]] = {}
     for match in _chosen(matches, None):
         for chips, currency, nets in ((False, match.currency, match.money), (True, "", match.chips_net)):

@@ -1,9 +1,5 @@
-"""Groups: the people who play together, week after week, and the verbs that change one.
-
-A group is reached like a sitting, by its link (a random 128-bit token), read-only by its watch
-link; no accounts. It holds players (persistent identities) and the sittings they played.
-Every verb locks the group row, so two phones changing one group are serialised.
-"""
+"""Groups of people who play together, reached by a random 128-bit link or a read-only watch link (no
+accounts). Every verb locks the group row, so two phones changing one group are serialised."""
 
 from __future__ import annotations
 
@@ -30,20 +26,16 @@ from matches.models.sittings import Player, Sitting, new_token
 from matches.models.zones import ZONE_MAX_LENGTH, clean_zone, zone_named
 
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,32}")  # what new_token() makes; anything else is not looked up
-LINKS = ("token", "watch_token")  # the member link, the read-only one
+LINKS = ("token", "watch_token")
 ERASED_NAME = "Erased player %(n)d"  # the web layer passes it in the reader's language
 LARGEST_ID = 2**63 - 1  # ids beyond this are no row's (and would overflow the database's integers)
 
 
 class Group(models.Model):
-    """Friends who play together: their players and their matches, reached by the group's link.
+    """Friends who play together, reached by the group's link; `version` is bumped by every change."""
 
-    `version` is bumped in the transaction of every change (players added, renamed, removed,
-    erased; a match started or saved into it; links made new).
-    """
-
-    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)  # member link
-    watch_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)  # read-only
+    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    watch_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
     name = models.CharField(max_length=GROUP_NAME_MAX_LENGTH, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(default=timezone.now)
@@ -64,8 +56,7 @@ class Group(models.Model):
 
     @classmethod
     def reached_by(cls, link: str, token: object) -> Group | None:
-        """The group whose `link` ("token": members, "watch_token": read-only) is `token`; None when
-        none is (a token of the wrong shape is not looked up)."""
+        """The group whose `link` field ("token"/"watch_token") is `token`, or None; malformed tokens not looked up."""
         if link not in LINKS:
             raise ValueError(f"no such link: {link!r}")
         if not isinstance(token, str) or not TOKEN.fullmatch(token):
@@ -82,13 +73,11 @@ class Group(models.Model):
             return None
         return self.players.filter(pk=player_id, erased=False).first()
 
-    # --- verbs -----------------------------------------------------------
 
     @classmethod
     def create(cls, name: str = "", players: Sequence[str] = (), time_zone: str = "") -> Group:
-        """A new group named `name` (may be blank) with these players, keeping `time_zone` (the
-        making phone's IANA zone name; "" or one unknown here: the server's). Raises BadInput for a
-        name that is too long or a player name that is not accepted (see add_player)."""
+        """A new group `name` (may be blank) with these players; `time_zone` the phone's ("" or unknown:
+        the server's). Raises BadInput for a long name or a refused player name."""
         name = clean_name(name)
         if len(name) > GROUP_NAME_MAX_LENGTH:
             raise BadInput("group_name_too_long", max=GROUP_NAME_MAX_LENGTH)
@@ -102,10 +91,7 @@ class Group(models.Model):
         return group
 
     def add_player(self, name: str) -> Player:
-        """A newcomer joins the group; a removed player of the same name comes back instead.
-
-        Raises BadInput when the name is empty, longer than 40 characters or already a member's.
-        """
+        """A newcomer joins, or a removed namesake comes back. BadInput: empty, over 40 characters, or taken."""
         with transaction.atomic():
             group = self._lock()
             player = group._new_player(name)
@@ -114,8 +100,7 @@ class Group(models.Model):
         return player
 
     def rename_player(self, player_id: int, name: str) -> Player:
-        """Give a member a new name; every match shows it (history included). Raises BadInput as
-        add_player does, Conflict when the player is not in the group or was erased."""
+        """Rename a member everywhere, history included. BadInput as add_player; Conflict if not here or erased."""
         with transaction.atomic():
             group = self._lock()
             player = group._member(player_id)
@@ -138,8 +123,8 @@ class Group(models.Model):
         return player
 
     def erase_player(self, player_id: int, erased_name: str = ERASED_NAME) -> Player:
-        """Replace a player's name everywhere by `erased_name` % {"n": N} ("Erased player N") and remove
-        them: nothing names them any more, while their scores stay so that the others' figures remain true."""
+        """Replace a player's name everywhere by `erased_name` % {"n": N} and remove them; their scores stay
+        so that the others' figures remain true."""
         with transaction.atomic():
             group = self._lock()
             player = group._member(player_id)
@@ -167,13 +152,8 @@ class Group(models.Model):
         time_zone: str = "",
         **options,
     ) -> Sitting:
-        """A new sitting of `game` seated in the order of `seating`: a member's id, or a newcomer's
-        name (who joins the group). `match_end` and `options` as Sitting.start takes them;
-        `time_zone`, the starting phone's zone, else the group's.
-
-        Raises BadInput for a member not in the group, someone seated twice, a newcomer's name
-        that is not accepted, or what Sitting.start refuses.
-        """
+        """A new sitting of `game` in `seating` order: member ids or newcomers' names (they join).
+        Raises BadInput for a stranger, someone seated twice, a refused name, or what Sitting.start refuses."""
         with transaction.atomic():
             group = self._lock()
             members = {player.pk: player for player in group.members()}
@@ -195,14 +175,9 @@ class Group(models.Model):
         return sitting
 
     def save_sitting(self, sitting: Sitting) -> Sitting:
-        """Make a match played outside any group one of this group's: each seat's player becomes
-        the member of the same name (names.same_as; a removed member comes back) or joins the group.
-
-        A seat whose player is another group's (a rematch of a match saved there) gets a player of
-        this group instead, so the other group's members never move. Raises Conflict when the sitting
-        is in another group already, BadInput when two seats would become the same member. Saving it
-        again does nothing.
-        """
+        """Bring a group-less match into this group: each seat becomes the same-named member (names.same_as)
+        or joins. A seat of another group's player (a rematch) gets a player here, so the other group
+        never changes. Raises Conflict (in another group), BadInput (two seats, one member). Idempotent."""
         given = sitting
         with transaction.atomic():
             group = self._lock()
@@ -228,8 +203,7 @@ class Group(models.Model):
                     member.group_id, member.left = group.pk, False
                     known.append(member)
                 elif member is None:
-                    # Another group's player (this match is a rematch of one saved there): this group
-                    # gets its own player of that name; the other group keeps theirs.
+                    # A rematch of a match saved in another group: that group keeps its player, this one gets its own.
                     member = Player.objects.create(name=player.name, group=group)
                     known.append(member)
                 chosen.append(member)
@@ -247,8 +221,7 @@ class Group(models.Model):
         return sitting
 
     def last_settings(self, game: str) -> dict[str, object]:
-        """The settings of this group's latest match of `game` (match end and the game's options),
-        to offer first for the next one; {} when the group never played it."""
+        """The match end and options of this group's latest `game` match, offered first; {} if never played."""
         latest = self.sittings.filter(game=game).order_by("-started_at").first()
         if latest is None:
             return {}
@@ -260,11 +233,9 @@ class Group(models.Model):
             "stake_label": latest.stake_label,
         }
 
-    # --- inside a verb's transaction ---------------------------------------
 
     def _lock(self) -> Group:
-        """The group row, locked and read fresh. Raises Group.DoesNotExist when it is no longer
-        reached by the link this copy was found by (deleted, or its links made new)."""
+        """The group row, locked and re-read; Group.DoesNotExist when this copy's link no longer reaches it."""
         return Group.objects.select_for_update().get(pk=self.pk, token=self.token)
 
     def _adopt(self, fresh: Group) -> None:
@@ -283,8 +254,8 @@ class Group(models.Model):
         return player
 
     def _checked_name(self, raw: str, keep: Player | None = None) -> str:
-        """`raw` as a player's name (names.checked_name) that names none of the group's other players:
-        `keep` renamed may keep its own name in other letters; a newcomer may be a former player back."""
+        """`raw` as a name (names.checked_name) no other player has; `keep` may keep its own name in other
+        letters; a newcomer may be a former player back."""
         name = checked_name(raw)
         for other in self.players.all():
             if other.pk == getattr(keep, "pk", None) or not same_name(other.name, name):
@@ -312,6 +283,5 @@ def _name_of(player: Player) -> str:
 
 
 def _shown_again(player: Player) -> None:
-    """A player's new name reaches every table that seats them: their sittings' versions move on,
-    so the phones' polls fetch the table again and no copy of an old version is shown."""
+    """Move a renamed player's sittings' versions on, so phones' polls fetch the new name."""
     Sitting.objects.filter(seats__player=player).update(version=models.F("version") + 1)

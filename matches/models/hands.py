@@ -12,11 +12,8 @@ from matches.models.tokens import new_stamp
 
 
 class Hand(models.Model):
-    """One hand of a sitting: its number, who won it, and the points it gave each seat.
-
-    `points` lists the points per seat in seat order, fixed when recorded so that history never
-    shifts if scoring code changes. `extras` holds the game's answers about the hand.
-    """
+    """One hand: its number, winner, and per-seat `points` (seat order), fixed when recorded so history
+    never shifts if scoring code changes; `extras` holds the game's answers."""
 
     Status = HandStatus
 
@@ -28,7 +25,7 @@ class Hand(models.Model):
     extras = models.JSONField(default=dict, blank=True)
     points = models.JSONField(default=list)
     running = models.JSONField(default=list)  # each seat's total after this hand: the score chart's points
-    threshold_after = models.PositiveIntegerField(null=True, blank=True)  # Eighty Three's threshold after it
+    threshold_after = models.PositiveIntegerField(null=True, blank=True)
     recorded_at = models.DateTimeField(default=timezone.now)
     recorded_by_phone = models.CharField(max_length=12, blank=True)
     recorded_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -59,6 +56,5 @@ class Hand(models.Model):
 
 
 def as_stored(extras: Mapping) -> dict:
-    """A hand's answers as its JSON column gives them back (a tuple of seats comes back a list),
-    to compare cleaned answers with a recorded hand's."""
+    """A hand's answers as its JSON column returns them (seat tuples as lists), to compare with a recorded hand."""
     return json.loads(json.dumps(extras))

@@ -8,11 +8,8 @@ from matches.domain.names import NAME_MAX_LENGTH
 
 
 class Player(models.Model):
-    """A person at the table, by the name typed at the start (see domain.names for the rules).
-
-    A group's member when `group` is set: `left` when removed from the group's list (their
-    matches stay), `erased` when their name was replaced everywhere.
-    """
+    """A person at the table by the typed name (domain.names); in a group when `group` is set: `left`
+    when removed from its list (matches stay), `erased` when the name was replaced everywhere."""
 
     name = models.CharField(max_length=NAME_MAX_LENGTH)
     group = models.ForeignKey(

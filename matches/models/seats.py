@@ -4,11 +4,8 @@ from django.db import models
 
 
 class Seat(models.Model):
-    """A player's place in a sitting. `position` is 0-based, in playing order.
-
-    `total` and `hands_won` are kept in step with the hands in the same transaction as every
-    change; `Sitting.check_totals` compares them with the ledger.
-    """
+    """A player's place; `position` is 0-based in playing order. `total` and `hands_won` are kept in
+    step with the hands in every change's transaction (`Sitting.check_totals` compares them)."""
 
     sitting = models.ForeignKey("Sitting", on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey("Player", on_delete=models.PROTECT, related_name="seats")

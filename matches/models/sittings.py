@@ -24,18 +24,14 @@ from matches.models.zones import ZONE_MAX_LENGTH, zone_named
 
 
 class Sitting(SittingVerbs, models.Model):
-    """One match of one game by one table: seats in playing order and a numbered run of hands.
-
-    `threshold` and `tied_at` (Eighty Three), like the seats' totals, are derived from the hands
-    and kept in step in the same transaction as every change. Cat Tê's re-issued chips:
-    `chips_reissued` counts the batches, `reissued_before` lists per batch the hand open when it was
-    handed out. `game` is a registry slug, checked by the verbs: adding a game needs no migration.
-    """
+    """One match of one game by one table: seats in playing order and numbered hands. `threshold`,
+    `tied_at` and seat totals derive from the hands, kept in step in every change's transaction.
+    `game` is a registry slug checked by the verbs, so adding a game needs no migration."""
 
     EndedHow = EndedHow
 
-    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)  # member link
-    watch_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)  # read-only link
+    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    watch_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
     version = models.PositiveIntegerField(default=1)  # bumped in the transaction of every change
     game = models.CharField(max_length=20)
     end_kind = models.CharField(
@@ -59,7 +55,7 @@ class Sitting(SittingVerbs, models.Model):
     changed_at = models.DateTimeField(default=timezone.now, db_index=True)  # with every version, for retention
     finished_at = models.DateTimeField(null=True, blank=True)
     ended_how = models.CharField(max_length=12, choices=EndedHow.choices, default="", blank=True)
-    # The IANA time zone of the phone that started it ("Africa/Lome"); "": the server's TIME_ZONE.
+    # The starting phone's IANA zone ("Africa/Lome"); "": the server's TIME_ZONE.
     time_zone = models.CharField(max_length=ZONE_MAX_LENGTH, blank=True, default="")
 
     class Meta:
@@ -115,14 +111,12 @@ class Sitting(SittingVerbs, models.Model):
         return cls.objects.filter(**{link: token}).first()
 
     def scores(self) -> list[tuple[str, int]]:
-        """(name, score) per seat as the home list shows it: chips in front of each for Cat Tê, net
-        money at the stake for Fapfap played for one, else the game's score. Reads `self.seats`
-        (prefetch them when listing many). Source: RULES.md (Cat Te chips; Fapfap stakes)."""
+        """(name, score) per seat as the home list shows it: Cat Tê chips, Fapfap net money, else score.
+        Prefetch `seats` when listing many. Source: RULES.md (Cat Te chips; Fapfap stakes)."""
         seats = list(self.seats.all())
         totals = self.stakes.shown([seat.total for seat in seats])
         return [(seat.name, total) for seat, total in zip(seats, totals, strict=True)]
 
-    # --- reading the table ----------------------------------------------------------
 
     def seated(self) -> list[Seat]:
         """The seats in playing order, with their players."""
@@ -134,10 +128,8 @@ class Sitting(SittingVerbs, models.Model):
         return Table(self, seats, *self._read_hands(seats, recent))
 
     def fresh_table(self, recent: int | None = HANDS_ON_TABLE) -> Table:
-        """table(), with this sitting's row read again in the same snapshot as its seats and hands, so
-        that version, totals and hands agree while other phones tap. Inside a transaction (a GET
-        view's snapshot) they agree already. Raises Sitting.DoesNotExist when the sitting is gone
-        from this copy's link (deleted, or its links were made new)."""
+        """table() with the row re-read in one snapshot with seats and hands (a transaction is one already).
+        Raises Sitting.DoesNotExist when this copy's link no longer reaches it."""
         if connection.in_atomic_block:
             return self.table(recent)
         with read_snapshot():
@@ -145,9 +137,8 @@ class Sitting(SittingVerbs, models.Model):
             return self.table(recent)
 
     def history_page(self, holding: int | None, size: int) -> tuple[Table, int]:
-        """The page of `size` hands that holds hand `holding`, newest first, and the number of the
-        last hand. Pages count from the newest hand, so paging back and forth lands on the same
-        pages; None, or a number no hand has: the newest page."""
+        """(page of `size` hands holding hand `holding`, newest first; last hand's number). Pages count from
+        the newest so paging is stable; None or an unknown number: the newest page."""
         state = self.table(recent=0)
         last = self._last_number(state.seats)
         wanted = holding if holding is not None and 1 <= holding <= last else last
@@ -160,8 +151,7 @@ class Sitting(SittingVerbs, models.Model):
         return sum(seat.hands_won for seat in seats) + (1 if self.is_final else 0)
 
     def _read_hands(self, seats: Sequence[Seat], recent: int | None, chart: bool = True) -> tuple[list[Hand], dict]:
-        """The newest `recent` hands (newest first; None: all) and, with `chart`, the hands the score
-        chart draws, by number: the newest as Hand rows, older samples as ChartPoint. Two queries at most."""
+        """The newest `recent` hands (None: all) and, with `chart`, the chart's sampled hands: two queries at most."""
         if recent == 0:
             return [], {}
         if recent is None:
@@ -179,8 +169,7 @@ class Sitting(SittingVerbs, models.Model):
         return hands, drawn
 
     def check_totals(self) -> list[str]:
-        """Compare each seat's kept total and wins with the ledger of hand points: one line (for the
-        operator, in English) per seat that disagrees."""
+        """One English line for the operator per seat whose kept total or wins disagree with the ledger."""
         seats = self.seated()
         totals, wins = [0] * len(seats), [0] * len(seats)
         by_id = {seat.pk: seat.position for seat in seats}

@@ -1,8 +1,5 @@
-"""One consistent read of the database: every query inside sees the same committed state.
-
-A page that reads a sitting's row, its seats' totals and its hands in separate queries must not
-show a hand whose points are not in the totals because a tap committed between two of them.
-"""
+"""One consistent read of the database, so a page never shows a hand whose points are not yet in the
+totals because a tap committed between two queries."""
 
 from __future__ import annotations
 
@@ -14,14 +11,9 @@ from django.db import connection, transaction
 
 @contextmanager
 def read_snapshot() -> Iterator[None]:
-    """Run the block's queries in one read-only transaction that sees a single snapshot.
-
-    PostgreSQL: REPEATABLE READ, READ ONLY (the snapshot is taken at the first query).
-    SQLite (WAL): a deferred transaction, which never takes the write lock, so it waits for no
-    writer and no writer waits for it. Inside a transaction already (a verb's, or an outer
-    snapshot) it adds nothing: that transaction is consistent already.
-    Writing inside the block fails (PostgreSQL) or may fail (SQLite): only read.
-    """
+    """Run the block's queries in one read-only snapshot transaction: PostgreSQL REPEATABLE READ, READ ONLY;
+    SQLite (WAL) a deferred transaction that never takes the write lock, so no writer waits on it.
+    Inside a transaction already it adds nothing. Writes fail (PostgreSQL) or may fail (SQLite)."""
     if connection.in_atomic_block:
         yield
         return

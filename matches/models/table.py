@@ -1,7 +1,5 @@
-"""A read of a match table: seats in playing order, the newest hands, who deals and leads next.
-
-State only: the words a screen shows are the web layer's (web/presenters/table_state.py).
-"""
+"""A read of a match table: seats, newest hands, who deals and leads next. State only: the words are
+web/presenters/table_state.py's."""
 
 from __future__ import annotations
 
@@ -24,8 +22,7 @@ HANDS_ON_TABLE = 6  # newest hand rows shown on the match table; the rest are on
 
 
 class ChartPoint(NamedTuple):
-    """What the score chart needs of an older hand: its number, each seat's running total after
-    it and Eighty Three's threshold after it."""
+    """What the chart needs of an older hand: number, running totals and Eighty Three's threshold after it."""
 
     number: int
     running: list[int]
@@ -39,12 +36,11 @@ class Table:
     sitting: Model  # a Sitting (not imported: the Sitting model reads its table through this)
     seats: list[Seat]
     recent_hands: list[Hand]
-    drawn_hands: dict[int, Hand | ChartPoint] = field(default_factory=dict)  # the chart's hands, by number
+    drawn_hands: dict[int, Hand | ChartPoint] = field(default_factory=dict)
     this_phone: str = ""  # the id of the phone reading the table, to tell its changes from the others'
 
     @classmethod
     def of(cls, table: Table) -> Table:
-        """The same read, as this (sub)class."""
         return cls(**{f.name: getattr(table, f.name) for f in fields(Table)})
 
     @property
@@ -53,7 +49,7 @@ class Table:
 
     @cached_property
     def hands_played(self) -> int:
-        """Won hands so far (hands are numbered 1, 2, ... with no gaps)."""
+        """Won hands so far (numbered 1, 2, ... with no gaps)."""
         last = self.last_hand
         if last is None:
             return 0

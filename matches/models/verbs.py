@@ -1,9 +1,6 @@
-"""The verbs that change a sitting: each one transaction on the locked sitting row, returning a
-small result or raising a coded refusal (matches.domain.errors) with nothing written.
-
-Locking: select_for_update on PostgreSQL; on SQLite the IMMEDIATE transaction takes the write
-lock. So two phones tapping at once are serialised.
-"""
+"""The verbs that change a sitting: each one transaction on the locked sitting row, returning a small
+result or raising a coded refusal (matches.domain.errors) with nothing written. Two phones tapping
+at once are serialised: select_for_update on PostgreSQL, the IMMEDIATE transaction's lock on SQLite."""
 
 from __future__ import annotations
 
@@ -30,8 +27,8 @@ from matches.models.zones import clean_zone
 
 @dataclass(frozen=True)
 class Recorded:
-    """What record_hand did: the hand's row, and the threshold and match state before the tap.
-    `again`: the hand was already recorded as this tap says (a retry, or two phones agreeing)."""
+    """What record_hand did: the hand's row and the threshold and match state before the tap;
+    `again`: already recorded as this tap says (a retry, or two phones agreeing)."""
 
     hand: Hand
     threshold_before: int | None
@@ -40,7 +37,7 @@ class Recorded:
 
 
 class SittingVerbs:
-    """The verbs of Sitting (a mixin, so that the model's module stays short)."""
+    """The verbs of Sitting (a mixin, to keep the model's module short)."""
 
     @classmethod
     def start(
@@ -54,12 +51,8 @@ class SittingVerbs:
         stake_label: str = "",
         time_zone: str = "",
     ) -> Self:
-        """Open a sitting of `game` with players seated in the order of `names`.
-
-        `match_end` defaults to the game's usual one; chips and stake only for the games that use
-        them; `time_zone` the starting phone's IANA zone. Raises BadInput when the game is unknown,
-        the player count is outside its range, or a setting does not suit the game.
-        """
+        """Open a sitting of `game` seated in `names` order; `match_end` defaults to the game's; `time_zone`
+        the phone's IANA zone. Raises BadInput for an unknown game, a bad player count or setting."""
         players = [Player(name=name) for name in names]
         options = sitting_options(starting_chips, stake_amount, stake_label)
         return cls._seat(game, players, match_end, options, time_zone=time_zone)
@@ -92,9 +85,8 @@ class SittingVerbs:
         return sitting
 
     def rematch(self) -> Self:
-        """A new sitting of the same game, players, settings, group and time zone; only one per sitting
-        (a second phone asking gets the first one's). The deal carries on: the seating turns so that
-        whoever would have dealt this match's next hand deals hand 1; who sits after whom stays."""
+        """A new sitting with the same game, players, settings, group and zone; one per sitting (a second
+        phone gets the first one's). The seating turns so the next dealer deals hand 1."""
         with transaction.atomic():
             seats = self._lock()
             if self.next_sitting_id:
@@ -107,13 +99,9 @@ class SittingVerbs:
         return new
 
     def record_hand(self, number: int, winner: int, extras: Mapping | None = None, by: Recorder = ANYONE) -> Recorded:
-        """Record hand `number` as won by the seat at position `winner` (0-based), with the game's
-        answers `extras`; `by` is the phone (and seat) that tapped. Ends the match when its rule holds.
-
-        Idempotent: a hand already recorded as this tap says is returned (`again`). Raises
-        AlreadyRecorded (recorded otherwise), Conflict (match over, or not the open hand) or BadInput
-        (no such seat, answers that do not belong). Source: RULES.md, Common to every game.
-        """
+        """Record hand `number` won by seat `winner` (0-based) with `extras`; `by` is the tapping phone.
+        Idempotent (`again`). Raises AlreadyRecorded, Conflict (over, or not the open hand) or BadInput.
+        Source: RULES.md, Common to every game."""
         try:
             with transaction.atomic():
                 seats = self._lock()
@@ -158,7 +146,7 @@ class SittingVerbs:
         )
         for seat, gained in zip(table.seats, points, strict=True):
             won = int(seat.position == winner)
-            if gained or won:  # most games move one seat's score: one short UPDATE each
+            if gained or won:  # One short UPDATE per moved seat: most games move only one.
                 Seat.objects.filter(pk=seat.pk).update(total=F("total") + gained, hands_won=F("hands_won") + won)
                 seat.total, seat.hands_won = seat.total + gained, seat.hands_won + won
         self._save_progress(progress, table.seats)
@@ -167,13 +155,9 @@ class SittingVerbs:
     def correct_hand(
         self, number: int, winner: int, extras: Mapping | None = None, by: Recorder = ANYONE, stamp: str | None = None
     ) -> Hand:
-        """Change a recorded hand's winner or answers; everything after it is replayed (totals,
-        threshold, match end: correcting the deciding hand can reopen the match).
-
-        `stamp` is the hand's stamp as the correcting phone saw it: if the hand changed since,
-        Conflict, unless it already says what this correction says (a retry: returned as done).
-        Raises Conflict when the match was ended by a member or the hand was not won.
-        """
+        """Change a recorded hand's winner or answers and replay what follows (may reopen the match).
+        `stamp` as the phone saw it: changed since -> Conflict unless it already matches (a retry).
+        Raises Conflict when a member ended the match or the hand was not won."""
         with transaction.atomic():
             seats = self._lock()
             if self.is_final:
@@ -195,12 +179,8 @@ class SittingVerbs:
         return hand
 
     def undo_hand(self, number: int, stamp: str | None = None) -> Hand:
-        """Remove hand `number`, which must be the last recorded hand; returns the removed row.
-
-        `stamp` as in correct_hand. Undoing the hand that reached the match end reopens the match; a
-        match ended by a member stays final. Chips handed out after the hand are dated at it, the
-        open hand again. Raises Conflict otherwise.
-        """
+        """Remove the last recorded hand `number` and return its row; `stamp` as in correct_hand. Reopens a
+        match its rule ended (not a member's end); chips handed out after it are redated. Else Conflict."""
         with transaction.atomic():
             seats = self._lock()
             if self.is_final:
@@ -222,11 +202,7 @@ class SittingVerbs:
         return last
 
     def end_match(self, open_number: int | None = None) -> None:
-        """End the match now: the open hand is abandoned (no winner, no points), the sitting final.
-
-        `open_number` is the hand the member saw open; if another was recorded since, Conflict
-        (as when the match is already over). Source: RULES.md, Common to every game.
-        """
+        """End the match: the open hand abandoned, the sitting final; Conflict unless `open_number` is still open."""
         with transaction.atomic():
             seats = self._lock()
             if self.is_finished:
@@ -248,12 +224,8 @@ class SittingVerbs:
             self._store_best_runs(seats)
 
     def reissue_chips(self, seen: int) -> None:
-        """Hand every player another batch of the starting stack (Cat Tê) once someone ran out.
-
-        `seen`: the batches the phone had seen, so a double tap issues one batch. Raises Conflict
-        (no chips game, match over, nobody out, already issued) or BadInput (a count no page
-        showed). Source: RULES.md, Cat Te.
-        """
+        """Hand every player another starting stack once someone ran out; `seen` batches make a double tap
+        issue one. Raises Conflict or BadInput (a count no page showed). Source: RULES.md, Cat Te."""
         with transaction.atomic():
             seats = self._lock()
             if not self.rules.uses_chips:
@@ -277,14 +249,12 @@ class SittingVerbs:
         with transaction.atomic():
             self._lock()
             self._update(token=new_token(), watch_token=new_token())
-            # The match this one is a rematch of must not lead to the new link either.
+            # The match this one rematches must not lead to the new link either.
             type(self).objects.filter(next_sitting=self).update(next_sitting=None, version=models.F("version") + 1)
 
-    # --- inside a verb's transaction --------------------------------------------------
 
     def _lock(self) -> list[Seat]:
-        """Lock this sitting's row, read it again, and return its seats. Raises Sitting.DoesNotExist
-        when the sitting is no longer reached by this copy's link (deleted, or links made new)."""
+        """Lock and re-read this sitting's row, return its seats; Sitting.DoesNotExist when the link is gone."""
         locked = type(self).objects.select_for_update().filter(token=self.token)
         self.refresh_from_db(from_queryset=locked)
         return self.seated()
@@ -320,9 +290,8 @@ class SittingVerbs:
         return AlreadyRecorded("hand_recorded", number, winner=hand.winner.player.name)
 
     def _recompute(self, seats: list[Seat], corrected: int | None = None) -> None:
-        """Replay every hand into the seats' totals, each hand's running totals and threshold, the
-        threshold and the match end (after a correction or an undo: rare). Raises Conflict when the
-        replay ends the match before a hand won after it: those hands must be undone first."""
+        """Replay every hand into totals, running totals, threshold and match end (after a correction or
+        undo). Raises Conflict when the replay ends the match before a later won hand."""
         position = {seat.pk: seat.position for seat in seats}
         hands = list(self.hands.order_by("number"))
         replayed = replay(len(seats), self.match_end, [Played(position.get(h.winner_id), h.points) for h in hands])

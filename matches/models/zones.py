@@ -1,10 +1,6 @@
-"""The table's own clock: the time zone a sitting or a group keeps, and the moments shown in it.
-
-A phone that starts a sitting or a group sends its time zone (the browser's IANA name, e.g.
-"Africa/Lome", from `Intl.DateTimeFormat().resolvedOptions().timeZone`) in a hidden field; the
-sitting keeps it and every time of it (its start, its hands, the day of its night's settlement, its
-CSV's name) is shown in that zone, whoever looks. "" means unknown: the server's TIME_ZONE then.
-"""
+"""The table's own clock: a sitting or group keeps the starting phone's IANA zone (from
+`Intl.DateTimeFormat().resolvedOptions().timeZone` in a hidden field), and all its times (start,
+hands, night, CSV name) show in it for everyone. "": the server's TIME_ZONE."""
 
 from __future__ import annotations
 
@@ -27,8 +23,7 @@ def known_zones() -> frozenset[str]:
 
 
 def clean_zone(raw: object) -> str:
-    """`raw` when it is the name of a time zone this server knows ("Asia/Ho_Chi_Minh", "UTC"), else ""
-    (nothing sent, not text, too long, a path, a zone unknown here): never raises."""
+    """`raw` if it names a zone known here ("Asia/Ho_Chi_Minh"), else "" (anything else); never raises."""
     if not isinstance(raw, str) or len(raw) > ZONE_MAX_LENGTH:
         return ""
     return _known(raw)
@@ -40,8 +35,7 @@ def _known(name: str) -> str:
 
 
 def zone_named(name: str) -> datetime.tzinfo:
-    """The zone called `name` (as clean_zone keeps it); the server's TIME_ZONE for "" or a name
-    unknown here."""
+    """The zone called `name`; the server's TIME_ZONE for "" or an unknown name."""
     name = clean_zone(name)
     return zoneinfo.ZoneInfo(name) if name else timezone.get_default_timezone()
 

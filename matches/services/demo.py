@@ -20,14 +20,9 @@ FAPFAP_ANSWERS = ({"multiplier": "1"}, {"multiplier": "2"}, {"multiplier": "4"},
 
 
 def create_demo_sitting(group: Group | None = None, time_zone: str = "") -> Sitting:
-    """A new Agram sitting seated Aïcha, Boubacar, Chaibou, Djibo where Chaibou won hand 1, in a
-    new demo group that already finished three matches (Agram twice, Fapfap for 100 CFA a stake);
-    in `group` instead (the demo group this phone already opened) while its four players are all
-    still in it, so that trying the demo again piles up no other group. A new group and the new match
-    keep `time_zone` (the phone's IANA zone name; "": the server's).
-
-    Source: RULES.md, A worked sitting (002). Chaibou, the winner, deals hand 2.
-    """
+    """A new Agram sitting (Aïcha, Boubacar, Chaibou, Djibo; Chaibou won hand 1 and deals hand 2) in a
+    new demo group with three finished matches, or in `group` (this phone's demo group) while its
+    four players remain, so repeats pile up no groups. Keeps `time_zone`. Source: RULES.md, A worked sitting (002)."""
     members = {player.name: player.pk for player in group.members()} if group is not None else {}
     if group is None or any(name not in members for name in DEMO_PLAYERS):
         group = Group.create(_("Demo club"), DEMO_PLAYERS, time_zone=time_zone)

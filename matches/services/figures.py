@@ -1,10 +1,6 @@
-"""A group's figures from the database: its finished matches as stats.MatchRecords, read in two
-queries whatever the number of matches and hands (the sittings, then all their seats), and the
-drawing of each player's win rate over time.
-
-Per seat the database keeps everything the figures need: its total (the sum of its hands' points),
-its hands won and, once the match is over, its best run. So no hand row is read here.
-"""
+"""A group's figures from the database: finished matches as stats.MatchRecords in two queries
+(sittings, then seats) and the win-rate chart. Seats keep total, hands won and best run, so no
+hand row is read."""
 
 from __future__ import annotations
 
@@ -25,8 +21,7 @@ COLOURS = 8  # line styles (.chart .l0 to .l7 in app.css)
 
 @dataclass(frozen=True)
 class GroupRead:
-    """A group's finished matches as MatchRecords (oldest first, keyed by sitting id, players by
-    Player id) and every seated player's name by id (an erased player's replaced name)."""
+    """Finished matches as MatchRecords (oldest first, by sitting id; players by id) and players' names."""
 
     matches: list[stats.MatchRecord]
     names: dict[int, str]
@@ -75,12 +70,9 @@ class SeatColumns(NamedTuple):
 
 
 def read_group(group: Group) -> GroupRead:
-    """The group's finished matches and its players' names, in two queries of plain values: the
-    sittings, then their seats with their players' names. See `record` for what each seat gives.
-
-    Each match's day is its table's own (its time zone's), and the matches are kept in order of those
-    days, then of their start: tables in different zones may date two matches in the other order
-    than they started, and the statistics need days that never go back."""
+    """The group's finished matches and players' names in two queries of plain values (see `record`).
+    Ordered by each table's own day, then start: zones may reorder matches, and stats need days
+    that never go back."""
     finished = Sitting.objects.filter(group=group, finished_at__isnull=False)
     sittings = list(map(SittingRow._make, finished.order_by("started_at", "pk").values_list(*SITTING_COLUMNS)))
     seats: dict[int, list[tuple]] = {}
@@ -101,15 +93,9 @@ def seat_columns(rows: Sequence[tuple]) -> SeatColumns:
 
 
 def record(sitting: SittingRow, seats: SeatColumns) -> stats.MatchRecord:
-    """One finished sitting as the figures count it, from its seats; its day is the day it started on
-    its table's clock (its time zone; the server's when it has none).
-
-    Finals as the table shows them (chips in front of each player for Cat Tê: the stacks handed out
-    plus the seat's total; the total otherwise); hands played: the seats' hands won added up (each
-    won hand has one winner); points: each seat's total. Fapfap at a stake: each seat's net money,
-    stake x (n x own stakes - everyone's) (every other player pays each hand's winner the stake
-    times its multiplier), in the stake's currency. Cat Tê: each seat's net chips, its total.
-    """
+    """One finished sitting as counted, dated on its table's clock. Finals as the table shows them
+    (Cat Tê: stacks handed out + total); Fapfap at a stake: net money stake x (n x own - all);
+    Cat Tê: net chips, the total. Source: RULES.md (Fapfap stakes; Cat Te)."""
     game = rules.get_game(sitting.game)
     totals = seats.totals
     stake = sitting.stake_amount if game.uses_stake else None
@@ -123,7 +109,7 @@ def record(sitting: SittingRow, seats: SeatColumns) -> stats.MatchRecord:
         players=seats.players,
         finals=tuple(issued + total for total in totals) if issued else totals,
         hands_won=seats.hands_won,
-        # Kept when the match ended (and again after a correction); never more than the hands won.
+        # Kept when the match ended (and after a correction); never more than the hands won.
         best_runs=tuple(map(min, seats.best_runs, seats.hands_won)),
         points=totals,
         ended_early=sitting.ended_how == Sitting.EndedHow.ENDED_EARLY,
@@ -133,14 +119,10 @@ def record(sitting: SittingRow, seats: SeatColumns) -> stats.MatchRecord:
     )
 
 
-# --- the win rate over time, drawn ------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class RateLine:
-    """One player's line: `points` as SVG polyline text, the name drawn at `label_y`, its last point
-    `end`, its `colour` class (l0..l7, with a dash pattern each: never colour alone), and the win
-    rates (whole percents) after each match they played, for the numbers beside the drawing."""
+    """One player's line: polyline `points`, name at `label_y`, last point `end`, `colour` class l0..l7
+    (each dashed differently: never colour alone), and the whole-percent rates after each match."""
 
     colour: str
     name: str
@@ -169,12 +151,7 @@ class RateChart:
 def rate_chart(
     matches: Sequence[stats.MatchRecord], names: Mapping[int, str], game: str | None = None
 ) -> RateChart | None:
-    """The win rate over time of every player of the counted matches of `game` (all when None).
-
-    Across: the counted matches in order, at most RATE_POINTS of them drawn. A player's line starts
-    at their first match and holds its rate through the matches they sat out (it does not change),
-    to the last one, where their name is written. None when no match counts.
-    """
+    """Each player's win rate over `game`'s counted matches (all when None), RATE_POINTS drawn at most; or None."""
     counted = [match for match in matches if match.counts and (game is None or match.game == game)]
     if not counted:
         return None
@@ -204,8 +181,7 @@ def rate_chart(
         label_y, group = at[final[player]], together[final[player]]
         rates = own[player]
         first = rates[0][0]
-        # The line starts at the player's first match (even between samples), then at each sample
-        # from there on gives the rate after their latest match so far: it holds while they sit out.
+        # A line starts at the player's first match, then holds the rate after their latest match so far.
         drawn, latest = [(x(first), y(rates[0][1]))], 0
         for i in keep:
             if i <= first:

@@ -1,9 +1,5 @@
-"""Forgetting sittings: the one way to delete them, shared by `forget_old_sittings` and the admin.
-
-`Hand.winner` and `Seat.player` are PROTECT foreign keys, so a sitting cannot simply be
-deleted with Django's cascade: its hands go first, then its seats, then the sitting itself,
-then the players who no longer hold a seat anywhere, all in one transaction.
-"""
+"""Forgetting sittings: the one way to delete them (forget_old_sittings and the admin). Hand.winner
+and Seat.player are PROTECT, so hands, seats, the sitting, then seatless players go in one transaction."""
 
 from __future__ import annotations
 
@@ -17,9 +13,7 @@ from matches.models import Group, Hand, Player, Seat, Sitting
 
 
 def untouched_for(days: int) -> QuerySet[Sitting]:
-    """Sittings whose `changed_at` is more than `days` days (a positive int) before now, unless
-    their group is still in use: its own page changed since, or another of its sittings did (a
-    group's old matches are its statistics)."""
+    """Sittings unchanged for over `days` days, unless their group changed since (old matches are its figures)."""
     cutoff = timezone.now() - timedelta(days=days)
     active_groups = Sitting.objects.filter(changed_at__gte=cutoff, group__isnull=False).values("group")
     return (
@@ -35,14 +29,9 @@ def untouched_groups(days: int) -> QuerySet[Group]:
 
 
 def forget_sittings(sittings: QuerySet[Sitting]) -> tuple[int, int]:
-    """Delete `sittings` with their hands and seats, and every player left with no seat.
-
-    Returns (sittings deleted, hands deleted). The sitting rows are locked first (on
-    PostgreSQL; SQLite's IMMEDIATE transaction holds the write lock), so a phone changing
-    one of them waits, and `sittings` is evaluated afresh by each statement under that lock:
-    a sitting that a phone changed meanwhile and that no longer matches is kept whole.
-    Rematches pointing at a deleted sitting keep living (`next_sitting` is SET_NULL).
-    """
+    """Delete `sittings`, their hands and seats, and seatless players; returns (sittings, hands) deleted.
+    Rows are locked first (select_for_update; SQLite's IMMEDIATE lock) and `sittings` re-evaluated
+    per statement, so one a phone changed meanwhile is kept. Rematches survive (SET_NULL)."""
     doomed = Sitting.objects.filter(pk__in=sittings.values("pk"))
     with transaction.atomic():
         list(doomed.select_for_update().values_list("pk", flat=True))

@@ -1,6 +1,5 @@
-"""Refusals in the reader's language: the rules' (RuleError) and the verbs' coded ones
-(matches.domain.errors), for a service that words its own errors (the group archive) and for the
-web layer (matches/web/refusals.py isolates the names in them)."""
+"""Refusals (RuleError and the verbs' codes) in the reader's language, for the archive and the web
+layer (web/refusals.py isolates the names)."""
 
 from __future__ import annotations
 
@@ -39,20 +38,17 @@ def _match_end_not_allowed(params: Mapping[str, object]) -> str:
 
 
 REFUSALS: dict[str, object] = {
-    # starting a sitting
     "match_end_not_allowed": _match_end_not_allowed,
     "no_chips": gettext_lazy("%(game)s is not played with chips."),
     "no_stake": gettext_lazy("%(game)s is not played for a stake."),
     "starting_chips_range": gettext_lazy("Start each player with 1 to %(max)d chips."),
     "stake_range": gettext_lazy("A stake is between 1 and %(max)d."),
     "currency_too_long": gettext_lazy("Keep the currency to %(max)d characters, like FCFA."),
-    # recording a hand
     "no_such_seat": gettext_lazy("Seat %(seat)d is not at this table: tap one of the names shown."),
     "match_over": gettext_lazy("This match is over: no more hands can be recorded."),
     "hand_not_started": gettext_lazy("Hand %(number)d has not started: hand %(open)d is being played."),
     "hand_abandoned": gettext_lazy("Hand %(number)d was abandoned when the match ended."),
     "hand_recorded": gettext_lazy("Hand %(number)d is already recorded: %(winner)s."),
-    # corrections and undo
     "match_ended": gettext_lazy("This match was ended: it can no longer change."),
     "correct_unrecorded": gettext_lazy("Hand %(number)d has not been recorded, so it cannot be corrected."),
     "correct_changed": gettext_lazy(
@@ -63,7 +59,6 @@ REFUSALS: dict[str, object] = {
     "undo_unrecorded": gettext_lazy("Hand %(number)d has not been recorded: nothing was undone."),
     "undo_not_last": gettext_lazy("Hand %(number)d is not the last hand any more: nothing was undone."),
     "undo_changed": gettext_lazy("Hand %(number)d changed since your screen showed it (now %(winner)s): nothing was undone."),
-    # ending the match, chips
     "already_over": gettext_lazy("This match is already over."),
     "end_moved_on": gettext_lazy("Hand %(open)d is open now, not hand %(seen)d: check the score, then end the match again."),
     "chips_match_over": gettext_lazy("This match is over: no more chips can be handed out."),
@@ -89,8 +84,7 @@ REFUSALS: dict[str, object] = {
 
 
 def wording(error: TableError) -> tuple[str, dict]:
-    """The translated template of `error` and its parameters (game names translated), or, for a
-    code that needs no template, its finished sentence and {}."""
+    """The translated template of `error` and its parameters, or a template-less code's sentence and {}."""
     if error.code == "rule":
         return rule_message(error.params["error"]), {}
     found = REFUSALS.get(error.code)

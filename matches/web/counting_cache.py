@@ -1,12 +1,6 @@
-"""A cache for counting requests across every worker process of one machine, without a server.
-
-Django's file cache keeps values where all workers see them, but its `add` and `incr` read and then
-write a pickled, compressed file (and list the whole directory to cull it on every write), and two
-workers counting at once can both read 5 and both write 6. Here each counter is one small text
-file, "<expiry> <count>", read and rewritten in place under an flock on that file: every request is
-counted once, in a few system calls. (Redis, at CACHE_URL, counts atomically on its own and is
-shared by several machines.)
-"""
+"""A request-counting cache shared by a machine's workers without a server. Django's file cache reads
+then writes a pickled file, so two workers can both read 5 and write 6; here each counter is one
+"<expiry> <count>" file rewritten under flock, so every request counts once. (Redis is atomic itself.)"""
 
 from __future__ import annotations
 
@@ -25,8 +19,7 @@ SWEEP_EVERY = 500  # new counters made by this process between two sweeps of exp
 
 
 class CountingFileCache(BaseCache):
-    """Whole-number counters in files, atomic across processes: add(), incr(), get(), set(),
-    delete(), clear(). Values other than int are refused (TypeError): it counts, nothing else."""
+    """Int counters in files, atomic across processes (add, incr, get, set, delete, clear); else TypeError."""
 
     def __init__(self, location: str, params: dict) -> None:
         super().__init__(params)
@@ -39,8 +32,7 @@ class CountingFileCache(BaseCache):
 
     @contextmanager
     def _counter(self, key, version, create: bool) -> Iterator[tuple[int, int | None] | None]:
-        """The counter's file, locked: yields (fd, count or None when missing or expired), or None
-        when it does not exist and `create` is false."""
+        """Yields (fd, count or None if missing/expired) with the file locked, or None when absent and not `create`."""
         path = self._path(key, version)
         while True:
             try:

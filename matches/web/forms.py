@@ -25,9 +25,8 @@ from matches.domain.names import NAME_MAX_LENGTH, clean_name, name_key, name_ref
 from matches.web.refusals import refusal_text
 from matches.web.texts import rule_message
 
-# Django's own refusal of a field holding a null character, which every text field of every form
-# can give: Django's Vietnamese catalogue lacks it, so ours carries it in each language (LOCALE_PATHS
-# are read before Django's catalogues).
+# Django's null-character refusal, missing from its Vietnamese catalogue: ours carries it
+# (LOCALE_PATHS are read before Django's catalogues).
 gettext_noop("Null characters are not allowed.")
 
 MAX_ROWS = max(game.max_players for game in rules.GAMES.values())
@@ -38,7 +37,7 @@ END_TARGET_FIELDS = {
     rules.MatchEndKind.HANDS: "end_target_hands",
     rules.MatchEndKind.POINTS: "end_target_points",
 }
-OLD_END_TARGET = "end_target"  # the single N field of earlier pages: still read for the chosen match end
+OLD_END_TARGET = "end_target"  # the old single N field: still read for the chosen match end
 TAP_FIELDS = {"number", "winner", "stamp", "csrfmiddlewaretoken"}
 
 
@@ -46,9 +45,7 @@ GROUPED = re.compile(r"\d{1,3}(?:([ ,.\u00a0\u202f'])\d{3})(?:\1\d{3})*")
 
 
 class WholeNumberField(forms.IntegerField):
-    """An IntegerField that also takes a number written with thousands grouped, as people write
-    it: "1 000", "1,000", "1.000", "1'000" (one separator, groups of three). "0.5" or "1,5" stay
-    refused: they are not whole numbers."""
+    """IntegerField also taking thousands grouped ("1 000", "1,000", "1.000", "1'000"); "1,5" stays refused."""
 
     def to_python(self, value):
         text = str(value).strip() if value is not None else value
@@ -58,8 +55,7 @@ class WholeNumberField(forms.IntegerField):
 
 
 def whole_number(label: str, low: int, high: int, invalid: str, **kwargs) -> forms.IntegerField:
-    """An IntegerField whose messages name the field and its bounds; `invalid` says what to type
-    when the text is not a whole number (0.5, ten)."""
+    """IntegerField whose messages name the field and its bounds; `invalid` says what to type."""
     return WholeNumberField(
         label=label,
         min_value=low,
@@ -80,8 +76,8 @@ def posted_rows(data) -> dict[int, str]:
 
 
 def rows_to_show(game: rules.Game, typed: dict[int, str]) -> int:
-    """How many name rows a posted form shows again: the rows posted, less trailing blank rows
-    beyond the game's maximum (a refusal keeps every typed name), at most MAX_FORM_ROWS."""
+    """Name rows a posted form shows again: the rows posted, less trailing blanks beyond the game's
+    maximum (a refusal keeps every typed name), at most MAX_FORM_ROWS."""
     if not typed:
         return min(DEFAULT_ROWS, game.max_players)
     filled = [row for row, text in typed.items() if text.strip()]
@@ -89,8 +85,7 @@ def rows_to_show(game: rules.Game, typed: dict[int, str]) -> int:
 
 
 def with_old_end_target(data):
-    """`data` with the old single `end_target` field copied to the chosen match end's own field
-    when that one was not posted, so older pages and scripts keep working."""
+    """`data` with the old single `end_target` copied to the chosen end's field, for older pages and scripts."""
     field = END_TARGET_FIELDS.get(data.get("end_kind"))
     if field is None or OLD_END_TARGET not in data or field in data:
         return data
@@ -100,15 +95,9 @@ def with_old_end_target(data):
 
 
 class StartForm(forms.Form):
-    """Start a sitting of `game`.
-
-    Player rows are fields `player_1` ... `player_N`, in seating order; blank rows are ignored and
-    the names are the other rows, in order. Each match end that takes a number has its own field
-    (`end_target_wins`, `end_target_hands`, `end_target_points`) with its own default; only the
-    chosen one's number is used, as cleaned_data["end_target"]. An unbound form shows `rows` name
-    rows (a bound one the rows posted, see rows_to_show); the Add and Remove buttons of the start
-    screen post the form back and get `rearranged`, never past the game's maximum.
-    """
+    """Start a sitting of `game`: fields `player_1`...`player_N` in seating order (blanks ignored) and one
+    number field per match end (`end_target_wins` ...), only the chosen one used as cleaned_data["end_target"].
+    Add and Remove post the form back and get `rearranged`, never past the game's maximum."""
 
     def __init__(self, data=None, *, game: rules.Game, rows: int = DEFAULT_ROWS, **kwargs):
         typed = posted_rows(data) if data is not None else {}
@@ -164,9 +153,8 @@ class StartForm(forms.Form):
 
     @classmethod
     def rearranged(cls, game: rules.Game, data, add: bool = False, remove: int | None = None) -> StartForm:
-        """An unbound form holding what `data` (a posted form) typed, with one name row added (up to the
-        game's maximum) or row `remove` removed. A number still at the default shown for the old rows
-        takes the default for the new rows (Letzter Stich's hands); a typed one stays."""
+        """An unbound copy of `data` with a name row added or row `remove` removed; a number still at the
+        old default takes the new one (Letzter Stich's hands), a typed one stays."""
         data = with_old_end_target(data)
         typed = posted_rows(data)
         names = [typed.get(row, "") for row in range(1, rows_to_show(game, typed) + 1)]
@@ -242,8 +230,7 @@ class StartForm(forms.Form):
         return names
 
     def _end_target(self, kind: str | None) -> int | None:
-        """The chosen match end's number (None for one that takes none). Another match end's field,
-        typed or defaulted, is never used, and what is wrong with it does not matter."""
+        """The chosen match end's number (None if it takes none); other ends' fields are ignored, even if invalid."""
         chosen = END_TARGET_FIELDS.get(kind)
         for field in END_TARGET_FIELDS.values():
             if field != chosen:
@@ -259,7 +246,6 @@ class StartForm(forms.Form):
         return rules.MatchEnd(rules.MatchEndKind(self.cleaned_data["end_kind"]), self.cleaned_data["end_target"])
 
     def options(self) -> dict:
-        """The game-specific settings for Sitting.start."""
         data = self.cleaned_data
         keys = ("starting_chips", "stake_amount", "stake_label")
         return {key: data[key] for key in keys if data.get(key) not in (None, "")}
@@ -297,8 +283,7 @@ def hand_number(missing: str) -> forms.IntegerField:
 
 
 def stamp_field() -> forms.CharField:
-    """A hand's stamp as the page showed it (a correction's, an undo's): optional; one longer than any
-    stamp came from no page of this app."""
+    """A hand's stamp as the page showed it, optional; one longer than any stamp came from no page here."""
     return forms.CharField(
         required=False,
         max_length=12,
@@ -307,10 +292,7 @@ def stamp_field() -> forms.CharField:
 
 
 class TapForm(forms.Form):
-    """A tap: the hand it was made for and the winner's seat, 1-based as shown on the button.
-
-    Every other posted field is one of the game's extra facts, checked by the rules.
-    """
+    """A tap: its hand number and the winner's 1-based seat; other posted fields are the game's extras."""
 
     number = hand_number(_("The tap did not say which hand it was for."))
     winner = forms.IntegerField(
@@ -346,8 +328,7 @@ class HandNumberForm(forms.Form):
 
 
 def posted_settings(data, game: rules.Game, before: int, after: int) -> dict:
-    """The settings as posted, for the form shown again after a change of seating from `before` to
-    `after` players; a number still at the default for `before` takes the default for `after`."""
+    """The posted settings for the form shown after reseating `before` -> `after`; old defaults become new."""
     initial = {
         key: data.get(key) for key in ("end_kind", "starting_chips", "stake_amount", "stake_label") if key in data
     }

@@ -29,8 +29,7 @@ PRIVATE_PATHS = ("/s/", "/w/", "/g/", "/gw/", "/groups/")
 
 
 def never_store_sittings(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[[HttpRequest], HttpResponse]:
-    """Pages that carry a sitting's link or score (and home, which lists this phone's links) are never
-    stored by a browser or a proxy: Cache-Control no-store."""
+    """Pages carrying a sitting's link or score (and home) get Cache-Control no-store: never kept by a proxy."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
         response = get_response(request)

@@ -1,5 +1,5 @@
-"""The new-match form's seating list (matches.web.views.group_new_match): who sits where, in the
-order tapped, as its buttons post it back; members by id, newcomers by name (names.py's rules)."""
+"""The new-match form's seating list (views.group_new_match) in the order tapped: members by id,
+newcomers by name."""
 
 from __future__ import annotations
 
@@ -27,8 +27,7 @@ MOVE = re.compile(r"(seat|unseat|up|down)-([0-9]{1,18})")
 
 @dataclass
 class Seated:
-    """Someone on the new-match form's seating list: a member (by id) or a newcomer (by name);
-    `returning`, for a newcomer, when a former player of that name comes back to the group."""
+    """A member (by id) or newcomer (by name) on the seating list; `returning`: a former player's name."""
 
     name: str
     member: int | None = None
@@ -40,14 +39,12 @@ class Seated:
 
     @property
     def entry(self) -> int | str:
-        """As Group.start_match takes it."""
         return self.member if self.member is not None else self.name
 
 
 def posted_seating(data, members: dict[int, Player]) -> tuple[list[Seated], bool]:
-    """The seating the form posted, in order, and whether someone in it has left the group since (they
-    are left out). A newcomer who has joined the group since (another phone added them) is seated as
-    that member, once. Raises BadInput for values the form never makes."""
+    """The posted seating in order and whether someone has left the group since (dropped); a newcomer
+    who joined meanwhile is seated as that member once. Raises BadInput for values no form makes."""
     values = data.getlist("seat")
     if len(values) > MAX_FORM_ROWS:
         raise BadInput(NOT_ON_FORM)
@@ -79,8 +76,7 @@ def posted_seating(data, members: dict[int, Player]) -> tuple[list[Seated], bool
 
 
 def last_table(group: Group, game: rules.Game, members: dict[int, Player]) -> list[Seated]:
-    """Who sat at the group's latest match of `game` (else its latest match), in their seats, if still
-    members: the usual table, ready to start or to change."""
+    """Who sat at the group's latest `game` match (else latest match), in their seats, if still members."""
     latest = group.sittings.filter(game=game.slug).order_by("-started_at").first()
     latest = latest or group.sittings.order_by("-started_at").first()
     if latest is None:

@@ -1,8 +1,4 @@
-"""The rules' facts in the reader's language: game summaries, help cards, refusals.
-
-The rules registry is pure Python with English texts marked for translation; this module
-is where they meet Django's translation machinery.
-"""
+"""The rules' English texts (marked for translation) in the reader's language: summaries, help cards, refusals."""
 
 from __future__ import annotations
 
@@ -29,9 +25,8 @@ def summary(game: rules.Game) -> str:
 
 
 def cards_dealt(game: rules.Game, n_seats: int) -> str:
-    """What the dealer deals at a table of `n_seats`, for the match table: "7 cards each.", and the
-    pack when this table size changes it ("8 cards each, from a Skat pack without the four eights.").
-    Source: RULES.md (cards each per game; Letzter Stich by the number of players)."""
+    """What the dealer deals at `n_seats`: "7 cards each.", plus the pack when the table size changes it.
+    Source: RULES.md (cards each; Letzter Stich by player count)."""
     count = game.cards_for(n_seats)
     pack = game.pack_for(n_seats)
     if pack == game.pack:
@@ -101,8 +96,7 @@ def player_range(game: rules.Game) -> str:
 
 
 def table_full(game: rules.Game) -> str:
-    """Why the start form offers no more name rows: the game's maximum, with the pack's reason when
-    the pack sets it. Source: RULES.md (players per game)."""
+    """Why no more name rows: the game's maximum, with the pack's reason if it sets it. Source: RULES.md."""
     params = {"game": _(game.name), "max": game.max_players}
     if game.too_many_players:
         return _("%(game)s is played by at most %(max)d players: %(why)s") % {**params, "why": _(game.too_many_players)}

@@ -1,8 +1,5 @@
-"""Game rules: one registry, one entry per game. Imports nothing from Django.
-
-Usage: `GAMES["agram"].score_hand(4, winner=2)` -> (0, 0, 1, 0);
-`GAMES["fapfap"].score_hand(3, 0, {"multiplier": "4"})` -> (4, 0, 0).
-"""
+"""Game rules: one registry, one entry per game; no Django. `GAMES["agram"].score_hand(4, winner=2)`
+-> (0, 0, 1, 0); `GAMES["fapfap"].score_hand(3, 0, {"multiplier": "4"})` -> (4, 0, 0)."""
 
 from matches.domain.rules.core import (
     Choice,

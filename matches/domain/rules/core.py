@@ -1,9 +1,5 @@
-"""Shapes shared by every game of the registry: packs, questions a tap asks, table movement, match ends.
-
-Pure Python: nothing here imports Django, so the rules are tested by tables of
-cases without a database. Seats are 0-based indexes into the sitting's seats,
-listed in playing order (the order in which cards are dealt and tricks played).
-"""
+"""Shapes shared by every game: packs, a tap's questions, table movement, match ends. Pure Python, so
+rules are tested without a database; seats are 0-based indexes in playing order."""
 
 from __future__ import annotations
 
@@ -20,11 +16,8 @@ def gettext_noop(message: str) -> str:
 
 
 class RuleError(ValueError):
-    """Input that the game's rules refuse; the message says what to fix.
-
-    `template` is an English message marked for translation with %(name)s placeholders
-    filled from `params`; str(error) is the English text. The Django side translates both.
-    """
+    """Input the game's rules refuse. `template` is English marked for translation with %(name)s
+    placeholders from `params`; str(error) is the English text; the Django side translates both."""
 
     def __init__(self, template: str, **params: object):
         self.template, self.params = template, params
@@ -32,34 +25,32 @@ class RuleError(ValueError):
 
 
 class Direction(StrEnum):
-    """Which way the deal and the play go round the table."""
-
     CLOCKWISE = "clockwise"
     COUNTER_CLOCKWISE = "counter-clockwise"
 
 
 class NextDealer(StrEnum):
-    """Who deals the next hand."""
+    """Who deals the next hand: the hand's winner, or the next player in playing order (ROTATE)."""
 
-    WINNER = "winner"  # the winner of the hand just played
-    ROTATE = "rotate"  # the next player in playing order, whoever won
+    WINNER = "winner"
+    ROTATE = "rotate"
 
 
 class Leader(StrEnum):
     """Who leads the first trick of a hand, in terms of playing order."""
 
     DEALER = "dealer"
-    AFTER_DEALER = "after-dealer"  # next in playing order
-    BEFORE_DEALER = "before-dealer"  # previous in playing order
+    AFTER_DEALER = "after-dealer"
+    BEFORE_DEALER = "before-dealer"
 
 
 class MatchEndKind(StrEnum):
     """How a sitting ends by itself; OPEN means only End match ends it."""
 
     OPEN = "open"
-    WINS = "wins"  # first to N hands won
-    HANDS = "hands"  # after N hands, highest total wins
-    POINTS = "points"  # first to N points
+    WINS = "wins"
+    HANDS = "hands"
+    POINTS = "points"
     THRESHOLDS = "thresholds"  # Eighty Three: 10, raised by 5 on every tie at the top
 
     @property
@@ -68,7 +59,6 @@ class MatchEndKind(StrEnum):
         return self in (MatchEndKind.WINS, MatchEndKind.HANDS, MatchEndKind.POINTS)
 
 
-# How each match end is named in a list of choices (translated where shown).
 MATCH_END_WORDS = {
     MatchEndKind.OPEN: gettext_noop("open (until someone ends it)"),
     MatchEndKind.WINS: gettext_noop("first to N hands won"),
@@ -106,8 +96,7 @@ class Pack:
 
 @dataclass(frozen=True)
 class Choice:
-    """One answer to a question; `value` is what the tap posts, `short` names it in a hand row and a
-    notice with its button's own words ("A six: 3 points" -> "a six")."""
+    """One answer: `value` is posted by the tap; `short` is the button's words ("a six") for rows and notices."""
 
     value: str
     label: str
@@ -116,15 +105,9 @@ class Choice:
 
 @dataclass(frozen=True)
 class Question:
-    """An extra fact a tap asks after the winner.
-
-    kind "choice": one of `choices`, in the order the buttons show them (an answer for "any other
-    card" after the cards it is other than); each Choice's `short` is its button's words before the colon;
-    kind "flag": yes or no; kind "seats": any number of seats, posted as 1-based seat numbers.
-    `when` = (key, value): ask only when that other answer has that value.
-    `others_only`: the winner cannot be among the seats. `short` names the fact in a hand row: a
-    checkbox's own words, or the words of a question's prompt that name the fact.
-    """
+    """An extra fact a tap asks after the winner: kind "choice" (`choices` in button order), "flag"
+    (yes/no) or "seats" (posted 1-based). `when` = (key, value): ask only after that answer.
+    `others_only`: the winner cannot be a seat. `short` names the fact in a hand row."""
 
     key: str
     prompt: str
@@ -135,10 +118,8 @@ class Question:
     short: str = ""
 
     def clean(self, raw: object, n_seats: int, winner: int) -> object:
-        """The typed answer: a choice value (str), a bool, or a sorted tuple of 0-based seats.
-
-        A choice or a yes/no given several times (a list: the field posted more than once) counts
-        once when every copy says the same (a retried post), else is refused."""
+        """The typed answer: choice value (str), bool, or sorted tuple of 0-based seats. A field posted
+        several times (a retried post) counts once if every copy agrees, else is refused."""
         if self.kind != "seats" and isinstance(raw, (list, tuple)):
             if len({str(value) for value in raw}) != 1:
                 raise RuleError(gettext_noop("%(prompt)s Give one answer, not several."), prompt=self.prompt)
@@ -195,16 +176,9 @@ Scorer = Callable[[int, int, Mapping[str, object]], tuple[int, ...]]
 
 @dataclass(frozen=True)
 class Game:
-    """One registry entry: everything the app knows about a game.
-
-    `score(n_seats, winner, extras)` returns the points the hand gives each seat,
-    a tuple of ints in seat order, from extras already cleaned by `clean_extras`.
-    `cards_by_players` overrides `cards_each` for some table sizes (Letzter Stich).
-    `end_targets` gives the number each match end that takes one starts at; `deal_rounds`,
-    when set, makes "after N hands" start at that many turns at the deal for each player.
-    `too_many_players` is the reason for `max_players` when the pack sets it ("" when the
-    game's rule alone does).
-    """
+    """One registry entry. `score(n_seats, winner, extras)` -> points per seat (tuple of ints) from
+    cleaned extras. `cards_by_players` overrides `cards_each`; `end_targets`/`deal_rounds` set
+    match-end numbers; `too_many_players` explains `max_players` ("" when the rule alone sets it)."""
 
     slug: str
     name: str
@@ -233,11 +207,9 @@ class Game:
     unit: str = gettext_noop("points")
     notes: tuple[str, ...] = ()
 
-    # --- table size ------------------------------------------------------
 
     def check_player_count(self, count: int) -> None:
-        """Raise RuleError when `count` players cannot play this game: too few says how many names
-        are missing; too many gives the range, and the pack's reason when there is one."""
+        """Raise RuleError when `count` players cannot play: how many are missing, or the range and reason."""
         if count < self.min_players:
             missing = self.min_players - count
             if missing == 1:
@@ -271,14 +243,10 @@ class Game:
     def pack_for(self, n_seats: int) -> Pack:
         return self.pack_by_players.get(n_seats, self.pack)
 
-    # --- match end -------------------------------------------------------
 
     def target_for(self, kind: MatchEndKind, n_seats: int) -> int | None:
-        """The number match end `kind` starts at for a table of `n_seats` (None when it takes no number).
-
-        With `deal_rounds`, "after N hands" is that many turns at the deal for each seat, so that
-        everyone deals equally often. Source: RULES.md, Letzter Stich.
-        """
+        """Starting number of match end `kind` for `n_seats` (None if it takes none); with `deal_rounds`,
+        "after N hands" gives everyone equal deals. Source: RULES.md, Letzter Stich."""
         if not kind.takes_target:
             return None
         if kind is MatchEndKind.HANDS and self.deal_rounds:
@@ -290,18 +258,14 @@ class Game:
         """The number of the game's first match end, for the smallest table."""
         return self.target_for(self.match_ends[0], self.min_players)
 
-    # --- one hand --------------------------------------------------------
 
     def asked(self, extras: Mapping[str, object]) -> list[Question]:
         """The questions that apply given the answers so far (a `when` question only after its trigger)."""
         return [q for q in self.questions if q.when is None or str(extras.get(q.when[0])) == q.when[1]]
 
     def clean_extras(self, raw: Mapping[str, object], n_seats: int, winner: int) -> dict[str, object]:
-        """Check a hand's extra facts as posted; return them typed (seats 0-based), or raise RuleError.
-
-        A game with no questions refuses any extra fact; a missing "choice" is refused,
-        a missing flag is no and missing seats are none.
-        """
+        """A hand's extra facts typed (seats 0-based), or RuleError. No questions: any fact is refused;
+        a missing choice is refused, a missing flag is no, missing seats are none."""
         known = {q.key for q in self.questions}
         unknown = sorted(set(raw) - known)
         if unknown:
@@ -334,10 +298,7 @@ class Game:
         return cleaned
 
     def score_hand(self, n_seats: int, winner: int, raw: Mapping[str, object] | None = None) -> tuple[int, ...]:
-        """Points the hand gives each seat (tuple of `n_seats` ints, seat order), from extras as posted.
-
-        Raises RuleError when the player count, the winner or the extras do not fit the game.
-        """
+        """Points per seat (tuple of `n_seats` ints) from extras as posted; RuleError when they do not fit."""
         self.check_player_count(n_seats)
         if not 0 <= winner < n_seats:
             raise RuleError(gettext_noop("Seat %(seat)d is not at this table."), seat=winner + 1)
@@ -345,7 +306,6 @@ class Game:
         assert len(points) == n_seats
         return points
 
-    # --- round the table -------------------------------------------------
 
     def dealer_after(self, n_seats: int, dealer: int, winner: int) -> int:
         """Seat that deals the hand after one dealt by `dealer` and won by `winner`."""
@@ -367,14 +327,9 @@ class Game:
         return sizes[0], sizes[-1]
 
 
-# --- match progress -----------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Progress:
-    """A sitting's derived state after some hands: totals and wins per seat, hands won,
-    the Eighty Three threshold in force (None for other games) and whether the match is over.
-    Source: RULES.md (match ends; Eighty Three's thresholds)."""
+    """A sitting's derived state: totals, wins, hands won, Eighty Three's threshold, over. Source: RULES.md."""
 
     totals: tuple[int, ...]
     wins: tuple[int, ...]
@@ -419,9 +374,6 @@ def leaders(totals: Sequence[int]) -> list[int]:
         return []
     top = max(totals)
     return [seat for seat, total in enumerate(totals) if total == top]
-
-
-# --- scorers -----------------------------------------------------------------
 
 
 def to_winner(n_seats: int, winner: int, gain: int) -> tuple[int, ...]:

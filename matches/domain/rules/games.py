@@ -1,7 +1,4 @@
-"""The registry's entries, one per game. Source: RULES.md (facts from seeds/ 000-004).
-
-Help texts are the app's own words.
-"""
+"""The registry's entries, one per game. Source: RULES.md (facts from seeds/ 000-004); help texts are ours."""
 
 from __future__ import annotations
 
@@ -38,8 +35,7 @@ POINTS_ENDS = (MatchEndKind.OPEN, MatchEndKind.POINTS, MatchEndKind.HANDS)
 ONE_WIN_TARGETS = {MatchEndKind.WINS: 5, MatchEndKind.HANDS: 10}
 POINTS_TARGETS = {MatchEndKind.POINTS: 10, MatchEndKind.HANDS: 10}
 
-# The Agram family: counter-clockwise, the player to the dealer's right (next in
-# playing order) leads, the winner of a hand deals the next. Source: RULES.md (003).
+# Agram family: counter-clockwise, the dealer's right leads, the hand's winner deals next. Source: RULES.md (003).
 _AGRAM_FAMILY = dict(
     direction=Direction.COUNTER_CLOCKWISE,
     next_dealer=NextDealer.WINNER,
@@ -79,9 +75,8 @@ CAT_TE_PAYMENT = {"last": 1, "flush": 2, "sweep": 2}
 
 
 def score_cat_te(n_seats: int, winner: int, extras: Mapping[str, object]) -> tuple[int, ...]:
-    """Chips change hands, summing to zero: each opponent pays the winner 1 (last trick) or
-    2 (dealt flush, first-four sweep); on a sweep each player who held back an Ace pays the
-    winner 1 more. Source: RULES.md, Cat Te."""
+    """Chips summing to zero: each opponent pays the winner 1 (last trick) or 2 (dealt flush, first-four
+    sweep); on a sweep each holder of a held-back Ace pays 1 more. Source: RULES.md, Cat Te."""
     each = CAT_TE_PAYMENT[extras["how"]]
     points = [-each] * n_seats
     points[winner] = each * (n_seats - 1)
@@ -362,8 +357,7 @@ LETZTER_STICH = Game(
     leader=Leader.BEFORE_DEALER,
     score=score_letzter_stich,
     match_ends=(MatchEndKind.POINTS, MatchEndKind.HANDS),
-    # RULES.md: a target score "e.g. 500", or a set number of hands "ideally a multiple of the
-    # number of players, so everyone deals equally often": three deals each (12 hands for 4).
+    # RULES.md: target "e.g. 500", or hands "ideally a multiple of the number of players": three deals each.
     end_targets={MatchEndKind.POINTS: 500},
     deal_rounds=3,
     scoring=_(

@@ -1,13 +1,9 @@
-"""`manage.py backup PATH`: a consistent copy of the live database, taken while the app runs.
+"""`manage.py backup PATH`: a consistent copy of the live database while the app runs.
 
-SQLite: Python's sqlite3 backup API copies the database, in one step, from a read-only
-connection to the live file; in WAL mode the app keeps writing meanwhile and the copy is the
-database as of one moment. The copy is one self-contained SQLite file (rollback journal).
-PostgreSQL: `pg_dump --format=custom`, connecting with settings.DATABASES["default"]
-(host, port, user, database; the password through PGPASSWORD, never the command line).
-
-The copy is written beside PATH and renamed into place, so PATH is never left half-written.
-`manage.py restore PATH` puts it back. Failures raise CommandError saying what to fix.
+SQLite: the sqlite3 backup API in one step from a read-only connection (WAL lets the app keep
+writing); the copy is one self-contained file. PostgreSQL: `pg_dump --format=custom` with
+settings.DATABASES["default"], the password via PGPASSWORD, never the command line.
+Written beside PATH then renamed, so PATH is never half-written. Errors raise CommandError.
 """
 
 from __future__ import annotations
@@ -64,8 +60,7 @@ def has_magic(path: Path, magic: bytes) -> bool:
 
 
 def pg_connection(settings_dict: dict) -> tuple[list[str], dict[str, str]]:
-    """(pg_dump/pg_restore options naming the server and database, environment with the password
-    and SSL options), from a Django PostgreSQL settings dict."""
+    """(pg_dump/pg_restore options, environment with password and SSL options) from Django's settings dict."""
     _, secrets = DatabaseClient.settings_to_cmd_args_env(settings_dict, [])
     names = (("dbname", "NAME"), ("host", "HOST"), ("port", "PORT"), ("username", "USER"))
     options = [f"--{option}={settings_dict[key]}" for option, key in names if settings_dict.get(key)]

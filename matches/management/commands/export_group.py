@@ -1,6 +1,5 @@
-"""`manage.py export_group LINK [--output FILE]`: a group's JSON archive, for `import_group` on
-another server (see matches.services.archive for the format). Written to stdout unless --output
-names a file, which is written beside and renamed into place, so it is never left half-written."""
+"""`manage.py export_group LINK [--output FILE]`: a group's JSON archive (format: matches.services.archive)
+to stdout, or written beside FILE and renamed into place so it is never half-written."""
 
 from __future__ import annotations
 
@@ -17,8 +16,7 @@ GROUP_LINK = re.compile(r"(?:^|/)g/([A-Za-z0-9_-]{16,32})(?:/|$)")
 
 
 def find_group(link: str) -> Group:
-    """The group whose member link (a whole address, a path /g/<token>/, or the bare token) is `link`;
-    CommandError when there is none."""
+    """The group whose member link (address, /g/<token>/ path, or bare token) is `link`; else CommandError."""
     link = link.strip()
     found = GROUP_LINK.search(link.split("?")[0].split("#")[0])
     token = found[1] if found else link

@@ -1,9 +1,6 @@
-"""`manage.py forget_old_sittings [--days N] [--dry-run]`: delete the sittings nobody touched for N days.
-
-N is in days, counted back from now to each sitting's `changed_at` (bumped by every change);
-it defaults to `settings.RETENTION_DAYS` (env RETENTION_DAYS, 365), and 0 deletes nothing.
-Seats, hands and the players left with no seat go with their sittings (matches.services.retention).
-"""
+"""`manage.py forget_old_sittings [--days N] [--dry-run]`: delete sittings whose `changed_at` is over
+N days old (default settings.RETENTION_DAYS, env RETENTION_DAYS, 365; 0 deletes nothing), with
+their seats, hands and seatless players (matches.services.retention)."""
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser

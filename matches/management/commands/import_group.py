@@ -1,7 +1,5 @@
-"""`manage.py import_group FILE`: a new group from a JSON archive made by `export_group` (or the
-group page's download) on this or another server; prints the new group's link path. Everything in
-the file is checked first: a file this server cannot take changes nothing and the error says what
-to fix. FILE "-" reads stdin."""
+"""`manage.py import_group FILE` ("-": stdin): a new group from an `export_group` archive; prints its
+link path. The file is checked first: a refused file changes nothing and the error says what to fix."""
 
 from __future__ import annotations
 

@@ -1,11 +1,9 @@
-"""`manage.py restore PATH`: replace the whole database with a copy made by `manage.py backup`.
+"""`manage.py restore PATH`: replace the whole database with a `manage.py backup` copy.
 
-Stop the app first: every change recorded since the backup is lost, and a phone tapping
-during the restore would be refused or write into a database about to be replaced.
-SQLite: the sqlite3 backup API copies PATH over the live database file (which stays in WAL mode).
-PostgreSQL: `pg_restore --clean --if-exists --no-owner --single-transaction`, connecting with
-settings.DATABASES["default"]; a failure leaves the database as it was.
-Asks for confirmation unless --noinput. Failures raise CommandError saying what to fix.
+Stop the app first: changes since the backup are lost, and a tap meanwhile would be refused or lost.
+SQLite: the backup API copies PATH over the live file (still WAL). PostgreSQL: `pg_restore --clean
+--if-exists --no-owner --single-transaction`; a failure leaves the database as it was.
+Asks for confirmation unless --noinput; errors raise CommandError.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
-"""A whole group as one JSON document, and back: the archive another server imports.
+"""A whole group as one JSON document and back: the archive another server imports.
 
-export.py writes it; fields.py reads a file and its fields, checks.py and hands.py check a document
-through and through, importing.py writes the new group.
-
-`export_group(group)` reads the group in one snapshot and returns the document; `import_group(data)`
-checks a document through and through, then writes a new group from it in one transaction (or
-raises ArchiveError, saying what to fix, having written nothing). Exporting the imported group gives
-the same document again: nothing in it depends on the server it came from.
+export.py writes it; fields.py reads a file, checks.py and hands.py check it, importing.py writes
+the group. `import_group(data)` writes in one transaction or raises ArchiveError having written
+nothing; exporting the imported group gives the same document again.
 
 Format "last-trick-group", version 1 (indexes are 0-based positions in the file's lists):
 
@@ -31,21 +27,14 @@ Format "last-trick-group", version 1 (indexes are 0-based positions in the file'
         ...]
     }
 
-Times are ISO 8601 in UTC; each match is shown on the clock of its "time_zone" (an IANA name, the
-zone of the phone that started it; "" for the server's own). Archives from before time zones were kept
-have no "time_zone": "" then. A zone this server's time zone database does not know is read as "" too,
-rather than refusing the group. Left out on purpose: the links (tokens are secrets of the server that
-made them; an import gets new ones), database ids, and the `version` counters (they count one
-server's changes, which phones poll against; an imported group and its matches start at 1). A
-rematch link to a match outside the group (a match saved into the group after its rematch was
-started elsewhere) is left out too (null): that match is not in the file.
+Times are ISO 8601 UTC. A missing or unknown "time_zone" reads as "" (the server's). Left out on
+purpose: links (tokens are the exporting server's secrets), database ids and `version` counters
+(imports start at 1), and a rematch link to a match outside the group (null).
 
-Import trusts the file only where the models themselves keep history as it was: when and by whom
-each hand was recorded or corrected, and who dealt a hand after one whose winner was corrected.
-Everything the models derive is worked out again by the same rules and must agree: each hand's
-points (from its winner and extra facts, which the game's own questions check) and dealer, the
-seats' totals, wins and best runs, each hand's running totals and threshold, the match's threshold,
-and whether its match end was reached. Moments lie between 2000 and the day after the import.
+Import trusts only the history the models keep as it was (when and by whom hands were recorded or
+corrected; the dealer after a corrected winner). Everything derived (points, dealers, totals, wins,
+best runs, running totals, thresholds, match end) is recomputed by the same rules and must agree.
+Moments lie between 2000 and the day after the import.
 """
 
 from matches.services.archive.checks import checked_archive

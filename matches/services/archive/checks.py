@@ -120,8 +120,8 @@ def _player(entry: object, where: str) -> PlayerEntry:
 
 
 def _distinct_members(players: list[PlayerEntry]) -> None:
-    """No two of the group's players, members, former or erased, name the same player (names.repeats),
-    as the group keeps them: a newcomer of a former player's name is that player back."""
+    """No two of the group's players (members, former, erased) name the same player (names.repeats):
+    a newcomer of a former player's name is that player back."""
     if repeat := next(repeats([player.name for player in players]), None):
         first, second = repeat
         raise ArchiveError(

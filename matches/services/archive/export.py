@@ -11,8 +11,7 @@ from matches.models.snapshot import read_snapshot
 from matches.services.archive.fields import FORMAT, VERSION, ZONE, ArchiveError
 
 def export_group(group: Group) -> dict:
-    """The group's archive (see the package's docstring), read in one snapshot. Raises
-    Group.DoesNotExist when the group was deleted meanwhile."""
+    """The group's archive (format: the package docstring) in one snapshot; Group.DoesNotExist if deleted."""
     with read_snapshot():
         group = Group.objects.get(pk=group.pk)
         players = list(group.players.order_by("pk"))

@@ -1,5 +1,5 @@
-"""The archive's constants, its error, and reading a file and its fields: each reader returns the
-field's value or raises ArchiveError naming where it is and what it should be."""
+"""The archive's constants, its error, and field readers that return a value or raise ArchiveError
+naming where and what it should be."""
 
 from __future__ import annotations
 
@@ -64,8 +64,7 @@ HAND_FIELDS = (
 
 
 class ArchiveError(ValueError):
-    """A group archive this server cannot import, or a file that is not one; `message` says what to
-    fix, in the active language. Nothing was written."""
+    """An archive this server cannot import; `message` says what to fix, translated. Nothing was written."""
 
     def __init__(self, message: str):
         super().__init__(message)
@@ -108,8 +107,7 @@ def check_fields(entry: dict, where: str, names: tuple[str, ...], optional: tupl
 
 
 def read_zone(entry: dict, where: str) -> str:
-    """The entry's "time_zone", "" when it has none: text of at most 64 characters (else ArchiveError);
-    a zone this server does not know reads as "" (the server's own), see the package's docstring."""
+    """The entry's "time_zone": "" when absent or unknown here; ArchiveError beyond 64 characters."""
     if ZONE not in entry:
         return ""
     value = entry[ZONE]

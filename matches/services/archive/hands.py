@@ -1,5 +1,4 @@
-"""An archive's hands, checked: each one's fields, its points and extra facts by its game's rules, then
-the whole match replayed (running totals, thresholds, match end, best runs) and its dealers."""
+"""An archive's hands checked: fields, points and extras by the game's rules, then the replay and dealers."""
 
 from __future__ import annotations
 
@@ -104,8 +103,7 @@ def read_hand(entry: object, where: str, number: int, game: rules.Game, n_seats:
 
 
 def _check_extras(extras: dict, where: str, game: rules.Game, n_seats: int, winner: int) -> dict:
-    """The hand's extra facts are what the game's questions record for this answer, as the
-    models store them (seats 0-based, sorted); returns them as the game's rules score them."""
+    """The extras as the game's questions record them (seats 0-based, sorted); returns them as rules score them."""
     seat_keys = {q.key for q in game.questions if q.kind == "seats"}
     posted = {}
     for key, value in extras.items():
@@ -168,9 +166,8 @@ def check_replay(
 
 
 def check_dealers(where: str, game: rules.Game, hands: list[HandEntry], n_seats: int) -> None:
-    """Each hand's dealer is the one the game's rules name after the hand before (the first seat
-    deals hand 1), as the table showed it when the hand was dealt: after a hand whose winner was
-    corrected, the next one may have been dealt by the winner it had then, so any seat may."""
+    """Each dealer is the one the rules name after the hand before (first seat deals hand 1); after a
+    corrected winner any seat may have dealt, as the table showed it then."""
     expected = 0
     for number, hand in enumerate(hands):
         found = hand.fields["dealer_position"]

@@ -11,10 +11,9 @@ from matches.services.archive.fields import ZONE, read_zone
 
 
 def import_group(data: object) -> Group:
-    """A new group (new links) holding everything `data` (an archive, as export_group makes it)
-    holds. Raises ArchiveError, naming the field and what to fix, when anything in it is not as
-    this server keeps it; nothing is written then. The group's `changed_at` becomes the moment of
-    the import (a change on this server: retention counts from it), everything else is as in `data`."""
+    """A new group (new links) holding all of `data`; ArchiveError naming the field and fix, with nothing
+    written, when anything is not as this server keeps it. `changed_at` becomes the import's moment
+    (retention counts from it); everything else is as in `data`."""
     name, created_at, _changed_at, players, sittings = checked_archive(data)
     zone = read_zone(data, ZONE)
     with transaction.atomic():

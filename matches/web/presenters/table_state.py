@@ -26,9 +26,8 @@ if TYPE_CHECKING:
 
 SCORE, MONEY, WON = "score", "money", "won"
 
-# A number of a game's unit, worded for a sentence. Source: RULES.md (wins: Agram family; stakes:
-# Fapfap; chips: Cat Te; points: the others).
-# %(amount)s is the count grouped by thousands as the language writes it; "count" picks the plural.
+# A game's unit worded for a sentence; %(amount)s is grouped by thousands, "count" picks the plural.
+# Source: RULES.md (wins: Agram family; stakes: Fapfap; chips: Cat Te; points: the others).
 UNIT_AMOUNTS = {
     "wins": ngettext_lazy("%(amount)s hand won", "%(amount)s hands won", "count"),
     "points": ngettext_lazy("%(amount)s point", "%(amount)s points", "count"),
@@ -38,17 +37,13 @@ UNIT_AMOUNTS = {
 
 
 def grouped(number: int) -> str:
-    """A whole number grouped by thousands as the active language writes it (scorekeeper/formats):
-    "1,000" (English), "1 000" (French, a no-break space), "1.000" (German, Vietnamese); a negative
-    with the minus sign U+2212, "−1,000", the one sign every screen shows (the CSV keeps ASCII "-").
-    The `number` template filter is this function."""
+    """Whole number grouped as the active language writes it: "1,000", "1 000" (no-break space), "1.000".
+    Negatives use U+2212 ("−1,000") on every screen; the CSV keeps ASCII "-". The `number` filter."""
     return grouper()(number)
 
 
 def grouper() -> Callable[[int], str]:
-    """`grouped` for the active language, its format looked up once: for the few hundred numbers of a
-    tap's chart table. Groups of three (every language here) are written directly, a tenth of
-    number_format's cost."""
+    """`grouped` with the language's format looked up once; groups of three written directly (10x faster)."""
     separator = thousands_separator(get_language())
 
     def write(number: int) -> str:
@@ -70,21 +65,19 @@ def thousands_separator(language: str | None) -> str | None:
 
 
 def signed_points(points: int) -> str:
-    """Points a hand gave, with their sign: "+2", "−3" (U+2212, as every screen writes it), "0"."""
+    """Signed points of a hand: "+2", "−3" (U+2212), "0"."""
     return f"+{grouped(points)}" if points > 0 else grouped(points)
 
 
 def amount(unit: str, count: int) -> str:
-    """`count` of a game's `unit` ("wins", "points", "stakes", "chips") in the active language:
-    "1 point", "1,100 points", "2 hands won". Raises KeyError for a unit without wording here."""
+    """`count` of `unit` worded ("1 point", "2 hands won"); KeyError for a unit without wording."""
     return UNIT_AMOUNTS[unit] % {"count": count, "amount": grouped(count)}
 
 
 @cache
 def score_is_hands_won(slug: str) -> bool:
-    """True when the game's score is necessarily its hands won: it asks nothing after the winner and
-    every hand gives its winner 1 and everyone else 0, at every table size (Agram, Sink-Sink, Agram
-    in Mali). Source: RULES.md, the Agram family ("a hand is simply won; the tally of wins is the score")."""
+    """True when the score is necessarily hands won: no questions and 1 to the winner, 0 to others.
+    Source: RULES.md, Agram family ("the tally of wins is the score")."""
     game = rules.get_game(slug)
     return not game.questions and all(
         game.score(n, winner, {}) == tuple(int(seat == winner) for seat in range(n))
@@ -95,11 +88,9 @@ def score_is_hands_won(slug: str) -> bool:
 
 @dataclass(frozen=True)
 class Column:
-    """One numeric column of the score table. `key`: SCORE (the game's unit: chips in front of the
-    seat, points, stakes), MONEY (the seat's net money at the sitting's stake) or WON (hands won); `heading` as
-    the column's header shows it ("Chips", "FCFA", "Hands won"); `short`, when not "", the word the header
-    shows instead, with `heading` as its title, where the full heading would squeeze the names at 360 px
-    ("Siege" for "Gewonnene Runden")."""
+    """One numeric column: `key` SCORE (the game's unit), MONEY (net at the stake) or WON (hands won);
+    `heading` for the header; `short`, when not "", the header's word where `heading` would squeeze
+    the names at 360 px (`heading` is then its title)."""
 
     key: str
     heading: str
@@ -108,8 +99,7 @@ class Column:
 
 @dataclass(frozen=True)
 class TallyRow:
-    """One seat's row of the score table: its numbers in the order of TableState.columns, and
-    whether it holds first place (alone or shared)."""
+    """One seat's row: its numbers in TableState.columns order, and whether it holds first place."""
 
     seat: Seat
     cells: list[tuple[Column, int]]
@@ -122,22 +112,17 @@ class TableState(Table):
 
     @cached_property
     def first_score(self) -> int:
-        """The first place's score as the tally shows it: chips in front of them, or their total."""
+        """First place's score as the tally shows it (chips in front, or the total)."""
         first = self.leaders[0]
         return self.balances()[first.position] if self.sitting.rules.uses_chips else first.total
 
     @cached_property
     def columns(self) -> list[Column]:
-        """The score table's numeric columns, in order; never two that always show the same numbers.
-
-        The unit's column is left out when the score is necessarily the hands won (one win a hand).
-        A sitting played for a stake gets a money column: each seat's net (see `money`), which
-        differs from its stakes whatever the stake. Source: RULES.md (Agram family; Fapfap stakes).
-        """
+        """The numeric columns in order, never two that always show the same numbers: no unit column
+        when the score is hands won; a money column at a stake. Source: RULES.md (Agram; Fapfap)."""
         sitting = self.sitting
         columns = []
         if sitting.rules.uses_stake:
-            # Stakes won, not owed: said the same with or without a money column beside it.
             heading = _("Stakes won")
             short = pgettext("score table heading beside other numbers, as short as it can be", "Stakes won")
             columns.append(Column(SCORE, heading, short if short != heading else ""))
@@ -146,21 +131,18 @@ class TableState(Table):
         elif not score_is_hands_won(sitting.game):
             columns.append(Column(SCORE, capfirst(_(sitting.rules.unit))))
         won = _("Hands won")
-        # Beside other numbers the heading may take a shorter word (the full one is its title).
         short = pgettext("score table heading beside other numbers, as short as it can be", "Hands won")
         columns.append(Column(WON, won, short if columns and short != won else ""))
         return columns
 
     @cached_property
     def shows_hand_points(self) -> bool:
-        """Whether hand rows show the winner's points: not when every hand gives its winner 1 (the
-        column would always read +1). Source: RULES.md, the Agram family."""
+        """Whether hand rows show the winner's points: not when every hand gives 1. Source: RULES.md, Agram."""
         return not score_is_hands_won(self.sitting.game)
 
     def cells(self, total: int, won: int, batches: int, everyone: int) -> list[tuple[Column, int]]:
-        """One seat's numbers under `columns`, from its `total` (the sum of its hands' points, in the
-        game's unit), its hands `won`, the chip `batches` re-issued so far (Cat Tê) and `everyone`,
-        the sum of every seat's total at that point (for the money column)."""
+        """One seat's numbers under `columns` from its `total` (game's unit), hands `won`, Cat Tê chip
+        `batches` re-issued, and `everyone` (all seats' totals, for the money column)."""
         values = {
             SCORE: self.chips_issued(batches) + total,
             MONEY: self.money(total, everyone),
@@ -170,10 +152,8 @@ class TableState(Table):
 
     @cached_property
     def settling(self) -> Settling | None:
-        """Who pays whom to settle up now, by seat name in seating order: Fapfap at a stake in its
-        currency (the money column's nets), Cat Tê in chips (each seat's total: its chips against
-        the stacks handed out). None for the other games, before any hand is won, or (Cat Tê) if
-        the chips moved did not add up to 0. Source: RULES.md (Fapfap stakes; Cat Te chips)."""
+        """Who pays whom now, by seat name: Fapfap at a stake in money, Cat Tê in chips; None for other
+        games, before any win, or if Cat Tê's chips do not sum to 0. Source: RULES.md (Fapfap; Cat Te)."""
         sitting, totals = self.sitting, [seat.total for seat in self.seats]
         if self.hands_played == 0:
             return None
@@ -197,7 +177,7 @@ class TableState(Table):
 
     @cached_property
     def target_words(self) -> str:
-        """A WINS or POINTS match end's target worded with its unit ("3 hands won", "1 point"); "" otherwise."""
+        """A WINS or POINTS target with its unit ("3 hands won"); "" otherwise."""
         kind, target = self.sitting.end_kind, self.sitting.end_target
         if target is None or kind not in (rules.MatchEndKind.WINS, rules.MatchEndKind.POINTS):
             return ""
@@ -205,10 +185,8 @@ class TableState(Table):
 
     @cached_property
     def result(self) -> SafeString:
-        """The final standings in one sentence (HTML, names escaped and bold): "Chaibou wins the match
-        with 11 points." or "Shared first place: Aïcha and Djibo, with 1 hand won each."; "" before any
-        hand is won. Raises KeyError when the game's unit has no wording in UNIT_AMOUNTS.
-        Source: RULES.md (Cat Te: ties are shared)."""
+        """Final standings as one HTML sentence (names escaped, bold); "" before any win; ties shared.
+        Raises KeyError for a unit without wording. Source: RULES.md, Cat Te (ties are shared)."""
         first = self.leaders
         if not first:
             return mark_safe("")
@@ -223,9 +201,7 @@ class TableState(Table):
 
     @cached_property
     def ended_early(self) -> str:
-        """ "Ended early: hand 4 was not played." for a match a member ended (its last hand, the one
-        open then, abandoned); "Ended after hand 3." for an open match, which only ends that way;
-        "" otherwise."""
+        """ "Ended early: hand 4 was not played." (open hand abandoned), "Ended after hand 3.", or ""."""
         last = self.last_hand
         if not self.sitting.is_final or last is None:
             return ""
@@ -237,11 +213,9 @@ class TableState(Table):
         return _("Ended early: hand %(number)d was not played.") % {"number": last.number}
 
     def score_words(self, score: int) -> str:
-        """A score as the tally shows it, worded: "11 points", "2 hands won", "5 chips (+1)" (Cat Tê:
-        the chips in front of the player, then against the stacks handed out); at a Fapfap
-        stake the money it comes to first, with its sign and currency: "+1,100 CFA (6 stakes won)" (for
-        a seat whose total is `score` stakes). Source: RULES.md, Fapfap stakes."""
-        if self.sitting.rules.uses_chips:  # the chips in front, then what they come to against the stacks
+        """A tally score worded: "11 points", "5 chips (+1)" (Cat Tê: against the stacks), at a Fapfap
+        stake the money first: "+1,100 CFA (6 stakes won)". Source: RULES.md, Fapfap stakes."""
+        if self.sitting.rules.uses_chips:
             net = score - self.chips_issued(self.sitting.chips_reissued)
             signed = f"+{grouped(net)}" if net > 0 else grouped(net)
             return _("%(amount)s (%(net)s)") % {"amount": amount(self.sitting.rules.unit, score), "net": signed}
@@ -251,17 +225,14 @@ class TableState(Table):
         return _("%(money)s (%(stakes_won)s)") % {"money": self.money_words(score), "stakes_won": won}
 
     def money_words(self, total: int) -> str:
-        """The net money of a seat whose total is `total` stakes, signed, in the stake's currency:
-        "+1,100 CFA", "−400 CFA", "0 CFA"."""
+        """Net money of a seat with `total` stakes, signed, in the stake's currency: "−400 CFA"."""
         net = self.money(total, sum(seat.total for seat in self.seats))
         text = f"+{grouped(net)}" if net > 0 else grouped(net)
         return f"{text} {self.sitting.stake_label}" if self.sitting.stake_label else text
 
     def stake_worth(self, short: str, multiplier: int) -> str:
-        """What a Fapfap answer (`short`, its button's words) is worth, in words: "with a 3, last trick
-        only: 200 CFA from each other player" at a stake, "...: 2 stakes from each other player" without
-        one: every other player pays the winner the stake times the multiplier. Source: RULES.md, Fapfap
-        stakes."""
+        """A Fapfap answer's worth in words: every other player pays the winner stake x multiplier
+        ("...: 200 CFA from each other player"). Source: RULES.md, Fapfap stakes."""
         stake, label = self.sitting.stake_amount, self.sitting.stake_label
         if stake and label:
             return _("%(short)s: %(amount)s %(currency)s from each other player") % {
@@ -282,7 +253,7 @@ class TableState(Table):
 
     @cached_property
     def ran_out(self) -> str:
-        """Cat Tê: who has no chip left in front of them, names isolated ("Ben and Chloé"); "" if nobody."""
+        """Cat Tê: who has no chip left, names isolated ("Ben and Chloé"); "" if nobody."""
         if not self.sitting.rules.uses_chips:
             return ""
         names = [isolate(seat.name) for seat, chips in zip(self.seats, self.balances()) if chips <= 0]
@@ -290,7 +261,6 @@ class TableState(Table):
 
     @cached_property
     def rows(self) -> list[HandRow]:
-        """The hand rows to show, newest first."""
         return [
             HandRow(
                 hand=hand,
@@ -306,10 +276,8 @@ class TableState(Table):
         ]
 
     def scores_of(self, hand: Hand) -> SafeString:
-        """Every player's points in `hand`, when others than its winner scored (Eighty Three's bonus,
-        Cat Tê's payments): the winner first, then the others in seating order, each name in <bdi>
-        beside its signed number ("Ali +2, Bintou +1", "Ali +5, Bintou −3, Chloé −2"); "" when only
-        the winner scored, which the hand row's number says. Source: RULES.md (Eighty Three; Cat Te)."""
+        """Every player's points in `hand` when others than the winner scored, winner first, names in
+        <bdi> ("Ali +5, Bintou −3"); "" when only the winner scored. Source: RULES.md (Eighty Three; Cat Te)."""
         if hand.winner_id is None:
             return mark_safe("")
         winner = self.position_of(hand.winner_id)
@@ -322,9 +290,7 @@ class TableState(Table):
         return mark_safe(", ".join(scores))  # noqa: S308 - each part escaped by format_html
 
     def handed_out_after(self, number: int) -> str:
-        """Cat Tê: the chips handed to everyone right after hand `number` (before the next hand), as
-        a sentence for its own row of the hands ("Everyone received 10 more chips."); "" if none.
-        Source: RULES.md, Cat Te ("an equal batch to every player")."""
+        """Cat Tê: the chips handed to everyone after hand `number` as a sentence, or "". Source: RULES.md, Cat Te."""
         chips = self.stakes.handed_out_after(number)
         if not chips:
             return ""
@@ -333,9 +299,8 @@ class TableState(Table):
         }
 
     def who(self, seat: int | None, phone: str) -> str:
-        """Who made a change, for a hand's details: "Djibo" (the seat the phone said it holds),
-        "this phone" (the phone reading the table), "another phone", or "" when unknown. The phone's
-        id stays in the database (the admin's trace): a code means nothing to a player."""
+        """Who made a change: a seat name, "this phone", "another phone" or "" when unknown.
+        The phone's id stays in the database for the admin: a code means nothing to a player."""
         if seat is not None and seat < len(self.seats):
             return self.seats[seat].name
         if not phone:
@@ -343,9 +308,8 @@ class TableState(Table):
         return _("this phone") if phone == self.this_phone else _("another phone")
 
     def describe(self, hand: Hand, worth: bool = True) -> str:
-        """A hand's extra facts in a few words ("x2", "dealt flush", "Ace; Djibo had a bonus"), names isolated
-        (names.isolate: the files take them out again). With `worth`, a stake's multiplier says what
-        it is worth ("x2 = 200 CFA from each other player"); the files keep the short "x2"."""
+        """A hand's extra facts in a few words ("x2", "Ace; Djibo had a bonus"), names isolated for the
+        files to strip. With `worth`, a multiplier says its value ("x2 = 200 CFA from each other player")."""
         words = []
         if hand.status != HandStatus.WON:
             return ""  # an abandoned hand has no answers
@@ -359,10 +323,9 @@ class TableState(Table):
             elif question.kind == "flag" and answer:
                 words.append(_(question.short or question.prompt))
             elif question.kind == "seats" and answer:
-                # The names first ("Aïcha and Ben held back an Ace"): after the winner's own facts, a
-                # fact with the names after it would read as the winner's.
+                # Names first: after the winner's own facts, a fact followed by names would read as the winner's.
                 names = get_text_list([isolate(self.seats[p].name) for p in answer], _("and"))
-                # One name reads as a sentence; several take "each", so the verb agrees with one.
+                # Several names take "each" so the verb agrees with one.
                 words.append(
                     npgettext(
                         "players named, then what they did in the hand",
@@ -377,8 +340,7 @@ class TableState(Table):
 
 @dataclass
 class HandRow:
-    """One hand as the screens show it: winner's and dealer's names, the winner's points (and every
-    player's, when others scored too), how it was won, and who recorded or corrected it."""
+    """One hand as the screens show it: names, points, how it was won, who recorded or corrected it."""
 
     hand: Hand
     winner: str
@@ -386,10 +348,10 @@ class HandRow:
     points: int
     how: str
     handed_out: str = ""  # Cat Tê: the chips everyone received after this hand, worded ("" for none)
-    scores: SafeString = mark_safe("")  # every player's points, when others than the winner scored
+    scores: SafeString = mark_safe("")
     table: TableState | None = field(default=None, repr=False)  # whose seats and phone name who changed it
 
-    # Worded when asked (the hands page shows them, the match table does not); "" without a table.
+    # Worded only when asked (the hands page, not the match table); "" without a table.
     @property
     def recorded_by(self) -> str:
         return self.table.who(self.hand.recorded_by_seat, self.hand.recorded_by_phone) if self.table else ""

@@ -17,16 +17,13 @@ def signed(net: int) -> str:
 
 @register.filter
 def number(value: int) -> str:
-    """A whole number as every screen writes it: grouped by thousands as the language groups them,
-    a negative with the minus sign U+2212: "1,100", "−400" (table_state.grouped)."""
+    """A whole number as every screen writes it (table_state.grouped): "1,100", "−400" (U+2212)."""
     return grouped(value)
 
 
 @register.filter
 def score_in(value: int, sitting) -> str:
-    """A seat's score from Sitting.scores as the lists of matches write it: at a stake the net money,
-    signed, with its currency ("+700 FCFA", "−800 FCFA", as the table's money column); else the
-    number ("1,100"). Source: RULES.md, Fapfap stakes."""
+    """A Sitting.scores score for lists: signed money with currency at a stake ("+700 FCFA"), else the number."""
     if not sitting.stake_amount:
         return grouped(value)
     money = figures.signed(value)
@@ -59,7 +56,6 @@ def settling_title(settled: Settling) -> str:
 
 @register.simple_tag(takes_context=True)
 def result_text(context: template.Context) -> str:
-    """The result to share at the match end (the context's `table`), with the sitting's watch link:
-    never the member link, so whoever receives it can follow but not change the score."""
+    """The match-end result to share, with the watch link only, so recipients can follow but not change it."""
     state = context["table"]
     return figures.result_text(state, figures.watch_url(context.get("request"), state.sitting))

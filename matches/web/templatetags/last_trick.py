@@ -39,9 +39,7 @@ def help_card(game: rules.Game) -> list[tuple[str, str]]:
 
 @register.filter
 def bdi(name: object) -> SafeString:
-    """A name (a player's, a group's) in <bdi>, escaped, to put beside other words or numbers, in a
-    {% blocktranslate with name=seat.name|bdi %} too: it keeps its own direction and stays next to its
-    own numbers, so "عائشة 3" never shows as "3 عائشة"."""
+    """A name in escaped <bdi> (also in {% blocktranslate %}), so "عائشة 3" never shows as "3 عائشة"."""
     return isolation.bdi(name)
 
 
@@ -53,8 +51,7 @@ def fsi(name: object) -> str:
 
 @register.simple_tag
 def game_help(game: rules.Game) -> str:
-    """The game's "How to play" card (matches/_help.html) in the active language: the same for every
-    page of that game, so rendered once per game and language (and worker)."""
+    """The game's "How to play" card (matches/_help.html), rendered once per game, language and worker."""
     return _help_card(game.slug, get_language())
 
 

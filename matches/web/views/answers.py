@@ -1,9 +1,6 @@
-"""The forms a tap offers once a winner is picked, built from the game's questions.
-
-A game with one "choice" question gets one button per answer (one tap records the
-hand; the common answer first). Other questions become checkboxes in the form of the
-answer they belong to, or in a single form with a Record button.
-"""
+"""The forms a tap offers once a winner is picked: one button per answer of a single "choice"
+question (common answer first); other questions become checkboxes in their answer's form or one
+form with a Record button."""
 
 from __future__ import annotations
 
@@ -33,8 +30,8 @@ class AnswerForm:
     fixed: dict[str, str] = field(default_factory=dict)
     current: bool = False  # the answer recorded for the hand being corrected
     checks: list[Check] = field(default_factory=list)
-    # An answer that asks more (Cat Tê's sweep: who held back an Ace?): the answer opens its own
-    # question, above its checkboxes, and this button records it. "" for an answer recorded by its tap.
+    # An answer that asks more (Cat Tê's sweep: who held back an Ace?) opens its question above its
+    # checkboxes and this button records it; "" when the tap records it.
     confirm: str = ""
 
 
@@ -75,9 +72,7 @@ def answer_forms(
 
 
 def choice_prompt(game: rules.Game) -> str:
-    """The question a tap's answer buttons answer ("Which card won the last trick?"), translated;
-    for a game that asks only with checkboxes (Eighty Three), what to do with them; "" when the
-    game asks for the winner alone."""
+    """The translated question the buttons answer; checkbox-only games: what to do; "" for the winner alone."""
     if not game.questions:
         return ""
     return next(

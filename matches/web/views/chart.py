@@ -1,6 +1,5 @@
-"""A sitting's score chart, drawn from the running totals its hands keep: the sampled hands come
-with the table's own read of its newest hands (Sitting.table, record_hand), whatever the number of
-hands; a hand missing from that read is fetched here."""
+"""A sitting's score chart from the hands' running totals; the sampled hands come with the table's
+own read (Sitting.table, record_hand), and a missing one is fetched here."""
 
 from __future__ import annotations
 
@@ -17,11 +16,9 @@ from matches.domain.names import isolate
 
 
 def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
-    """Each seat's score after every (sampled) hand, as the tally shows it: chips in front of the
-    player for Cat Tê, net money for a Fapfap stake, else the total; Eighty Three's threshold as
-    steps. None before the first hand (and for a match ended before any was played)."""
+    """Each seat's tally after every sampled hand and Eighty Three's threshold steps; None before hand 1."""
     last = state.last_hand
-    # A match ended early ends on its abandoned hand: nobody played it, so it is not drawn.
+    # An early end's abandoned hand was not played, so it is not drawn.
     drawn = last.number - (last.status == Hand.Status.ABANDONED) if last is not None else 0
     if drawn == 0:
         return None
@@ -62,16 +59,13 @@ def new_stacks_after(sitting: Sitting, number: int) -> int:
 
 
 def shown(sitting: Sitting, number: int, totals: list[int], then_new_stacks: bool = False) -> list[int]:
-    """The values the tally shows after hand `number` for these running totals: for Cat Tê the chips
-    in front of each player then, with the stacks handed out after it only when `then_new_stacks`."""
+    """The tally after hand `number`; Cat Tê chips include stacks handed out after it if `then_new_stacks`."""
     return sitting.stakes.shown(totals, before=number + 1 if then_new_stacks else number)
 
 
 def table_rows(chart: Chart | None, money: bool = False) -> SafeString:
-    """The chart's numbers as the rows of its table for screen readers: a row per hand drawn, each
-    number written as the score table writes it (grouped by thousands as the language groups them,
-    the minus sign U+2212; money with its sign: "+1,150"). Built here because a tap's answer carries
-    up to forty rows and a template loop costs a millisecond."""
+    """The chart's screen-reader table, written as the score table writes numbers. Built here, not in a
+    template: a tap's answer carries up to forty rows and a template loop costs a millisecond."""
     if chart is None:
         return mark_safe("")
     number = grouper()
@@ -101,11 +95,8 @@ def chart_title(sitting: Sitting) -> str:
 
 
 def chart_svg(chart: Chart) -> SafeString:
-    """The chart's drawing as inline SVG markup: grid lines with their values, the threshold's steps,
-    a line per player and, where lines end, a label per value (isolated, so a right-to-left name keeps
-    its place): one name, or the names of all who end there (Line). Built here, not by a template:
-    a tap's answer carries it, and a template loop over its parts costs more than everything else in
-    that answer's drawing."""
+    """The chart as inline SVG: grid, threshold steps, a line per player, an isolated label per end value.
+    Built here: in a tap's answer a template loop costs more than the rest of the drawing."""
     width = chart.width
     parts = [f'<svg viewBox="{" ".join(map(str, VIEW_BOX))}" aria-hidden="true" focusable="false">']
     for y, value in chart.ticks:

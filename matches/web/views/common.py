@@ -39,14 +39,9 @@ NO_SUCH_SITTING = gettext_lazy(
 def with_sitting(
     view: Callable[..., HttpResponse], link: str = "token", snapshot: bool = True
 ) -> Callable[..., HttpResponse]:
-    """Resolve the URL's token (the sitting's `link` field) to its sitting, then call
-    `view(request, sitting, ...)`; 404 with a message if none.
-
-    A GET or HEAD runs whole in one read snapshot, so the sitting's version, seats and hands it
-    shows agree (`snapshot=False`: the view reads its own snapshot when it needs one, as a changed
-    poll's table does); a POST's verb locks and reads the sitting afresh. POSTs count against the
-    tap limits (per phone, per address) and get a 429 past them.
-    """
+    """Resolve the URL's token to its sitting and call `view(request, sitting, ...)`; 404 if none.
+    GET/HEAD run in one read snapshot so version, seats and hands agree (`snapshot=False`: the view
+    takes its own); a POST's verb locks afresh and counts against the tap limits (429 past them)."""
 
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
@@ -79,9 +74,8 @@ def shows_current_version(request: HtmxHttpRequest, link: str, token: str) -> bo
 
 
 def no_such_sitting(request: HtmxHttpRequest) -> HttpResponse:
-    """404 for a link that leads to no sitting (made new by another phone, or deleted). When the
-    request came from a match table (a tap, a poll: htmx aiming at #table), the table itself is
-    replaced by the message and a way home: its buttons and its polling would only fail again."""
+    """404 for a link that reaches no sitting. From a match table (htmx aiming at #table) the table is
+    replaced by the message and a way home, since its buttons and polling would only fail again."""
     if wants_partial(request) and request.htmx.target == "table":
         response = render(request, "error.html#gone", {"message": NO_SUCH_SITTING}, status=404)
         response["HX-Retarget"] = "#table"
@@ -91,9 +85,7 @@ def no_such_sitting(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A POST-only action on a sitting. A GET (a reload or a shared link of the action's address)
-    goes back to the match table instead of a blank 405; other methods (no page sends them) get the
-    405."""
+    """A POST-only action; a GET (reload, shared link) goes back to the table instead of a 405."""
 
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, sitting: Sitting, *args, **kwargs) -> HttpResponse:
@@ -107,9 +99,7 @@ def action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
 
 
 def remember(request: HttpRequest, sitting: Sitting) -> None:
-    """Put `sitting` first in this phone's list of sittings (kept in the signed session cookie),
-    and give the phone its id if it has none yet. Already first: the session is left as it is, so
-    a reload of the table signs and sends no new cookie."""
+    """Put `sitting` first in this phone's session list (and give it an id); unchanged if already first."""
     phone_id(request)
     tokens = request.session.get("sittings", [])
     if tokens[:1] != [sitting.token]:
@@ -121,8 +111,7 @@ def forget(request: HttpRequest, token: str) -> None:
 
 
 def known_phone(request: HttpRequest) -> str | None:
-    """The phone id this request's session already carried; None for a client without one (a new
-    phone, or one that drops its cookies: only its address is counted, and no counter is made for it)."""
+    """The session's phone id; None for a new or cookie-dropping client (then only its address counts)."""
     return request.session.get("phone")
 
 
@@ -156,8 +145,7 @@ def remembered_tokens(request: HttpRequest) -> list[str]:
 
 
 def go_to(request: HtmxHttpRequest, target) -> HttpResponse:
-    """Send the phone to `target` (a model with get_absolute_url) after a change: a redirect for a
-    plain form, a bodiless 204 whose HX-Redirect makes htmx load the whole page."""
+    """Send the phone to `target` after a change: a redirect for a plain form, a 204 with HX-Redirect for htmx."""
     if not request.htmx:
         return redirect(target)
     response = HttpResponse(status=204)

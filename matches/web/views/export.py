@@ -1,9 +1,5 @@
-"""The sitting as a spreadsheet: one CSV row per hand, with the totals the match table shows.
-
-Streamed: the hands are read with an iterator while the file is sent, in a read snapshot of their
-own, so a sitting of any length takes the same little memory; words the rows repeat (a status, a
-hand's answers) are translated once per file.
-"""
+"""The sitting as a CSV: one row per hand, with the match table's totals. Streamed from an iterator
+in its own read snapshot, so any length takes little memory; repeated words are translated once."""
 
 from __future__ import annotations
 
@@ -29,11 +25,8 @@ ROWS_PER_CHUNK = 200
 @require_safe
 @partial(with_sitting, snapshot=False)
 def export(request: HtmxHttpRequest, sitting: Sitting) -> StreamingHttpResponse:
-    """CSV, one row per hand (number, status, dealer, winner, how, each seat's points in the game's
-    unit, then each seat's running numbers under the score table's columns), plus a row where a batch
-    of chips was handed out (Cat Tê). The last row's running numbers are the score table's. Named for
-    the day the match started on the table's own clock (its time zone). UTF-8 with a BOM; ";" between
-    columns in languages whose decimal mark is the comma."""
+    """CSV: one row per hand (facts, points, running numbers per column) plus one per Cat Tê chip batch.
+    Named for the start day on the table's clock; UTF-8 with a BOM; ";" where the comma is the decimal mark."""
     language = translation.get_language()
     filename = f"last-trick-{sitting.game}-{timezone.localtime(sitting.started_at, sitting.zone):%Y-%m-%d}.csv"
     rows = file_rows(sitting, language)
@@ -43,8 +36,7 @@ def export(request: HtmxHttpRequest, sitting: Sitting) -> StreamingHttpResponse:
 
 
 def delimiter(language: str | None) -> str:
-    """The column separator spreadsheets expect in `language`: ";" where "," is the decimal mark
-    (French, German, Vietnamese), else ","."""
+    """ ";" where "," is the decimal mark of `language` (French, German, Vietnamese), else ","."""
     return ";" if formats.get_format("DECIMAL_SEPARATOR", lang=language) == "," else ","
 
 
@@ -56,8 +48,7 @@ class Echo:
 
 
 def csv_chunks(rows: Generator[list[object], None, None], delimiter: str) -> Iterator[str]:
-    """The file's text in chunks of ROWS_PER_CHUNK rows, after the BOM (so spreadsheet programs read
-    the names' accents as UTF-8)."""
+    """The file's text, ROWS_PER_CHUNK rows a chunk, after a BOM so spreadsheets read accents as UTF-8."""
     writer = csv.writer(Echo(), delimiter=delimiter)
     chunk = ["\ufeff"]
     try:
@@ -73,9 +64,7 @@ def csv_chunks(rows: Generator[list[object], None, None], delimiter: str) -> Ite
 
 
 def file_rows(sitting: Sitting, language: str | None) -> Generator[list[object], None, None]:
-    """The header, then the rows; runs while the response streams, in one read snapshot (the sitting
-    read again in it, so its chips and hands agree) and in the request's language. Nothing but the
-    header when the sitting went away meanwhile."""
+    """Header then rows while streaming, in one read snapshot and the request's language; header only if gone."""
     with translation.override(language), read_snapshot():
         fresh = Sitting.objects.filter(pk=sitting.pk, token=sitting.token).first()
         if fresh is None:
@@ -86,8 +75,7 @@ def file_rows(sitting: Sitting, language: str | None) -> Generator[list[object],
 
 
 def header(state: TableState) -> list[str]:
-    """Column names: the hand's facts, each seat's points this hand ("Aïcha: chips this hand"), then
-    per score-table column each seat's running number, named as the table heads it ("Aïcha: Chips")."""
+    """Column names: hand facts, each seat's points ("Aïcha: chips this hand"), then running numbers per column."""
     names = [seat.name for seat in state.seats]
     unit = _(state.sitting.rules.unit)
     return [
@@ -106,12 +94,8 @@ def header(state: TableState) -> list[str]:
 
 
 def rows(state: TableState, hands: Iterable[Hand]) -> Iterator[list[object]]:
-    """The file's rows from `hands`, oldest first: every hand, and a row for each chip batch just
-    before the hand it was handed out for (after the last hand when no later hand was played).
-
-    Running numbers are summed from the hands' points (the ledger), so a file that disagrees with the
-    score table shows a drift that `check_totals` would name. Source: RULES.md, Cat Te (chips).
-    """
+    """Rows from `hands` oldest first, a chip batch row before the hand it preceded. Running numbers are
+    summed from the ledger, so drift shows against the table. Source: RULES.md, Cat Te (chips)."""
     n_seats = len(state.seats)
     totals, wins, batches = [0] * n_seats, [0] * n_seats, 0
     dated = batch_dates(state.sitting)
@@ -130,14 +114,12 @@ def rows(state: TableState, hands: Iterable[Hand]) -> Iterator[list[object]]:
 
 
 def batch_dates(sitting: Sitting) -> list[float]:
-    """Per batch re-issued, in order, the hand it was handed out before; a batch the sitting counts
-    but does not date (kept count and list out of step) goes after every hand, like the migration's."""
+    """Per batch, the hand it preceded; an undated batch goes after every hand, as the migration does."""
     return list(sitting.stakes.batches)
 
 
 class HandRows:
-    """A hand's facts as the file writes them: number, status, dealer, winner, how, each seat's
-    points. Statuses and answers are worded once per file, not once per row."""
+    """A hand's facts as the file writes them; statuses and answers worded once per file."""
 
     def __init__(self, state: TableState) -> None:
         self.state = state

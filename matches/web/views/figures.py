@@ -1,10 +1,6 @@
-"""A group's statistics page (member link and read-only watch link), and the words of settling up
-and of the result a table shares at the match end.
-
-The page reads the group and its finished matches in three queries whatever their number
-(matches.services.figures), in one read snapshot, and changes nothing: GET only. Filters and sorting are
-plain links (?game=, ?sort=, ?dir=), so everything works without JavaScript.
-"""
+"""A group's statistics page (member and watch link) and the words of settling up and of the shared result.
+Three queries whatever the number of matches (services.figures), one read snapshot, GET only;
+filters and sorting are plain links (?game=, ?sort=, ?dir=) so no JavaScript is needed."""
 
 from __future__ import annotations
 
@@ -62,9 +58,6 @@ HEADINGS = {
 }
 
 
-# --- words: amounts, payments, the shared result ------------------------------------------------
-
-
 def signed(net: int) -> str:
     """A net with its sign, grouped as the language groups numbers: "+1,100", "−400", "0"."""
     if net > 0:
@@ -82,14 +75,12 @@ def percent(ratio: float | None) -> str:
 
 
 def whole_percent(value: int) -> str:
-    """A whole percent as the active language writes it, the one format of every screen: "67%" in
-    English, "67 %" (a no-break space) in French and German."""
+    """A whole percent in the active language: "67%", "67 %" (no-break space) in French and German."""
     return _("%(percent)d%%") % {"percent": value}
 
 
 def no_figure() -> SafeString:
-    """Where a number column has no figure: an em dash, which no one reads as the minus of "−3" beside
-    it (an en dash looks like one), said "no figure" to a screen reader and on a long press (title)."""
+    """An em dash for a missing figure (an en dash reads as a minus), said "no figure" to screen readers."""
     label = _("no figure")
     return format_html(
         '<span class="no-figure" title="{}"><span aria-hidden="true">—</span><span class="visually-hidden">{}</span></span>',
@@ -99,10 +90,8 @@ def no_figure() -> SafeString:
 
 
 def payment(transfer: Transfer, settled: Settling, plain: bool = False) -> str:
-    """One payment as a sentence: "Mbarga pays Ngono 300 FCFA.", "Ben owes Ana the worth of 4 chips." (the chips
-    themselves stay where the hands left them). Each name
-    stays before its own amount in any script: HTML with the names in <bdi> (matches.web.bidi), or with
-    `plain`, text for the shared result, a right-to-left name between FSI and PDI (names.shared)."""
+    """One payment as a sentence ("Mbarga pays Ngono 300 FCFA."; chips are owed as "the worth of").
+    Names stay before their amounts in any script: <bdi> in HTML, or with `plain` FSI/PDI (names.shared)."""
     name = shared if plain else bdi
     words = {"payer": name(transfer.payer), "payee": name(transfer.payee), "amount": grouped(transfer.amount)}
     if settled.chips:
@@ -129,24 +118,20 @@ def settling_title(settled: Settling) -> str:
 
 
 def match_day(sitting: Sitting) -> str:
-    """The day the match started on the table's own clock (its time zone), as the language writes a
-    date ("8 Mar 2025", "8 mars 2025")."""
+    """The match's start day on the table's clock, as the language writes a date ("8 mars 2025")."""
     return formats.date_format(timezone.localtime(sitting.started_at, sitting.zone), "DATE_FORMAT")
 
 
 def standings(state: TableState) -> list[tuple[int, str, int]]:
-    """(place, name, score) per seat, best first, the score as the tally shows it (chips in front of
-    each player for Cat Tê); players level share a place (1, 1, 3); seating order among them."""
+    """(place, name, score) per seat, best first, score as the tally shows it; ties share a place (1, 1, 3)."""
     scores = state.balances() if state.sitting.rules.uses_chips else [seat.total for seat in state.seats]
     order = sorted(range(len(state.seats)), key=lambda position: -scores[position])
     return [(1 + sum(other > scores[p] for other in scores), state.seats[p].name, scores[p]) for p in order]
 
 
 def result_text(state: TableState, watch_url: str) -> str:
-    """The result to send to the group, plain text in the active language: game and date (the table's
-    day), the standings, who won, the settlement when the game has one, and the watch (read-only)
-    link. A right-to-left name is isolated (FSI ... PDI), so "عائشة: 3" stays in its order in any chat;
-    a Latin name goes bare, as the invisible pair may show as boxes in other apps (names.shared)."""
+    """The result to share as plain text: game, day, standings, winner, settlement and watch link.
+    Right-to-left names are isolated (FSI ... PDI); Latin ones go bare, as the pair may show as boxes."""
     sitting = state.sitting
     lines = [f"{_(sitting.rules.name)} · {match_day(sitting)}"]
     lines += [
@@ -167,8 +152,7 @@ def result_text(state: TableState, watch_url: str) -> str:
 
 
 def plain_result(result: str) -> str:
-    """TableState.result as plain text for the shared result, its names (the words in bold) as
-    names.shared gives them: between FSI and PDI when right-to-left, bare otherwise."""
+    """TableState.result as plain text, names as names.shared gives them."""
 
     def name(bold: re.Match) -> str:
         return f"{FSI}{bold[1]}{PDI}" if is_right_to_left(unescape(bold[1])) else bold[1]
@@ -182,13 +166,9 @@ def watch_url(request: HtmxHttpRequest | None, sitting: Sitting) -> str:
     return shareable_url(request, path) if request is not None else path
 
 
-# --- the statistics page --------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Heading:
-    """A column of the players' table: its figure, its heading, the link that sorts by it (None: not
-    sortable) and, for the column sorted by, "ascending" or "descending" (aria-sort)."""
+    """A players' table column: figure, heading, sort link (None: not sortable), aria-sort direction."""
 
     key: str
     text: str
@@ -198,8 +178,7 @@ class Heading:
 
 @dataclass(frozen=True)
 class Night:
-    """One night (the matches started on one day) and its settlements: one per currency (money
-    first), then one in chips; `matches`, how many matches of the night moved money or chips."""
+    """One night's settlements: per currency (money first), then chips; `matches` that moved any."""
 
     day: str
     matches: int
@@ -237,8 +216,7 @@ def stats_page(request: HtmxHttpRequest, token: str, watching: bool) -> HttpResp
 
 
 def stats_context(request: HtmxHttpRequest, group: Group, read: GroupRead, watching: bool) -> dict:
-    """What group_stats.html shows, from the query string: ?game= (a game the group played), ?sort=
-    (a figure; most first unless ?dir=asc), ?currency= (when Fapfap was played in several)."""
+    """What group_stats.html shows from ?game=, ?sort= (most first unless ?dir=asc) and ?currency=."""
     matches, names = read.matches, read.names
     counted_games = {match.game for match in matches if match.counts}
     games = [slug for slug in rules.GAMES if slug in counted_games]
@@ -293,7 +271,7 @@ def stats_context(request: HtmxHttpRequest, group: Group, read: GroupRead, watch
         "currencies": [(label, link(currency=label)) for label in sorted(currencies)] if several else [],
         "currency": currency,
         "headings": headings,
-        # Each figure with its heading: on a phone the heading is said in the player's card (app.css).
+        # On a phone the heading is said in the player's card (app.css).
         "rows": [(names[player], list(zip(shown.values(), cells(figure, shown)))) for player, figure in rows],
         "explanations": [(shown.get(key) or HEADINGS[key], _(stats.EXPLANATIONS[key])) for key in explained],
         "pairs": [
@@ -316,8 +294,7 @@ def ahead(first: str, first_wins: int, second: str, second_wins: int) -> list[st
 
 
 def columns(game: str | None, played: dict, currency: str | None, currencies: Counter) -> dict[str, str]:
-    """The players' table's figures (key: heading) for this choice of game: points per hand only for
-    one game whose score is not simply its hands won, chips and money only where some player has them."""
+    """The players' table figures (key: heading); points per hand, chips and money only where they mean something."""
     shown = {key: str(HEADINGS[key]) for key in stats.COLUMNS}
     if game is None or score_is_hands_won(game):
         del shown["points_per_hand"]
@@ -340,8 +317,7 @@ def form_letters(form: tuple[str, ...]) -> str:
 
 
 def cells(figure: stats.PlayerStats, shown: dict[str, str]) -> list[str]:
-    """A player's figures as the table shows them, in the order of `shown`, grouped by thousands as
-    the language writes numbers."""
+    """A player's figures in `shown` order, grouped as the language writes numbers."""
     text = {
         "matches_played": grouped(figure.matches_played),
         "matches_won": grouped(figure.matches_won),
@@ -373,8 +349,7 @@ def hand_shares(matches: list[stats.MatchRecord], names: dict[int, str]) -> list
 
 
 def nights(matches: list[stats.MatchRecord], names: dict[int, str]) -> list[Night]:
-    """The newest nights, newest first, each under one heading: its money per currency, then its
-    Cat Tê chips (stats.nightly_nets gives one entry per day and currency)."""
+    """The newest nights first: money per currency, then Cat Tê chips (from stats.nightly_nets)."""
     days: dict[object, tuple[set, list[Settling]]] = {}
     for night in stats.nightly_nets(matches):
         if night.day not in days and len(days) == NIGHTS_SHOWN:

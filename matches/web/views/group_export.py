@@ -35,16 +35,12 @@ FORM_ALLOWANCE = 64 * 1024  # the rest of the upload's body: multipart headers, 
 
 
 def attachment(response: HttpResponse, group: Group, extension: str) -> HttpResponse:
-    """Save-as `last-trick-group-<name or id>-<today on the group's clock>.<extension>`; never kept by a
-    browser or proxy."""
+    """Save-as `last-trick-group-<name or id>-<today on the group's clock>.<extension>`; never cached."""
     name = slugify(group.name, allow_unicode=True) or str(group.pk)
     filename = f"last-trick-group-{name}-{timezone.localdate(timezone=group.zone):%Y-%m-%d}.{extension}"
     response["Content-Disposition"] = content_disposition_header(True, filename)
     add_never_cache_headers(response)
     return response
-
-
-# --- the JSON archive ----------------------------------------------------------------
 
 
 @require_safe
@@ -55,20 +51,12 @@ def group_json(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     return attachment(response, group, "json")
 
 
-# --- the CSV of every hand -------------------------------------------------------------
-
-
 @require_safe
 @with_group
 def group_csv(request: HtmxHttpRequest, group: Group) -> StreamingHttpResponse:
-    """Every hand of every match of the group, oldest match first, hands in order: the match's start
-    (on its table's own clock: its time zone), game, unit, match number in the file, then the hand as the match's own CSV has it
-    (number, status, dealer, winner, how) and the points it gave each player who ever played in the
-    group, one column per player (empty where they were not seated).
-
-    Streamed: the rows are read with iterators while they are sent, in a read snapshot of their own
-    (the response is written after this view returns), so a group of any size takes little memory.
-    UTF-8 with a BOM; ";" between columns where the comma is the decimal mark, like the match's own CSV."""
+    """Every hand of the group's matches, oldest first: match start (table's clock), game, unit, match
+    number, the hand's facts, and one points column per player ever in the group (empty when not seated).
+    Streamed in its own read snapshot (written after the view returns); UTF-8 BOM; ";" as the match CSV."""
     delimiter = export.delimiter(translation.get_language())
     rows = csv_rows(group.pk, translation.get_language())
     response = StreamingHttpResponse(export.csv_chunks(rows, delimiter), content_type="text/csv; charset=utf-8")
@@ -76,8 +64,7 @@ def group_csv(request: HtmxHttpRequest, group: Group) -> StreamingHttpResponse:
 
 
 def csv_rows(group_pk: int, language: str | None) -> Generator[list[object], None, None]:
-    """The header, then one row per hand; runs while the response streams, in one read snapshot and
-    in the request's language."""
+    """Header, then a row per hand; runs while streaming, in one read snapshot and the request's language."""
     with translation.override(language), read_snapshot():
         players = sorted(
             Player.objects.filter(seats__sitting__group_id=group_pk).distinct(), key=lambda p: (p.name.casefold(), p.pk)
@@ -118,12 +105,8 @@ def headings(players: list[Player]) -> list[str]:
     return [name if names.count(name) == 1 else f"{name} ({names[:i].count(name) + 1})" for i, name in enumerate(names)]
 
 
-# --- importing an archive -------------------------------------------------------------
-
-
 class ArchiveUpload(FileUploadHandler):
-    """Keeps an uploaded file in memory while it stays within MAX_ARCHIVE bytes; a bigger one is
-    dropped as it arrives (the rest of it is read and thrown away) and `too_big` says so."""
+    """Keeps an upload in memory up to MAX_ARCHIVE bytes; a bigger one is read and dropped (`too_big`)."""
 
     too_big = False
 
@@ -150,9 +133,7 @@ csrf_checked = decorator_from_middleware(NoReferrerCsrfViewMiddleware)
 @csrf_exempt  # checked by csrf_checked below, once the upload handler is in place
 @require_http_methods(["GET", "HEAD", "POST"])
 def group_import(request: HtmxHttpRequest) -> HttpResponse:
-    """GET: the form to upload a group's archive. POST: the new group, then its page; a file that is
-    too big, missing or not an archive this server takes gets the form again with what to fix.
-    Counts as a new match against the start limits."""
+    """GET: the upload form. POST: the new group's page, or the form with what to fix; a new match for limits."""
     if request.method == "POST":
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)

@@ -56,14 +56,9 @@ def settings_form(game: rules.Game, seated: int, initial: dict) -> StartForm:
 @vary_on_headers("HX-Request")
 @with_group(limit=None)
 def new_match(request: HtmxHttpRequest, group: Group, game: str) -> HttpResponse:
-    """Seat today's table from the group and start a match of `game`.
-
-    Tap a member's name to seat them (in the order tapped: whoever deals first, then round the table),
-    move them up or down, take them off; type a newcomer (who joins the group when the match starts).
-    The group's last settings for the game come first. Every button posts the whole form back: without
-    JavaScript the page comes back, with htmx the form region is swapped. Only Start changes anything
-    (counted against the new-match limits); the other buttons only rearrange the form.
-    """
+    """Seat today's table and start a match of `game`: tap members in dealing order, move or remove them,
+    type newcomers; last settings first. Buttons post the whole form back (htmx swaps the region);
+    only Start changes anything (counted against the new-match limits)."""
     entry = rules.GAMES.get(game)
     if entry is None:
         return message_response(request, _("There is no such game here: pick one from the list."), 404)
@@ -117,8 +112,7 @@ def new_match(request: HtmxHttpRequest, group: Group, game: str) -> HttpResponse
 def start_from_group(
     request: HtmxHttpRequest, group: Group, game: rules.Game, members: dict[int, Player], seating: list[Seated]
 ) -> HttpResponse:
-    """Check the table and the settings (the start form's own checks), then Group.start_match and go
-    to the match table."""
+    """Check the table and settings as the start form does, then Group.start_match and go to the table."""
     data = request.POST.copy()
     for key in [key for key in data if key.startswith("player_")]:
         data.pop(key)
@@ -159,9 +153,7 @@ def start_from_group(
 
 
 def seating_hint(game: rules.Game, seated: bool, to_tap: bool) -> str:
-    """What the seating list offers now, in the game's direction: nobody seated yet (tap, else type,
-    whoever deals first, then round the table), some seated with names left to tap (tap the next;
-    move or take off), or nobody left to tap (everyone seated, or the table full: move or take off)."""
+    """The seating hint: nobody seated, some seated with names left to tap, or nobody left to tap."""
     clockwise = game.direction == rules.Direction.CLOCKWISE
     if not seated and to_tap:
         if clockwise:
@@ -216,8 +208,7 @@ def show_new_match(
     remembered: bool = False,
     bound: bool = True,
 ) -> HttpResponse:
-    """The new-match page, or its form region for htmx. `bound=False` shows a bound form's values
-    without its errors (when the table itself is what to fix)."""
+    """The new-match page or its htmx form region; `bound=False` shows values without errors."""
     if not bound and form.is_bound:
         form = settings_form(game, len(seating), {key: form.data.get(key) for key in form.data})
     seated_ids = {s.member for s in seating}

@@ -32,8 +32,7 @@ MAX_NEW_PLAYERS = 30  # names a new group may be created with
 
 
 def checked_group_name(raw: str) -> str:
-    """The group's name as typed, cleaned; raises BadInput when there is none (the model refuses one
-    that is too long)."""
+    """The group's typed name, cleaned; BadInput when blank (the model refuses one too long)."""
     name = clean_name(raw)
     if not is_visible(name):
         raise BadInput(_("Type the group's name."))
@@ -42,8 +41,7 @@ def checked_group_name(raw: str) -> str:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def create_group(request: HtmxHttpRequest) -> HttpResponse:
-    """A new group: its name, and its players if known (one a line; more can join later). Counted as a
-    new match against the phone's and the address's limits."""
+    """A new group with its name and players (one a line); counted against the new-match limits."""
     context = {"typed_name": "", "typed_players": "", "max_length": GROUP_NAME_MAX_LENGTH}
     if request.method != "POST":
         return no_store(render(request, "matches/group_create.html", context))
@@ -76,9 +74,6 @@ def no_store(response: HttpResponse) -> HttpResponse:
     return response
 
 
-# --- saving a match into a group --------------------------------------------------------------
-
-
 def save_page(request: HtmxHttpRequest, sitting: Sitting, notice: str = "", status: int = 200, typed: str = ""):
     with read_snapshot():
         groups = remembered_groups(request)
@@ -97,9 +92,8 @@ def save_page(request: HtmxHttpRequest, sitting: Sitting, notice: str = "", stat
 @require_http_methods(["GET", "HEAD", "POST"])
 @with_sitting
 def save_to_group(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    """Save a match played outside any group into one of this phone's groups (`group`: its token) or
-    into a new group (`group=new`, named by `name`): seats become the members of the same name (case
-    aside), the others join the group."""
+    """Save a group-less match into this phone's `group` (its token) or a new one (`group=new`, `name`):
+    seats become same-named members (case aside), others join."""
     if request.method != "POST":
         return save_page(request, sitting)
     choice, typed = request.POST.get("group", ""), request.POST.get("name", "")

@@ -1,11 +1,6 @@
-"""Groups: the people who play together, reached by the group's link (members) or its watch link
-(read-only). This module: the phone's groups, finding a group by its link, the group page and its
-links. Players: group_players; a new match: group_new_match; a new group, saving a match: group_save.
-
-Like the match table: a GET reads the group in one snapshot; a POST calls one verb on the group, then
-answers the changed region for htmx or redirects a plain form (so Reload never posts twice); a refusal
-answers 4xx with its message and changes nothing.
-"""
+"""Groups reached by their link (members) or watch link (read-only): the phone's groups, lookup,
+the group page and its links (players, new match, saving: sibling modules). A GET reads in one
+snapshot; a POST calls one verb, then answers the region for htmx or redirects; a refusal is a 4xx."""
 
 from __future__ import annotations
 
@@ -44,12 +39,8 @@ NO_SUCH_GROUP = gettext_lazy(
 )
 
 
-# --- this phone's groups ------------------------------------------------------------
-
-
 def remember_group(request: HttpRequest, group: Group) -> None:
-    """Put `group` first in this phone's list of groups (beside its sittings, in the signed session
-    cookie), and give the phone its id if it has none yet."""
+    """Put `group` first in this phone's groups (in the signed session cookie); give the phone an id."""
     phone_id(request)
     tokens = [t for t in request.session.get("groups", []) if t != group.token]
     request.session["groups"] = [group.token, *tokens][:REMEMBERED_GROUPS]
@@ -60,8 +51,7 @@ def forget_group(request: HttpRequest, token: str) -> None:
 
 
 def remembered_groups(request: HttpRequest) -> list[Group]:
-    """The groups this phone opened, most recent first, each with `current` (its members, by name).
-    Links made new since are left out. Read inside the caller's snapshot."""
+    """The groups this phone opened, most recent first, with `current` members; rotated links left out."""
     tokens = list(request.session.get("groups", []))
     if not tokens:
         return []
@@ -72,21 +62,12 @@ def remembered_groups(request: HttpRequest) -> list[Group]:
     return [found[t] for t in tokens if t in found]
 
 
-# --- finding a group by its link -----------------------------------------------------
-
-
 def with_group(
     view: Callable[..., HttpResponse] | None = None, *, link: str = "token", limit: Limit | None = CHANGES
 ) -> Callable[..., HttpResponse]:
-    """Resolve the URL's token (the group's `link` field) to its group, then call
-    `view(request, group, ...)`; 404 with a message if none, or if the group is deleted or its links
-    made new while the request runs (a verb raises Group.DoesNotExist).
-
-    A GET or HEAD runs whole in one read snapshot, so the members and matches it shows agree; a POST's
-    verb locks and reads the group afresh, and counts against `limit` (the tap limits; None: the view
-    counts what it must itself). A refusal no view caught still answers its message and 4xx. Group
-    pages carry the group's links: never stored by a browser or a proxy.
-    """
+    """Resolve the URL's token to its group and call `view(request, group, ...)`; 404 if none or gone
+    meanwhile. GET/HEAD runs in one read snapshot; a POST's verb locks afresh and counts against `limit`
+    (None: the view counts). Uncaught refusals answer 4xx. Never cached: pages carry the group's links."""
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
@@ -117,8 +98,7 @@ def with_group(
 
 
 def group_action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A POST-only change to a group. A GET (a reload, a shared link of the action's address) goes
-    back to the group page instead of a blank 405."""
+    """A POST-only change; a GET (reload, shared link) goes back to the group page instead of a 405."""
 
     @wraps(view)
     def wrapper(request: HtmxHttpRequest, group: Group, *args, **kwargs) -> HttpResponse:
@@ -145,9 +125,6 @@ def optional_url(name: str, *args: object) -> str:
         return ""
 
 
-# --- the group page --------------------------------------------------------------------
-
-
 @dataclass
 class MatchLine:
     """One of the group's matches as its list shows it: where it leads and its standings in one line."""
@@ -162,8 +139,7 @@ class MatchLine:
 
 
 def group_context(request: HtmxHttpRequest, group: Group, watching: bool = False, links: bool = True) -> dict:
-    """What the group page (or its watch view) shows: members, former players, newest matches, and for
-    members with `links` the links to bring phones in (the QR code is drawn only for a whole page)."""
+    """The group page's data; with `links`, the links to bring phones in (QR only on a whole page)."""
     players = list(group.players.filter(erased=False).order_by("name", "pk"))
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
     sittings = list(group.sittings.order_by("-started_at", "-pk").prefetch_related(seats)[:MATCHES_SHOWN])
@@ -197,8 +173,7 @@ def group_context(request: HtmxHttpRequest, group: Group, watching: bool = False
 def group_page(
     request: HtmxHttpRequest, group: Group, notice: str = "", status: int = 200, region: str = "group", **extra
 ) -> HttpResponse:
-    """The group page, or one of its regions for an htmx swap: `group` (everything above the links)
-    or `members` (the players and the form that adds one; its notice beside them)."""
+    """The group page, or an htmx region: `group` (above the links) or `members`."""
     if not notice and not request.htmx:
         told = list(messages.get_messages(request))
         notice = joined(message.message for message in told)
@@ -223,21 +198,16 @@ def group(request: HtmxHttpRequest, group: Group) -> HttpResponse:
 @require_safe
 @with_group(link="watch_token")
 def watch(request: HtmxHttpRequest, group: Group) -> HttpResponse:
-    """The read-only view of a group: members and matches (each by its watch link), no control, no
-    member link. It takes no POST (405 with a message)."""
+    """The read-only group view: no controls, no member link, no POST (405)."""
     return render(request, "matches/group.html", group_context(request, group, watching=True))
 
 
 def after_change(request: HtmxHttpRequest, group: Group, notice: str, region: str = "group") -> HttpResponse:
-    """htmx: the fresh region in the same answer. Plain form: redirect to the group page, the notice
-    following in a message."""
+    """htmx: the fresh region. Plain form: redirect to the group page, notice in a message."""
     if request.htmx:
         return group_page(request, group, notice, region=region)
     messages.success(request, notice)
     return redirect(group)
-
-
-# --- links -------------------------------------------------------------------------------
 
 
 @group_action

@@ -1,10 +1,6 @@
-"""Rate limits: one per phone (its session), which a real table never meets, and a more generous
-ceiling per client address, which many phones may share (a club's Wi-Fi, a carrier's NAT).
-
-A request refused for its phone is not counted against its address, so one busy phone never
-locks out the other phones on the same network. Counted by django-ratelimit in the "ratelimit"
-cache (see settings), once for every worker and, with Redis, for every app server.
-"""
+"""Rate limits: per phone (session), which a real table never meets, and a higher ceiling per address
+(shared Wi-Fi, carrier NAT). A request refused for its phone is not counted against its address, so
+one busy phone never locks out its network. Counted by django-ratelimit in the "ratelimit" cache."""
 
 from __future__ import annotations
 
@@ -28,8 +24,7 @@ SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 @dataclass(frozen=True)
 class Limit:
-    """What is limited: a name for the counters, the settings that hold the rates ("60/m" as
-    django-ratelimit reads it) and what a refused phone is told, per phone and per address."""
+    """What is limited: counter name, rate settings ("60/m") and refusal words, per phone and per address."""
 
     name: str
     phone_rate: str
@@ -61,9 +56,7 @@ STARTS = Limit(
 
 
 def client_address(group: str, request: HttpRequest) -> str:
-    """The client's address as the counter key: the header named by RATELIMIT_IP_META_KEY (its first
-    address, when a proxy lists several) or REMOTE_ADDR when that header is missing or is not an
-    address; IPv6 addresses by their /64 network, as one phone's addresses change within it."""
+    """Counter key: first RATELIMIT_IP_META_KEY address, else REMOTE_ADDR; IPv6 by /64 (a phone's changes)."""
     header = request.META.get(settings.RATELIMIT_IP_META_KEY or "REMOTE_ADDR", "")
     for candidate in (header.split(",")[0].strip(), request.META.get("REMOTE_ADDR", "")):
         try:
@@ -92,11 +85,7 @@ def wait_words(seconds: int) -> str:
 
 
 def over_limit(request: HttpRequest, limit: Limit, phone: str | None) -> HttpResponse | None:
-    """Count this request against `limit`; a 429 naming what was limited once it is over, else None.
-
-    `phone` is the phone's id from its session (None for a client without one: then only its
-    address counts).
-    """
+    """Count this request against `limit` (`phone` None: only the address counts); a 429 once over, else None."""
     for rate_setting, message, key in (
         (limit.phone_rate, limit.phone_message, lambda group, request: phone),
         (limit.address_rate, limit.address_message, client_address),

@@ -18,10 +18,8 @@ from matches.web.views.common import HtmxHttpRequest, claimed_seat
 
 @functools.lru_cache(maxsize=512)
 def qr_svg(url: str) -> str:
-    """The link as an inline SVG QR code (segno): black on white in both colour schemes, as scanners expect.
-
-    Made once per link (and worker process): every view of a table shows the same code until its
-    links are made new, and making one costs more than the rest of the page (~3 ms)."""
+    """The link as an inline SVG QR code (segno), black on white in both schemes as scanners expect.
+    Cached per link and worker: it costs more than the rest of the page (~3 ms)."""
     return segno.make(url, error="m").svg_inline(scale=5, border=3, dark="#000", light="#fff")
 
 
@@ -29,8 +27,7 @@ LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
 
 
 def shareable_url(request: HtmxHttpRequest, path: str) -> str:
-    """`path` as a whole address other phones can open: on the laptop itself (127.0.0.1, localhost)
-    the laptop's LAN address (settings.LAN_HOST, set by `make run`) stands in for its own name."""
+    """`path` as an address other phones open; on the laptop settings.LAN_HOST (from `make run`) stands in."""
     url = request.build_absolute_uri(path)
     host, port = split_domain_port(request.get_host())
     if settings.LAN_HOST and host in LOOPBACK:
@@ -39,8 +36,7 @@ def shareable_url(request: HtmxHttpRequest, path: str) -> str:
 
 
 def share_panel(request: HtmxHttpRequest, sitting: Sitting, state: TableState) -> SafeString:
-    """What the match table page shows to bring phones in: links, QR code, this phone's seat (of
-    the seats of `state`)."""
+    """The share panel: links, QR code, and this phone's seat among `state`'s seats."""
     member_url = shareable_url(request, sitting.get_absolute_url())
     context = {
         "sitting": sitting,

@@ -52,9 +52,7 @@ def choose_game(request: HtmxHttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 @vary_on_headers("HX-Request")
 def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
-    """Start a sitting of `game`. The same form's Add and Remove buttons change the number of name rows
-    (Add up to the game's maximum); without JavaScript they post the form back, with htmx the form
-    region is swapped."""
+    """Start a sitting of `game`; Add and Remove change the name rows (posted back, or swapped by htmx)."""
     entry = rules.GAMES.get(game)
     if entry is None:
         return message_response(request, _("There is no such game here: pick one from the list."), 404)
@@ -88,8 +86,7 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
 
 
 def match_in_progress(request: HtmxHttpRequest) -> Sitting | None:
-    """The newest match this phone remembers that is still being played, if any: the start page
-    offers to go back to it (a phone that went back from its table lands on the start form)."""
+    """The newest unfinished match this phone remembers, offered on the start page."""
     tokens = remembered_tokens(request)
     if not tokens:
         return None
@@ -99,9 +96,7 @@ def match_in_progress(request: HtmxHttpRequest) -> Sitting | None:
 def show_start(
     request: HtmxHttpRequest, form: StartForm, status: int = 200, playing: Sitting | None = None
 ) -> HttpResponse:
-    """The start page, or its form region for htmx: the game's range of players is shown from the
-    start; at the game's maximum, the reason takes the place of the Add button. `playing`: a match
-    this phone has in progress, offered first."""
+    """The start page or its htmx form region; at the maximum the reason replaces Add; `playing` is offered first."""
     game = form.game
     full = table_full(game) if form.rows >= game.max_players else ""
     context = {
@@ -117,10 +112,7 @@ def show_start(
 
 @require_POST
 def demo(request: HtmxHttpRequest) -> HttpResponse:
-    """The worked sitting of RULES.md, live: Aïcha, Boubacar, Chaibou, Djibo; Chaibou won hand 1.
-
-    A phone that tried the demo before gets its demo match back while it is still being played,
-    else a new one in the same demo group: never another demo group on its home screen."""
+    """The live worked sitting of RULES.md: this phone's unfinished demo match, else a new one in its demo group."""
     known = request.session.get("demo_group")
     group = Group.objects.filter(pk=known).first() if isinstance(known, int) else None
     sitting = open_demo(request, group) if group is not None else None

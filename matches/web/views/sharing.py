@@ -30,8 +30,7 @@ from matches.web.views.table import poll_response, table_response
 
 
 def watched(view, snapshot: bool = True):
-    """Resolve a watch link's token to its sitting (in one read snapshot unless `snapshot` is off);
-    404 with a message otherwise."""
+    """A watch token's sitting (in one read snapshot unless `snapshot` is off); 404 with a message otherwise."""
     return with_sitting(view, link="watch_token", snapshot=snapshot)
 
 

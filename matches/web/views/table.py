@@ -1,9 +1,6 @@
 """The match table: show it, tap a hand's winner, undo, end the match, correct a hand, rematch.
-
-Each POST calls one verb on the sitting, then renders the table again from
-fresh data: the `table` partial for htmx, a redirect to the page otherwise.
-Refusals re-render the table with the reason and a 4xx status.
-"""
+Each POST calls one verb, then renders from fresh data: the `table` partial for htmx, else a
+redirect; refusals re-render with the reason and a 4xx."""
 
 from __future__ import annotations
 
@@ -51,20 +48,15 @@ def table_response(
     watching: bool = False,
     state: TableState | None = None,
 ) -> HttpResponse:
-    """The match table page, or only its `table` region for an htmx swap (never stored by a browser or
-    proxy: it changes).
-
-    `correctable` is a hand number the notice offers to correct (after a conflicting tap);
-    `watching` renders the read-only view of the watch link, with no control and no member link.
-    """
+    """The match table page, or its `table` region for htmx (never cached: it changes). `correctable`:
+    a hand the notice offers to correct; `watching`: the read-only watch view, no controls or member link."""
     if not notice and not request.htmx:
-        # (each only once: a plain form posted again before its answer came queues the same notice again)
+        # Each only once: a plain form posted again before its answer would queue the same notice again.
         said = [message.message for message in messages.get_messages(request)]
         notice = joined(reversed(dict.fromkeys(reversed(said))))  # each where it was said last
     swap = wants_partial(request)
     token = sitting.watch_token if watching else sitting.token
-    # Read with the sitting's row in one snapshot, unless the caller just did (a poll read the
-    # sitting outside one).
+    # One snapshot with the sitting's row, unless the caller just read it (a poll reads outside one).
     state = state or TableState.of(sitting.fresh_table())
     chart = sitting_chart(sitting, state)
     context = {
@@ -106,8 +98,7 @@ def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> 
 def after_change(
     request: HtmxHttpRequest, sitting: Sitting, notice: str, state: TableState | None = None
 ) -> HttpResponse:
-    """htmx: the fresh region in the same response (`state`, when already read after the change).
-    Plain form: redirect (so Reload never posts twice), the notice following in a message."""
+    """htmx: the fresh region (`state` if read); plain form: redirect (Reload never reposts), notice in a message."""
     if request.htmx:
         return table_response(request, sitting, notice, state=state)
     if notice:
@@ -130,8 +121,7 @@ def table(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 @require_safe
 @vary_on_headers("HX-Request")
 def poll(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """Live updates: 204 and no body while the sitting's version is the one the phone shows
-    (`?v=`), the fresh table region once it changed."""
+    """Live updates: 204 while the sitting's version is `?v=`, else the fresh table region."""
     if shows_current_version(request, "token", token):
         return HttpResponse(status=204)
     return changed_poll(request, token)
@@ -175,8 +165,7 @@ def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 
 
 def hand_notice(plain: str, with_how: str, state: TableState, hand) -> str:
-    """ "Hand 3 recorded: Marie (x2)." — the hand's answers echoed, so a wrong one shows at once (HTML:
-    the name in <bdi>, see matches.web.bidi)."""
+    """ "Hand 3 recorded: Marie (x2)." echoing the answers so a wrong one shows at once (name in <bdi>)."""
     how = state.describe(hand)
     values = {"number": hand.number, "name": bdi(hand.winner.name), "how": how}
     return sentence(with_how if how else plain, values)
@@ -190,7 +179,7 @@ def what_changed(sitting: Sitting, threshold: int | None, was_finished: bool) ->
             _("Tie at %(tie)d: now playing to %(threshold)d.")
             % {"tie": sitting.tied_at, "threshold": sitting.threshold}
         )
-    if was_finished and not sitting.is_finished:  # (a match ending shows its standings: no need to say it)
+    if was_finished and not sitting.is_finished:
         changes.append(_("The match is open again."))
     return changes
 
@@ -321,17 +310,14 @@ def reissue(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 @with_sitting
 def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    """Same game, same players in the same order, a new sitting (counted as a new match against the
-    phone's and the address's limits, unless another phone already started it: then it is that one).
-
-    A match still being played asks first, on a page of its own (GET, and a POST without `open=1`):
-    it stays open beside the new one, and its table is where to end it. A finished match starts its
-    rematch at once. The new table says who deals first: the deal carries on (Sitting.rematch)."""
+    """A new sitting, same game and players in order (counted against the phone's and address's limits
+    unless another phone started it: then that one). An unfinished match asks first (GET, or POST
+    without `open=1`) and stays open; a finished one starts at once. The deal carries on."""
     if sitting.next_sitting_id:
         remember(request, sitting.next_sitting)
         return redirect(sitting.next_sitting)
     if request.method != "POST" and sitting.is_finished:
-        return redirect(sitting)  # (its table has the button)
+        return redirect(sitting)
     if not sitting.is_finished and (request.method != "POST" or request.POST.get("open") != "1"):
         response = render(request, "matches/rematch.html", {"sitting": sitting})
         add_never_cache_headers(response)
@@ -347,16 +333,14 @@ def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     return redirect(new)
 
 
-# Hands on one page of the history, newest first: as many as a sitting of 10 hands shows, so that
-# a page costs the same time and bytes at 10 hands and at 10,000.
+# One history page holds as many hands as a 10-hand sitting, so a page costs the same at 10,000 hands.
 HISTORY_PAGE = 10
 
 
 @require_safe
 @with_sitting
 def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    """The sitting's hands, newest first, a page of HISTORY_PAGE at a time (`?from=N`: the page that
-    holds hand N), with who recorded or corrected each, and a way to any hand by its number."""
+    """The sitting's hands newest first, HISTORY_PAGE at a time (`?from=N`: the page holding hand N)."""
     asked = request.GET.get("from", "").strip()
     holding = int(asked) if asked.isdecimal() and len(asked.lstrip("0")) < 10 else None
     read, last = sitting.history_page(holding, HISTORY_PAGE)
