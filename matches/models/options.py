@@ -46,6 +46,21 @@ def check_options(
     return dict(starting_chips=starting_chips, stake_amount=stake_amount, stake_label=stake_label)
 
 
+def option(name: str, default: object) -> property:
+    """A game setting kept by name in Sitting.options (absent: `default`), read and set as an attribute."""
+
+    def read(sitting) -> object:
+        return sitting.options.get(name, default)
+
+    def write(sitting, value: object) -> None:
+        if value is None or value == "":
+            sitting.options.pop(name, None)
+        else:
+            sitting.options[name] = value
+
+    return property(read, write)
+
+
 def sitting_options(starting_chips: int | None = None, stake_amount: int | None = None, stake_label: str = "") -> dict:
     """The chips and stake a sitting is started with, each given or left at 'none' (see check_options)."""
     return {"starting_chips": starting_chips, "stake_amount": stake_amount, "stake_label": stake_label}

@@ -13,7 +13,7 @@ from matches.domain.chart import CHART_POINTS, sampled
 from matches.domain.stakes import Stakes
 from matches.models.choices import EndedHow
 from matches.models.hands import Hand
-from matches.models.options import STAKE_LABEL_MAX_LENGTH
+from matches.models.options import option
 from matches.models.players import Player
 from matches.models.seats import Seat
 from matches.models.snapshot import read_snapshot
@@ -38,11 +38,11 @@ class Sitting(SittingVerbs, models.Model):
         max_length=10, choices=[(k.value, k.name.lower()) for k in rules.MatchEndKind], default="open"
     )
     end_target = models.PositiveIntegerField(null=True, blank=True)
-    starting_chips = models.PositiveIntegerField(null=True, blank=True)
     chips_reissued = models.PositiveIntegerField(default=0)
     reissued_before = models.JSONField(default=list, blank=True)  # per batch, the hand open when handed out
-    stake_amount = models.PositiveIntegerField(null=True, blank=True)
-    stake_label = models.CharField(max_length=STAKE_LABEL_MAX_LENGTH, blank=True)
+    # The game's settings by name (Cat Tê's starting_chips, Fapfap's stake_amount and stake_label):
+    # a game with settings of its own needs no new column.
+    options = models.JSONField(default=dict, blank=True)
     threshold = models.PositiveIntegerField(null=True, blank=True)
     tied_at = models.PositiveIntegerField(null=True, blank=True)
     group = models.ForeignKey(
@@ -57,6 +57,10 @@ class Sitting(SittingVerbs, models.Model):
     ended_how = models.CharField(max_length=12, choices=EndedHow.choices, default="", blank=True)
     # The starting phone's IANA zone ("Africa/Lome"); "": the server's TIME_ZONE.
     time_zone = models.CharField(max_length=ZONE_MAX_LENGTH, blank=True, default="")
+
+    starting_chips = option("starting_chips", None)
+    stake_amount = option("stake_amount", None)
+    stake_label = option("stake_label", "")
 
     class Meta:
         constraints = [

@@ -36,10 +36,8 @@ SITTING_COLUMNS = (
     "pk",
     "game",
     "started_at",
-    "starting_chips",
+    "options",
     "chips_reissued",
-    "stake_amount",
-    "stake_label",
     "ended_how",
     "time_zone",
 )
@@ -52,12 +50,14 @@ class SittingRow(NamedTuple):
     pk: int
     game: str
     started_at: object
-    starting_chips: int | None
+    options: dict
     chips_reissued: int
-    stake_amount: int | None
-    stake_label: str
     ended_how: str
     time_zone: str
+
+    starting_chips = property(lambda row: row.options.get("starting_chips"))
+    stake_amount = property(lambda row: row.options.get("stake_amount"))
+    stake_label = property(lambda row: row.options.get("stake_label", ""))
 
 
 class SeatColumns(NamedTuple):

@@ -1,0 +1,36 @@
+"""Migration 0008 moves a sitting's chips and stake into its `options`, and back."""
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+pytestmark = pytest.mark.django_db(transaction=True)
+BEFORE, AFTER = [("matches", "0007_game_is_a_registry_slug")], [("matches", "0008_game_settings_by_name")]
+
+
+def migrate(to):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(to)
+    return executor.loader.project_state(to).apps
+
+
+def test_the_settings_of_existing_sittings_move_into_options_and_back():
+    try:
+        old = migrate(BEFORE)
+        Sitting = old.get_model("matches", "Sitting")
+        fapfap = Sitting.objects.create(game="fapfap", stake_amount=100, stake_label="FCFA")
+        cat_te = Sitting.objects.create(game="cat-te", starting_chips=20)
+        agram = Sitting.objects.create(game="agram")
+        new = migrate(AFTER)
+        options = dict(new.get_model("matches", "Sitting").objects.values_list("pk", "options"))
+        assert options == {
+            fapfap.pk: {"stake_amount": 100, "stake_label": "FCFA"},
+            cat_te.pk: {"starting_chips": 20},
+            agram.pk: {},
+        }
+        back = migrate(BEFORE).get_model("matches", "Sitting")
+        assert back.objects.get(pk=fapfap.pk).stake_label == "FCFA"
+        assert back.objects.get(pk=cat_te.pk).starting_chips == 20
+    finally:
+        migrate(AFTER)
