@@ -1,5 +1,6 @@
 from django.urls import path
 
+from matches.web.live import streams
 from matches.web.views import (
     export,
     figures,
@@ -21,10 +22,12 @@ urlpatterns = [
     path("demo/", pages.demo, name="demo"),
     path("s/<str:token>/", table.table, name="table"),
     path("s/<str:token>/poll/", table.poll, name="poll"),
+    path("s/<str:token>/events/", streams.sitting_events, name="events"),
     path("s/<str:token>/links/", sharing.rotate, name="rotate"),
     path("s/<str:token>/me/", sharing.me, name="me"),
     path("w/<str:token>/", sharing.watch, name="watch"),
     path("w/<str:token>/poll/", sharing.watch_poll, name="watch-poll"),
+    path("w/<str:token>/events/", streams.watch_events, name="watch-events"),
     path("s/<str:token>/tap/", table.tap, name="tap"),
     path("s/<str:token>/undo/", table.undo, name="undo"),
     path("s/<str:token>/end/", table.end, name="end"),
@@ -44,7 +47,9 @@ urlpatterns = [
     path("g/<str:token>/players/<int:player_id>/remove/", group_players.remove_player, name="group-remove-player"),
     path("g/<str:token>/players/<int:player_id>/erase/", group_players.erase_player, name="group-erase-player"),
     path("g/<str:token>/links/", groups.rotate, name="group-rotate"),
+    path("g/<str:token>/events/", streams.group_events, name="group-events"),
     path("gw/<str:token>/", groups.watch, name="group-watch"),
+    path("gw/<str:token>/events/", streams.group_watch_events, name="group-watch-events"),
     path("s/<str:token>/group/", group_save.save_to_group, name="save-to-group"),
     path("g/<str:token>/hands.csv", group_export.group_csv, name="group-csv"),
     path("g/<str:token>/group.json", group_export.group_json, name="group-json"),
