@@ -1,0 +1,149 @@
+"""A phone that loses the network keeps the table: the service worker's copy, the offline line, taps that
+wait on the phone and are sent in order when the network is back, and refusals said plainly."""
+
+import pytest
+from playwright.sync_api import expect
+
+from matches.models import Sitting
+
+from tests.browsers import open_phone, shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
+
+
+def watch_console(page) -> list[str]:
+    """Every console error and uncaught exception of `page` (a CSP refusal is a console error)."""
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def ready_offline(page, url: str) -> None:
+    """Open `url` with the service worker in control, so that a reload with no network still shows it."""
+    page.goto(url)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # now the worker controls the page and has kept this table
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+
+def tap(page, name: str) -> None:
+    page.locator("button.tap", has_text=name).click()
+
+
+def winners(sitting) -> list[tuple[int, str]]:
+    return [(hand.number, hand.winner.player.name) for hand in sitting.hands.select_related("winner__player").order_by("number")]
+
+
+def test_three_taps_offline_survive_a_reload_and_are_recorded_once_in_order(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, "360x640", locale="fr-FR")
+    errors = watch_console(page)
+    url = f"{live_server.url}/s/{sitting.token}/"
+    ready_offline(page, url)
+    tap(page, "Chaibou")  # hand 1 goes through: the table is live
+    page.get_by_text("Main 1 notée").wait_for()
+
+    page.context.set_offline(True)
+    expect(page.locator(".offline-line")).to_be_visible()
+    for name in ["Aïcha", "Djibo", "Boubacar"]:
+        tap(page, name)
+    expect(page.locator(".waiting li")).to_have_count(3)
+    expect(page.locator(".legend .hand")).to_have_text("Main 5")
+    assert page.locator('form[action$="/tap/"] input[name="number"]').first.input_value() == "5"
+    shot(page, "offline-three-waiting-fr")
+
+    page.reload()  # with no network: the service worker's copy, and the taps kept on the phone
+    expect(page.locator(".offline-line")).to_be_visible()
+    expect(page.locator(".waiting li")).to_have_count(3)
+    expect(page.locator(".waiting li").first).to_contain_text("Main 2 : Aïcha")
+    expect(page.locator(".legend .hand")).to_have_text("Main 5")
+    expect(page.locator("[data-fingerprint]")).to_contain_text("3")
+    shot(page, "offline-after-reload-fr")
+    assert winners(sitting) == [(1, "Chaibou")]
+
+    page.context.set_offline(False)
+    expect(page.locator(".waiting li")).to_have_count(0, timeout=15_000)
+    expect(page.locator(".offline-line")).to_have_count(0)
+    assert winners(sitting) == [(1, "Chaibou"), (2, "Aïcha"), (3, "Djibo"), (4, "Boubacar")]
+    sitting.refresh_from_db()
+    expect(page.locator("[data-fingerprint]")).to_contain_text(f"#{sitting.version}")
+    shot(page, "offline-sent-fr")
+
+    other = open_phone(browser, "360x640")
+    other.goto(url)
+    expect(other.locator(".hands tbody tr")).to_have_count(4)
+    assert other.locator("[data-fingerprint]").inner_text().startswith("4 hands")
+    assert errors == []
+
+
+def test_two_offline_phones_tapping_one_hand_differently_end_with_one_hand_and_a_clear_message(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    url = f"{live_server.url}/s/{sitting.token}/"
+    first, second = open_phone(browser), open_phone(browser)
+    errors = watch_console(first) + watch_console(second)
+    for page in (first, second):
+        ready_offline(page, url)
+        page.context.set_offline(True)
+    tap(first, "Aïcha")
+    tap(second, "Djibo")
+    first.context.set_offline(False)
+    expect(first.locator(".waiting li")).to_have_count(0, timeout=15_000)
+    second.context.set_offline(False)
+    refused = second.locator(".refused")
+    expect(refused).to_be_visible(timeout=15_000)
+    expect(refused).to_contain_text("Not recorded from this phone: hand 1, Djibo.")
+    expect(refused).to_contain_text("Hand 1 is already recorded: Aïcha")
+    expect(refused.get_by_role("link", name="Correct hand 1")).to_be_visible()
+    shot(second, "offline-refused-other-phone")
+    assert winners(sitting) == [(1, "Aïcha")]
+    # The message stays through the next changes of the table, until the player says they saw it.
+    tap(second, "Chaibou")
+    second.get_by_text("Hand 2 recorded: Chaibou.").wait_for()
+    expect(refused).to_be_visible()
+    refused.get_by_role("button", name="OK, seen").click()
+    expect(second.locator(".refused")).to_have_count(0)
+    assert errors == []
+
+
+def test_a_waiting_tap_refused_because_the_match_ended_is_said(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    url = f"{live_server.url}/s/{sitting.token}/"
+    page = open_phone(browser)
+    errors = watch_console(page)
+    ready_offline(page, url)
+    page.context.set_offline(True)
+    tap(page, "Boubacar")
+    sitting.end_match()  # another phone ended it meanwhile
+    page.context.set_offline(False)
+    refused = page.locator(".refused")
+    expect(refused).to_contain_text("hand 1, Boubacar", timeout=15_000)
+    expect(refused).to_contain_text("This match is over")
+    expect(page.locator(".waiting li")).to_have_count(0)
+    shot(page, "offline-refused-match-ended")
+    assert sitting.hands.filter(status="won").count() == 0
+    assert errors == []
+
+
+def test_undo_offline_takes_back_a_waiting_tap_or_waits_for_a_recorded_hand(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    sitting.record_hand(1, 2)
+    url = f"{live_server.url}/s/{sitting.token}/"
+    page = open_phone(browser)
+    errors = watch_console(page)
+    ready_offline(page, url)
+    page.context.set_offline(True)
+    tap(page, "Djibo")
+    expect(page.locator(".waiting li")).to_have_count(1)
+    page.get_by_role("button", name="Take back").click()
+    expect(page.locator(".waiting li")).to_have_count(0)
+    page.locator("details.undo summary").click()
+    page.get_by_role("button", name="Yes, undo hand 1").click()
+    expect(page.locator(".waiting li")).to_have_text("Hand 1: undo waiting to send Take back")
+    tap(page, "Aïcha")  # hand 1 again, after the undo
+    expect(page.locator(".waiting li")).to_have_count(2)
+    page.context.set_offline(False)
+    expect(page.locator(".waiting li")).to_have_count(0, timeout=15_000)
+    assert winners(sitting) == [(1, "Aïcha")]
+    assert errors == []
