@@ -12,6 +12,19 @@
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
   }
 
+  // The page the worker shows for a page never opened here, kept in the language this phone reads.
+  if ("caches" in window && navigator.onLine) {
+    var language = document.documentElement.lang;
+    caches.open("lasttrick-pages").then(function (cache) {
+      return cache.match("/offline/").then(function (kept) {
+        if (kept && kept.headers.get("Content-Language") === language) return;
+        return fetch("/offline/", { credentials: "same-origin" }).then(function (response) {
+          if (response.ok) return cache.put("/offline/", response);
+        });
+      });
+    }).catch(function () {});
+  }
+
   var section = document.getElementById("table");
   var sitting = location.pathname.match(/^\/[sw]\/[A-Za-z0-9_-]+\//);
   if (!section || !sitting) return;  // only a match table keeps taps
@@ -341,6 +354,9 @@
           if (response.status >= 400) refusal(op, html);
           save();
           swapIn(html);
+          if (response.status >= 400) {  // its words stay above the table, with a way to say they were seen
+            document.querySelectorAll("#table .notice").forEach(function (notice) { notice.remove(); });
+          }
           apply();
           schedule(0);
         });

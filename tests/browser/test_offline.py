@@ -153,3 +153,48 @@ def test_undo_offline_takes_back_a_waiting_tap_or_waits_for_a_recorded_hand(brow
     expect(page.locator(".waiting li")).to_have_count(0, timeout=15_000)
     assert winners(sitting) == [(1, "Aïcha")]
     assert errors == []
+
+
+def test_offline_a_page_never_opened_gets_the_offline_page_in_the_phones_language(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, "360x640", locale="fr-FR")
+    errors = watch_console(page)
+    ready_offline(page, f"{live_server.url}/s/{sitting.token}/")
+    page.wait_for_function("caches.match('/offline/').then(Boolean)")
+    page.context.set_offline(True)
+    page.goto(f"{live_server.url}/start/")  # never opened on this phone: no copy of it
+    expect(page.get_by_role("heading", name="Pas de réseau")).to_be_visible()
+    shot(page, "offline-page-never-opened-fr")
+    page.goto(f"{live_server.url}/s/{sitting.token}/")  # the table it showed still opens
+    expect(page.locator("button.tap")).to_have_count(4)
+    assert errors == []
+
+
+def test_the_watch_link_opens_offline_as_last_seen(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    sitting.record_hand(1, 3)
+    page = open_phone(browser)
+    errors = watch_console(page)
+    ready_offline(page, f"{live_server.url}/w/{sitting.watch_token}/")
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator(".offline-line")).to_be_visible()
+    expect(page.locator(".hands tbody tr")).to_have_count(1)
+    assert errors == []
+
+
+def test_a_tap_that_gets_no_answer_waits_on_the_table_and_is_sent_once_the_network_answers(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, service_workers="block")  # so that the test's route sees the tap
+    page.goto(f"{live_server.url}/s/{sitting.token}/")
+    page.route("**/tap/", lambda route: route.abort("internetdisconnected"))  # the Wi-Fi drops, unnoticed
+    tap(page, "Djibo")
+    expect(page.locator(".waiting li")).to_have_text("Hand 1: Djibo, waiting to send Take back")
+    expect(page.locator(".offline-line")).to_be_visible()
+    assert page.locator(".failed").count() == 0  # no "not saved" mark: the tap is kept
+    tap(page, "Aïcha")  # the table plays on: hand 2 waits behind hand 1
+    expect(page.locator(".waiting li")).to_have_count(2)
+    page.unroute("**/tap/")
+    expect(page.locator(".waiting li")).to_have_count(0, timeout=15_000)
+    expect(page.locator(".offline-line")).to_have_count(0)
+    assert winners(sitting) == [(1, "Djibo"), (2, "Aïcha")]
