@@ -198,3 +198,24 @@ def test_a_tap_that_gets_no_answer_waits_on_the_table_and_is_sent_once_the_netwo
     expect(page.locator(".waiting li")).to_have_count(0, timeout=15_000)
     expect(page.locator(".offline-line")).to_have_count(0)
     assert winners(sitting) == [(1, "Djibo"), (2, "Aïcha")]
+
+
+def test_a_waiting_tap_shows_its_answers_and_is_recorded_with_them(browser, live_server):
+    sitting = Sitting.start("fapfap", NAMES[:3])
+    page = open_phone(browser, "360x640", locale="fr-FR")
+    errors = watch_console(page)
+    ready_offline(page, f"{live_server.url}/s/{sitting.token}/")
+    page.context.set_offline(True)
+    page.locator("summary.tap", has_text="Boubacar").click()
+    answer = page.locator("details.ask[open] button.answer").nth(1)
+    said = answer.inner_text().strip()
+    answer.click()
+    expect(page.locator(".waiting li")).to_contain_text(f"Main 1\u00a0: Boubacar, en attente d’envoi ({said})")
+    expect(page.locator("details.ask[open]")).to_have_count(0)
+    shot(page, "offline-waiting-with-answer-fr")
+    page.context.set_offline(False)
+    expect(page.locator(".waiting li")).to_have_count(0, timeout=15_000)
+    hand = sitting.hands.get()
+    assert hand.winner.player.name == "Boubacar" and hand.extras
+    expect(page.locator(".hands tbody tr").first).to_contain_text(said.split(" ")[0], ignore_case=True)
+    assert errors == []
