@@ -70,10 +70,10 @@
     var found = document.getElementById("offline");
     if (found) return found;
     found = document.createElement("div");
-    found.id = "offline";
+    found.id = "offline";  // above the table region, so that a fresh region leaves it as it is
     found.setAttribute("role", "status");
     var table = document.getElementById("table");
-    table.parentNode.insertBefore(found, table);
+    if (table) table.parentNode.insertBefore(found, table);
     return found;
   }
   function showBox() {
@@ -105,7 +105,7 @@
       showBox();
     }
     var drop = event.target.closest("[data-waiting-drop]");
-    if (drop) { 
+    if (drop) {  // the last waiting tap, taken back before it was sent
       state.ops.pop();
       save();
       apply();
@@ -251,7 +251,7 @@
   function ours(form) {
     return form && form.tagName === "FORM" && /\/(tap|undo)\/$/.test(form.getAttribute("action") || "");
   }
-  function keep(op) { 
+  function keep(op) {
     if (op.kind === "undo") {
       var last = state.ops[state.ops.length - 1];
       if (last && last.kind === "tap") state.ops.pop();  // a tap not sent yet: just forget it
@@ -353,7 +353,8 @@
           state.ops.shift();
           if (response.status >= 400) refusal(op, html);
           save();
-          swapIn(html);
+          // Most answers are the table region; a few refusals are a notice alone (aimed at #notice).
+          if (response.headers.get("HX-Retarget") !== "#notice" && /id="table"/.test(html)) swapIn(html);
           if (response.status >= 400) {  // its words stay above the table, with a way to say they were seen
             document.querySelectorAll("#table .notice").forEach(function (notice) { notice.remove(); });
           }

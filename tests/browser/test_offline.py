@@ -219,3 +219,22 @@ def test_a_waiting_tap_shows_its_answers_and_is_recorded_with_them(browser, live
     assert hand.winner.player.name == "Boubacar" and hand.extras
     expect(page.locator(".hands tbody tr").first).to_contain_text(said.split(" ")[0], ignore_case=True)
     assert errors == []
+
+
+def test_waiting_taps_for_a_link_made_new_meanwhile_are_each_said_not_recorded(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser)
+    ready_offline(page, f"{live_server.url}/s/{sitting.token}/")
+    page.context.set_offline(True)
+    tap(page, "Aïcha")
+    tap(page, "Djibo")
+    sitting.rotate_links()  # another phone: "a link leaked: make new links"
+    page.context.set_offline(False)
+    refused = page.locator(".refused")
+    expect(refused).to_have_count(2, timeout=15_000)
+    expect(refused.first).to_contain_text("hand 1, Aïcha")
+    expect(refused.last).to_contain_text("hand 2, Djibo")
+    expect(refused.first).to_contain_text("ask them for the new one")
+    expect(page.get_by_role("link", name="Home").last).to_be_visible()
+    shot(page, "offline-refused-links-made-new")
+    assert sitting.hands.count() == 0
