@@ -154,7 +154,7 @@
     state.ops.forEach(function (op) { open = op.kind === "tap" ? Number(op.number) + 1 : Number(op.number); });
     var ops = state.ops;
     var fingerprint = table.querySelector("[data-fingerprint]");
-    if (fingerprint) {
+    if (fingerprint && base.indexOf("/s/") === 0) {  // a member's phone taps; a watch link does not
       var count = ops.length;
       fingerprint.appendChild(element("span", "waiting-count",
         " · " + (count ? fill(count === 1 ? words.offlineOne : words.offlineMany, { count: count }) : words.offlineNone)));
