@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from matches.models import Sitting
 
-from tests.browsers import open_phone, shot
+from tests.browsers import no_horizontal_scroll, open_phone, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
@@ -238,3 +238,20 @@ def test_waiting_taps_for_a_link_made_new_meanwhile_are_each_said_not_recorded(b
     expect(page.get_by_role("link", name="Home").last).to_be_visible()
     shot(page, "offline-refused-links-made-new")
     assert sitting.hands.count() == 0
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "vi-VN"])
+def test_the_waiting_taps_fit_a_small_phone_in_every_language(browser, live_server, locale):
+    sitting = Sitting.start("cat-te", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
+    page = open_phone(browser, "360x640", locale=locale)
+    errors = watch_console(page)
+    ready_offline(page, f"{live_server.url}/s/{sitting.token}/")
+    page.context.set_offline(True)
+    for name in ["Chaibou", "Aïcha"]:
+        page.locator("summary.tap", has_text=name).click()
+        page.locator("details.ask[open] .answers button.answer:visible").first.click()
+    expect(page.locator(".waiting li")).to_have_count(2)
+    expect(page.locator(".offline-line")).to_be_visible()
+    assert no_horizontal_scroll(page)
+    shot(page, f"offline-waiting-{locale}")
+    assert errors == []
