@@ -66,6 +66,9 @@ def test_three_taps_offline_survive_a_reload_and_are_recorded_once_in_order(brow
     expect(page.locator(".waiting li").first).to_contain_text("Main 2 : Aïcha")
     expect(page.locator(".legend .hand")).to_have_text("Main 5")
     expect(page.locator("[data-fingerprint]")).to_contain_text("3")
+    # The copy is the table as last seen (hand 1 came after the page loaded), kept without its notice.
+    expect(page.locator(".hands tbody tr")).to_have_count(1)
+    assert page.locator("#table .notice").count() == 0
     shot(page, "offline-after-reload-fr")
     assert winners(sitting) == [(1, "Chaibou")]
 
