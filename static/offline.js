@@ -12,17 +12,9 @@
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
   }
 
-  // The page the worker shows for a page never opened here, kept in the language this phone reads.
-  if ("caches" in window && navigator.onLine) {
-    var language = document.documentElement.lang;
-    caches.open("lasttrick-pages").then(function (cache) {
-      return cache.match("/offline/").then(function (kept) {
-        if (kept && kept.headers.get("Content-Language") === language) return;
-        return fetch("/offline/", { credentials: "same-origin" }).then(function (response) {
-          if (response.ok) return cache.put("/offline/", response);
-        });
-      });
-    }).catch(function () {});
+  // The worker keeps the page it shows for a page never opened here: tell it this phone's language.
+  if ("serviceWorker" in navigator && navigator.serviceWorker.controller) {
+    navigator.serviceWorker.controller.postMessage({ language: document.documentElement.lang });
   }
 
   var section = document.getElementById("table");

@@ -9,10 +9,29 @@ var KEPT = {{ urls|safe }};
 var OFFLINE = "/offline/";
 var TABLE = /^\/[sw]\/[A-Za-z0-9_-]+\/$/;
 
+// The page for a page never opened here, in the phone's language (the request carries its cookie).
+function keepOfflinePage(language) {
+  return caches.open(PAGES).then(function (cache) {
+    return cache.match(OFFLINE).then(function (kept) {
+      if (kept && (!language || kept.headers.get("Content-Language") === language)) return;
+      return fetch(OFFLINE, { credentials: "same-origin" }).then(function (response) {
+        if (response.ok) return cache.put(OFFLINE, response);
+      });
+    });
+  }).catch(function () {});
+}
+
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(STATIC).then(function (cache) {
     return cache.addAll(KEPT);
+  }).then(function () {
+    return keepOfflinePage("");
   }).then(function () { return self.skipWaiting(); }));
+});
+
+// offline.js says the language of each page it loads: the offline page follows a change of language.
+self.addEventListener("message", function (event) {
+  if (event.data && event.data.language) event.waitUntil(keepOfflinePage(event.data.language));
 });
 
 self.addEventListener("activate", function (event) {

@@ -160,10 +160,13 @@ def test_undo_offline_takes_back_a_waiting_tap_or_waits_for_a_recorded_hand(brow
 
 def test_offline_a_page_never_opened_gets_the_offline_page_in_the_phones_language(browser, live_server):
     sitting = Sitting.start("agram", NAMES)
-    page = open_phone(browser, "360x640", locale="fr-FR")
+    page = open_phone(browser, "360x640", locale="en-GB")
     errors = watch_console(page)
     ready_offline(page, f"{live_server.url}/s/{sitting.token}/")
-    page.wait_for_function("caches.match('/offline/').then(Boolean)")
+    page.locator("form.language summary").click()
+    page.get_by_role("button", name="Français").click()  # the phone switches language: the offline page follows
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    page.wait_for_function("caches.match('/offline/').then(r => !!r && r.headers.get('Content-Language') === 'fr')")
     page.context.set_offline(True)
     page.goto(f"{live_server.url}/start/")  # never opened on this phone: no copy of it
     expect(page.get_by_role("heading", name="Pas de réseau")).to_be_visible()
