@@ -214,7 +214,10 @@
     if (!table.querySelector("[data-overlay]")) keepPage(table);
     apply();
   }
-  document.addEventListener("lasttrick:table", replaced);
+  document.addEventListener("lasttrick:table", function () {
+    answered();  // a fresh table (a push, an answer) came from the server: the phone is online
+    replaced();
+  });
   document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail.target;
     if (event.target.id === "table" || (target && target.id === "table")) replaced();
