@@ -182,6 +182,7 @@ CONTENT_SECURITY_POLICY = {
         "style-src": ["'self'"],
         "img-src": ["'self'"],
         "connect-src": ["'self'"],
+        "worker-src": ["'self'"],  # /sw.js, the service worker that keeps the table offline
         "object-src": ["'none'"],
         "base-uri": ["'none'"],
         "form-action": ["'self'"],

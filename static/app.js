@@ -28,6 +28,10 @@
     var button = tapped(event);
     if (!button) return;
     button.classList.remove("pending");
+    if (event.detail.queued) {  // offline.js kept the tap: it shows on the table as waiting to send
+      button.removeAttribute("aria-busy");
+      return;
+    }
     button.classList.add("failed");
     button.removeAttribute("aria-busy");
     var notice = document.getElementById("notice");
