@@ -17,7 +17,7 @@
 
   function connect() {
     var region = live();
-    if (!region || !window.EventSource || source) return;
+    if (!region || !window.EventSource || source || !navigator.onLine) return;
     source = new EventSource(region.dataset.events + "?v=" + (region.dataset.version || ""));
     source.addEventListener("open", function () { failures = 0; });
     source.addEventListener("table", function (event) {
@@ -100,4 +100,7 @@
   setInterval(poll, POLL_MS);
   document.addEventListener("visibilitychange", poll);
   document.addEventListener("DOMContentLoaded", connect);
+  // No network: no stream to keep trying (offline.js keeps the taps); back online: the stream catches up.
+  window.addEventListener("offline", stop);
+  window.addEventListener("online", function () { failures = 0; connect(); });
 })();
