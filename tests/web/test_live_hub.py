@@ -1,0 +1,124 @@
+"""The live hub of one app process: who listens to what, and each table rendered once per change and
+language whatever the number of phones (matches.web.live.hub), and what the feeds hear."""
+
+import asyncio
+
+import pytest
+
+from matches.web.live import hub as hubs
+from matches.web.live.feeds import heard
+from matches.web.live.hub import GROUP, SITTING, Hub
+from matches.web.live.regions import Region
+from matches.web.live.streams import event, seen_version
+
+
+@pytest.fixture
+def renders(monkeypatch):
+    """Stand-in for the database and templates: each render is counted and says its version."""
+    calls = []
+    state = {"version": 1}
+
+    def render(sitting_id, language, watching):
+        calls.append((sitting_id, language, watching))
+        return Region(state["version"], f"<section>{language} v{state['version']}</section>", ("m", "w"))
+
+    monkeypatch.setattr(hubs, "render_region", render)
+    return calls, state
+
+
+def quiet_hub(monkeypatch) -> Hub:
+    hub = Hub()
+    monkeypatch.setattr(hub, "feed", asyncio.get_running_loop().create_future())  # no feed task in these tests
+    return hub
+
+
+def test_four_phones_of_a_table_in_one_language_cost_one_render_per_change(renders, monkeypatch):
+    calls, state = renders
+
+    async def scenario():
+        hub = quiet_hub(monkeypatch)
+        phones = [hub.listen(SITTING, 7, 1) for _ in range(4)]
+        first = await asyncio.gather(*(hub.region(7, "fr", False) for _ in phones))
+        state["version"] = 2
+        hub.changed(SITTING, 7, 2)
+        assert all(phone.changed.is_set() for phone in phones)
+        second = await asyncio.gather(*(hub.region(7, "fr", False) for _ in phones))
+        await hub.region(7, "de", False)
+        await hub.region(7, "fr", True)
+        return first, second
+
+    first, second = asyncio.run(scenario())
+    assert {region.version for region in first} == {1} and {region.version for region in second} == {2}
+    assert calls == [(7, "fr", False), (7, "fr", False), (7, "de", False), (7, "fr", True)]
+
+
+def test_a_change_already_shown_wakes_nobody_and_an_unwatched_one_is_ignored(renders, monkeypatch):
+    async def scenario():
+        hub = quiet_hub(monkeypatch)
+        phone = hub.listen(SITTING, 7, 3)
+        hub.changed(SITTING, 7, 3)  # a check reading the version the phone has
+        hub.changed(SITTING, 8, 9)  # nobody here shows sitting 8
+        woken_by_same = phone.changed.is_set()
+        hub.changed(SITTING, 7, None)  # a change whose version is not known: read it
+        return woken_by_same, phone.changed.is_set(), hub.watched(SITTING)
+
+    assert asyncio.run(scenario()) == (False, True, [7])
+
+
+def test_the_last_phone_to_leave_a_table_frees_what_the_hub_kept_of_it(renders, monkeypatch):
+    async def scenario():
+        hub = quiet_hub(monkeypatch)
+        a, b = hub.listen(SITTING, 7, 1), hub.listen(SITTING, 7, 1)
+        await hub.region(7, "fr", False)
+        hub.leave(SITTING, 7, a)
+        kept = bool(hub.rendered)
+        hub.leave(SITTING, 7, b)
+        return kept, hub.rendered, hub.watched(SITTING), hub.known
+
+    assert asyncio.run(scenario()) == (True, {}, [], {})
+
+
+@pytest.mark.parametrize(
+    "payload, woken",
+    [
+        ("s7:12:3", [(SITTING, 7, 12), (GROUP, 3, None)]),
+        ("s7::", [(SITTING, 7, None)]),
+        ("g3", [(GROUP, 3, None)]),
+        ("sx:1:2", []),
+        ("", []),
+        ("s:1:2", []),
+        ("q7", []),
+    ],
+)
+def test_the_feeds_payloads_wake_what_they_name(payload, woken):
+    class Recording:
+        def __init__(self):
+            self.calls = []
+
+        def changed(self, kind, pk, version=None):
+            self.calls.append((kind, pk, version))
+
+    hub = Recording()
+    heard(hub, payload)
+    assert hub.calls == woken
+
+
+@pytest.mark.parametrize(
+    "html, sent",
+    [
+        ("<p>a</p>", "event: table\ndata: <p>a</p>\n\n"),
+        ("<p>a</p>\n<p>b</p>", "event: table\ndata: <p>a</p>\ndata: <p>b</p>\n\n"),
+        ("", "event: table\ndata: \n\n"),
+    ],
+)
+def test_every_line_of_an_event_is_its_own_data_line(html, sent):
+    assert event("table", html) == sent
+
+
+@pytest.mark.parametrize(
+    "header, query, seen",
+    [("12", "3", 12), ("", "3", 3), ("", "", None), ("x", "4", None), ("", "9" * 20, None), ("", "-1", None)],
+)
+def test_the_version_a_phone_shows_comes_from_last_event_id_first(rf, header, query, seen):
+    request = rf.get("/s/x/events/", {"v": query}, HTTP_LAST_EVENT_ID=header)
+    assert seen_version(request) == seen
