@@ -26,17 +26,15 @@ def renders(monkeypatch):
     return calls, state
 
 
-def quiet_hub(monkeypatch) -> Hub:
-    hub = Hub()
-    monkeypatch.setattr(hub, "feed", asyncio.get_running_loop().create_future())  # no feed task in these tests
-    return hub
+def quiet_hub() -> Hub:
+    return Hub()  # no feed: these tests say what changed
 
 
-def test_four_phones_of_a_table_in_one_language_cost_one_render_per_change(renders, monkeypatch):
+def test_four_phones_of_a_table_in_one_language_cost_one_render_per_change(renders):
     calls, state = renders
 
     async def scenario():
-        hub = quiet_hub(monkeypatch)
+        hub = quiet_hub()
         phones = [hub.listen(SITTING, 7, 1) for _ in range(4)]
         first = await asyncio.gather(*(hub.region(7, "fr", False) for _ in phones))
         state["version"] = 2
@@ -52,9 +50,9 @@ def test_four_phones_of_a_table_in_one_language_cost_one_render_per_change(rende
     assert calls == [(7, "fr", False), (7, "fr", False), (7, "de", False), (7, "fr", True)]
 
 
-def test_a_change_already_shown_wakes_nobody_and_an_unwatched_one_is_ignored(renders, monkeypatch):
+def test_a_change_already_shown_wakes_nobody_and_an_unwatched_one_is_ignored(renders):
     async def scenario():
-        hub = quiet_hub(monkeypatch)
+        hub = quiet_hub()
         phone = hub.listen(SITTING, 7, 3)
         hub.changed(SITTING, 7, 3)  # a check reading the version the phone has
         hub.changed(SITTING, 8, 9)  # nobody here shows sitting 8
@@ -65,9 +63,9 @@ def test_a_change_already_shown_wakes_nobody_and_an_unwatched_one_is_ignored(ren
     assert asyncio.run(scenario()) == (False, True, [7])
 
 
-def test_the_last_phone_to_leave_a_table_frees_what_the_hub_kept_of_it(renders, monkeypatch):
+def test_the_last_phone_to_leave_a_table_frees_what_the_hub_kept_of_it(renders):
     async def scenario():
-        hub = quiet_hub(monkeypatch)
+        hub = quiet_hub()
         a, b = hub.listen(SITTING, 7, 1), hub.listen(SITTING, 7, 1)
         await hub.region(7, "fr", False)
         hub.leave(SITTING, 7, a)

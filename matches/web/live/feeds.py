@@ -22,6 +22,22 @@ logger = logging.getLogger(__name__)
 RECONNECT_SECONDS = 1.0
 
 
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+
+
+def hub() -> Hub:
+    """This process's hub, its feed running (one per event loop: a test's loop gets its own)."""
+    loop = asyncio.get_running_loop()
+    if loop not in _hubs:
+        for old in [old for old in _hubs if old.is_closed()]:
+            del _hubs[old]
+        _hubs[loop] = Hub()
+    live = _hubs[loop]
+    if live.feed is None or live.feed.done():  # started, or started again after a failure
+        live.feed = loop.create_task(run_feed(live))
+    return live
+
+
 async def run_feed(hub: Hub) -> None:
     feed = settings.LIVE_FEED
     listen = {"postgres": listen_postgres, "redis": listen_redis}.get(feed)

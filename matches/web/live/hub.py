@@ -37,10 +37,6 @@ class Hub:
         self.feed: asyncio.Task | None = None
 
     def listen(self, kind: str, pk: int, version: object = None) -> Listener:
-        from matches.web.live.feeds import run_feed  # (feeds call back into the hub)
-
-        if self.feed is None or self.feed.done():
-            self.feed = asyncio.get_running_loop().create_task(run_feed(self))
         listener = Listener()
         self.listeners[(kind, pk)].add(listener)
         self.known.setdefault((kind, pk), version)
@@ -100,16 +96,3 @@ class Hub:
     def _failed(rendered: Rendered) -> bool:
         future = rendered.region
         return future.done() and (future.cancelled() or future.exception() is not None)
-
-
-_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
-
-
-def hub() -> Hub:
-    """This process's hub (one per event loop: a test's loop gets its own)."""
-    loop = asyncio.get_running_loop()
-    if loop not in _hubs:
-        for old in [old for old in _hubs if old.is_closed()]:
-            del _hubs[old]
-        _hubs[loop] = Hub()
-    return _hubs[loop]

@@ -17,7 +17,8 @@ from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
 from matches.models import Group, Sitting
-from matches.web.live.hub import GROUP, SITTING, hub
+from matches.web.live.feeds import hub
+from matches.web.live.hub import GROUP, SITTING
 from matches.web.live.regions import Region, find, versions
 from matches.web.views.common import TOKEN
 

@@ -20,7 +20,8 @@ def region_context(sitting: Sitting, state: TableState, watching: bool, swap: bo
         "sitting": sitting,
         "table": state,
         "watching": watching,
-        "poll_url": reverse("watch-poll" if watching else "poll", kwargs={"token": token}),
+        "version": str(sitting.version),  # as written in URLs and ids, never as a localized number
+        "poll_url": reverse("watch-poll" if watching else "poll", kwargs={"token": token}) + f"?v={sitting.version}",
         "events_url": reverse("watch-events" if watching else "events", kwargs={"token": token}),
         "swap": swap,
         "asks": None if watching else asks(sitting, state),
