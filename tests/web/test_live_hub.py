@@ -120,3 +120,25 @@ def test_every_line_of_an_event_is_its_own_data_line(html, sent):
 def test_the_version_a_phone_shows_comes_from_last_event_id_first(rf, header, query, seen):
     request = rf.get("/s/x/events/", {"v": query}, HTTP_LAST_EVENT_ID=header)
     assert seen_version(request) == seen
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/s/{token}/events/", "/w/{watch}/events/", "/g/{token}/events/"])
+def test_a_stream_asked_while_the_database_is_away_is_told_to_try_again(client, sitting, monkeypatch, path):
+    from django.db import OperationalError
+
+    from matches.web.live import streams
+
+    def away(*args):
+        raise OperationalError("the server closed the connection unexpectedly")
+
+    monkeypatch.setattr(streams, "find", away)
+    response = client.get(path.format(token=sitting.token, watch=sitting.watch_token))
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/s/{bad}/events/", "/w/{bad}/events/", "/g/{bad}/events/", "/gw/{bad}/events/"])
+@pytest.mark.parametrize("bad", ["A" * 22, "%F0%9F%82%A1", "x" * 300, "a'b"])
+def test_a_stream_for_a_link_that_reaches_nothing_is_a_404(client, path, bad):
+    assert client.get(path.format(bad=bad)).status_code == 404

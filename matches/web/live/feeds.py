@@ -122,5 +122,6 @@ def conninfo() -> str:
 
     db = connections["default"].settings_dict
     options = {k: v for k, v in db.get("OPTIONS", {}).items() if k in ("sslmode", "sslrootcert", "application_name")}
-    given = {"dbname": db["NAME"], "user": db["USER"], "password": db["PASSWORD"], "host": db["HOST"], "port": db["PORT"]}
+    given = {"dbname": db["NAME"], "user": db["USER"], "password": db["PASSWORD"], "host": db["HOST"]}
+    given["port"] = db["PORT"]
     return make_conninfo(**{k: str(v) for k, v in given.items() if v}, **options)

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 
 from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import translation
 from django.utils.cache import add_never_cache_headers
@@ -22,7 +23,8 @@ from matches.web.live.hub import GROUP, SITTING
 from matches.web.live.regions import Region, find, versions
 from matches.web.views.common import TOKEN
 
-RETRY_MS = 2000  # how soon a phone's browser reconnects after the connection drops
+RETRY_MS = 2000
+NOT_READ = object()  # how soon a phone's browser reconnects after the connection drops
 
 
 @require_safe
@@ -53,12 +55,20 @@ def seen_version(request: HttpRequest) -> int | None:
 
 async def sitting_stream(request: HttpRequest, token: str, watching: bool) -> HttpResponse:
     link = "watch_token" if watching else "token"
-    found = await sync_to_async(find, thread_sensitive=False)(Sitting, link, token) if TOKEN.fullmatch(token) else None
+    try:
+        found = await reached_by(Sitting, link, token)
+    except DatabaseError:
+        return try_again()
     if found is None:
         return HttpResponse(status=404)  # EventSource gives up on a 404; the page's own links say why
     sitting_id, version = found
     events = table_events(sitting_id, version, seen_version(request), translation.get_language(), watching, token)
     return event_stream(events)
+
+
+async def reached_by(model: type[Sitting] | type[Group], link: str, token: str) -> tuple[int, int] | None:
+    """(id, version) of what the link reaches; None for a token no link has (not looked up if malformed)."""
+    return await sync_to_async(find, thread_sensitive=False)(model, link, token) if TOKEN.fullmatch(token) else None
 
 
 async def table_events(
@@ -70,7 +80,14 @@ async def table_events(
     try:
         yield f"retry: {RETRY_MS}\n\n"
         while True:
-            region = await live.region(sitting_id, language, watching)
+            try:
+                region = await live.region(sitting_id, language, watching)
+            except DatabaseError:  # the database is away: say nothing new, try at the next wake or heartbeat
+                region = NOT_READ
+            if region is NOT_READ:
+                if not await woken(listener.changed):
+                    yield ": ping\n\n"
+                continue
             if region is None or region.links[1 if watching else 0] != token:
                 yield event("gone", "")  # deleted, or its links were made new: the page says so
                 return
@@ -87,11 +104,14 @@ async def table_events(
 
 
 async def group_stream(request: HttpRequest, link: str, token: str) -> HttpResponse:
-    found = await sync_to_async(find, thread_sensitive=False)(Group, link, token) if TOKEN.fullmatch(token) else None
-    if found is None:
-        return HttpResponse(status=404)
-    group_id, version = found
-    _, now = await sync_to_async(versions, thread_sensitive=False)([], [group_id])
+    try:
+        found = await reached_by(Group, link, token)
+        if found is None:
+            return HttpResponse(status=404)
+        group_id, version = found
+        _, now = await sync_to_async(versions, thread_sensitive=False)([], [group_id])
+    except DatabaseError:
+        return try_again()
     return event_stream(group_events_of(group_id, now.get(group_id), version != seen_version(request)))
 
 
@@ -128,6 +148,14 @@ async def woken(changed: asyncio.Event) -> bool:
         return False
     changed.clear()
     return True
+
+
+def try_again() -> HttpResponse:
+    """The database did not answer: the phone's EventSource stops, and live.js tries again later."""
+    response = HttpResponse(status=503)
+    response["Retry-After"] = "5"
+    add_never_cache_headers(response)
+    return response
 
 
 def table_event(region: Region) -> str:
