@@ -86,3 +86,15 @@ def test_a_tap_on_one_app_server_reaches_a_phone_on_another(browser, tmp_path):
         assert there.polls == [] and there.errors == []
         for page in (here, there):
             page.context.close()
+
+
+def test_the_group_page_shows_a_change_made_elsewhere_without_a_reload(browser, live_server):
+    from matches.models import Group
+
+    group = Group.create("Vendredi", NAMES)
+    (page,) = phones_at(browser, live_server.url + group.get_absolute_url(), count=1)
+    page.evaluate("window.notReloaded = true")
+    group.rename_player(group.members()[0].pk, "Aminata")  # from another phone
+    expect(page.locator("#group")).to_contain_text("Aminata", timeout=3000)
+    assert page.evaluate("window.notReloaded") is True and page.errors == []
+    page.context.close()
