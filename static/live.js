@@ -10,6 +10,7 @@
   var failures = 0;
   var held = null; // a pushed region waiting for an open panel to close: {html, version}
   var fingerDown = false;
+  var asking = 0; // this phone's own requests from the table under way: their answer is newer than a push
 
   function live() { return document.querySelector("[data-events]"); }
   function versionOf(element) { return Number(element && element.dataset.version) || 0; }
@@ -49,7 +50,7 @@
     show();
   }
   function busy(region) {
-    return fingerDown || region.querySelector("details[open]") ||
+    return fingerDown || asking > 0 || region.querySelector("details[open]") ||
       (document.activeElement && region.contains(document.activeElement) && document.activeElement.matches("input, select, textarea"));
   }
   function show() {
@@ -65,6 +66,22 @@
     if (anchor && after) window.scrollBy(0, after.getBoundingClientRect().top - before);
     document.dispatchEvent(new CustomEvent("lasttrick:table", { detail: { version: pushed.version } }));
   }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var region = live();
+    if (!region || !region.contains(event.detail.elt) || !event.detail.requestConfig) return;
+    event.detail.requestConfig.heldPushes = true;
+    asking += 1;
+  });
+  function answered(event) { // an answer, or none (no network, timeout): each request counted off once
+    var config = event.detail.requestConfig;
+    if (!config || !config.heldPushes) return;
+    config.heldPushes = false;
+    asking = Math.max(0, asking - 1);
+    setTimeout(show, 0); // (a push older than the answer is dropped there)
+  }
+  ["htmx:afterRequest", "htmx:sendError", "htmx:timeout", "htmx:sendAbort"].forEach(function (name) {
+    document.addEventListener(name, answered);
+  });
   document.addEventListener("toggle", function () { setTimeout(show, 0); }, true); // a panel closed
   document.addEventListener("focusout", function () { setTimeout(show, 0); });
   document.addEventListener("pointerdown", function () { fingerDown = true; }, true);
