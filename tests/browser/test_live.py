@@ -98,3 +98,20 @@ def test_the_group_page_shows_a_change_made_elsewhere_without_a_reload(browser, 
     expect(page.locator("#group")).to_contain_text("Aminata", timeout=3000)
     assert page.evaluate("window.notReloaded") is True and page.errors == []
     page.context.close()
+
+
+def test_the_tapping_phone_keeps_its_answer_when_the_push_of_its_own_tap_comes_first(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    (page,) = phones_at(browser, live_server.url + sitting.get_absolute_url(), count=1)
+
+    def slow_answer(route):
+        answer = route.fetch()  # recorded now, and pushed to every phone, this one too
+        time.sleep(1.5)  # its answer comes after the push
+        route.fulfill(response=answer)
+
+    page.route("**/tap/", slow_answer)
+    page.locator("button.tap", has_text="Chaibou").click()
+    page.get_by_text("Hand 1 recorded: Chaibou.").wait_for()
+    expect(page.locator("#who-won .hand")).to_have_text("Hand 2")
+    assert page.errors == [] and sitting.hands.count() == 1
+    page.context.close()
