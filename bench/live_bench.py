@@ -134,7 +134,7 @@ class ChunkedDecoder:
         self.buffer += data
         out = bytearray()
         while not self.done:
-            if self.left:
+            if self.left > 0:
                 take = self.buffer[: self.left]
                 out += take
                 self.buffer = self.buffer[len(take):]
@@ -961,8 +961,9 @@ def collapse(path: Path, top: int = 25) -> str:
         files = [re.sub(r"^(.*) \((.*)\)$", r"\2 \1", frame) for frame in frames]
         area = hb.area_of(files)
         if area == "other":
-            area = "asyncio, uvicorn, the stream's loop" if any(
-                m in stack for m in ("asyncio", "uvicorn", "uvloop", "httptools")) else "other"
+            area = ("the event loop (uvloop: sockets, callbacks, in C)" if files[-1].split(" ")[-1] == "Runner.run"
+                    else "asyncio, uvicorn: the streams' and requests' plumbing" if any(
+                        m in stack for m in ("asyncio", "uvicorn", "uvloop", "httptools")) else "other")
         areas[area] = areas.get(area, 0) + n
         own[files[-1]] = own.get(files[-1], 0) + n
     if not total:
@@ -1004,7 +1005,7 @@ async def thousand(server: Server, tables: list[Table], plan: Plan, database: st
             raw = scratch / f"pyspy-{database}.txt"
             seconds = plan.profile_seconds or 30
             spy = subprocess.Popen([py_spy(), "record", "--pid", str(worker), "--duration", str(int(seconds)),
-                                    "--rate", "200", "--format", "raw", "--nonblocking", "-o", str(raw)],
+                                    "--rate", "200", "--format", "raw", "--nonblocking", "--full-filenames", "-o", str(raw)],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         else:
             seconds = plan.thousand_seconds
@@ -1312,7 +1313,7 @@ def check(live: dict) -> tuple[list[str], list[str]]:
 
 
 def run(quick: bool = False, databases: tuple[str, ...] | None = None, parts: tuple[str, ...] = PARTS,
-        stub: bool = False, profile: bool = True) -> dict:
+        stub: bool = False, profile: bool = True, source: Path = ROOT) -> dict:
     plan = QUICK if quick else FULL
     databases = databases or (("sqlite",) if quick else ("sqlite", "postgresql"))
     raise_file_limit()
@@ -1325,8 +1326,8 @@ def run(quick: bool = False, databases: tuple[str, ...] | None = None, parts: tu
     with tempfile.TemporaryDirectory(prefix="lasttrick-live-") as name:
         scratch = Path(name)
         app_dir = scratch / "app"
-        shutil.copytree(ROOT, app_dir, ignore=hb.SNAPSHOT_IGNORE)
-        live["app_snapshot"] = hb.snapshot_of(ROOT)
+        shutil.copytree(source, app_dir, ignore=hb.SNAPSHOT_IGNORE)
+        live["app_snapshot"] = {**hb.snapshot_of(source), "tree": str(source)}
         peer_dir = scratch / "peer"
         shutil.copytree(hb.PEER_SOURCE, peer_dir, ignore=shutil.ignore_patterns("*.sqlite3*", "__pycache__"))
         if not stub and not app_has_stream(app_dir):
@@ -1414,11 +1415,12 @@ def main() -> int:
     parser.add_argument("--part", choices=PARTS, action="append")
     parser.add_argument("--stub", action="store_true", help="serve bench/live_stub.py in the app's place")
     parser.add_argument("--no-profile", action="store_true")
+    parser.add_argument("--app-dir", type=Path, default=ROOT, help="the app's tree to copy and serve (default: this one)")
     parser.add_argument("--json", metavar="PATH", help="also write the figures there")
     parser.add_argument("--save", action="store_true", help="write them under 'live' in bench/results.json")
     args = parser.parse_args()
     live = run(args.quick, tuple(args.db) if args.db else None, tuple(args.part or PARTS), args.stub,
-               not args.no_profile)
+               not args.no_profile, args.app_dir.resolve())
     report(live)
     if args.json:
         Path(args.json).write_text(json.dumps(live, indent=2) + "\n")
