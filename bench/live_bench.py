@@ -78,7 +78,7 @@ class Plan:
     rounds: int = 3
     seconds: float = 60.0  # each table-minute round
     thousand_tables: int = 1_000
-    thousand_rounds: int = 3
+    thousand_rounds: int = 2
     thousand_seconds: float = 60.0
     slow_clients: int = 200
     slow_rounds: int = 3
@@ -999,6 +999,7 @@ async def thousand(server: Server, tables: list[Table], plan: Plan, database: st
     await stop_tasks(warm_tasks)
     await asyncio.sleep(2)
     rss_none = hb.rss_kb(worker)
+    threads_none = len(list(Path(f"/proc/{worker}/task").iterdir()))
     started = time.monotonic()
     tasks = await connect_phones("app", tables, server.port, stats, time.monotonic())
     connect_s = time.monotonic() - started
@@ -1006,8 +1007,9 @@ async def thousand(server: Server, tables: list[Table], plan: Plan, database: st
     phones = sum(len(t.phones) for t in tables)
     connected = sum(p.connected for t in tables for p in t.phones)
     rss_connected = hb.rss_kb(worker)
+    threads_connected = len(list(Path(f"/proc/{worker}/task").iterdir()))
     note(f"{database} 1,000 tables: {connected} streams open in {connect_s:.0f} s; worker RSS {rss_none / 1024:.0f} "
-         f"-> {rss_connected / 1024:.0f} MB")
+         f"-> {rss_connected / 1024:.0f} MB, threads {threads_none} -> {threads_connected}")
     rounds = []
     spy = None
     for number in range(plan.thousand_rounds + (1 if profile else 0)):
@@ -1016,7 +1018,7 @@ async def thousand(server: Server, tables: list[Table], plan: Plan, database: st
             raw = scratch / f"pyspy-{database}.txt"
             seconds = plan.profile_seconds or 30
             spy = subprocess.Popen([py_spy(), "record", "--pid", str(worker), "--duration", str(int(seconds)),
-                                    "--rate", "200", "--format", "raw", "--nonblocking", "--full-filenames", "-o", str(raw)],
+                                    "--rate", "100", "--gil", "--format", "raw", "--nonblocking", "--full-filenames", "-o", str(raw)],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         else:
             seconds = plan.thousand_seconds
@@ -1040,9 +1042,13 @@ async def thousand(server: Server, tables: list[Table], plan: Plan, database: st
         window = time.monotonic() - t0
         await asyncio.gather(*followers)
         if profiling:
-            _, err = await asyncio.to_thread(spy.communicate)
+            try:  # py-spy walks every thread of the worker: slow when it holds thousands
+                _, err = await asyncio.to_thread(spy.communicate, timeout=seconds + 60)
+            except subprocess.TimeoutExpired:
+                spy.kill()
+                _, err = spy.communicate()
             text = collapse(raw) if raw.exists() else f"(py-spy wrote nothing: {err[-400:]!r})\n"
-            profile_text = (f"== the app worker under py-spy (200 Hz, on-CPU samples), {database}, {len(tables):,} "
+            profile_text = (f"== the app worker under py-spy (100 Hz, the thread holding the GIL), {database}, {len(tables):,} "
                             f"tables, {phones:,} streams, {len(taps)} taps in {seconds:.0f} s ==\n{text}")
             continue
         rounds.append({
@@ -1072,6 +1078,8 @@ async def thousand(server: Server, tables: list[Table], plan: Plan, database: st
         "streams_open_at_end": connected_end,
         "reconnects": reconnects,
         "connect_s": round(connect_s, 1),
+        "worker_threads_none": threads_none,
+        "worker_threads_connected": threads_connected,
         "rss_none_mb": round(rss_none / 1024, 1),
         "rss_connected_mb": round(rss_connected / 1024, 1),
         "rss_after_taps_mb": round(rss_after / 1024, 1),
@@ -1419,6 +1427,60 @@ def report(live: dict) -> None:
         print(f"  time budget missed (reported, not gated): {line}")
 
 
+def markdown(live: dict) -> str:
+    """The tables of BENCHMARKS.md's live section, from a run's figures."""
+    rows = ["| database | server | CPU ms per table-minute | seen on the 3 other phones, p50 s | p95 s | tap median ms |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    ratios = []
+    for database, measured in live["databases"].items():
+        tm = measured.get("table_minute")
+        if not tm:
+            continue
+        for name in ("app", "peer"):
+            if name in tm:
+                s = tm[name]
+                rows.append(f"| {database} | {name} | {fmt(s['cpu_ms_per_table_minute'])} | {fmt(s['fanout_s_p50'], 3)} | "
+                            f"{fmt(s['fanout_s_p95'], 3)} | {fmt(s['tap_ms_median'], 1)} |")
+        if "cpu_ratio" in tm:
+            ratios.append(f"| {database} | {tm['cpu_ratio']:.3f} | {', '.join(f'{r:.3f}' for r in tm['cpu_ratio_per_round'])} | "
+                          f"<= {BUDGET['cpu_per_table_minute_ratio']}: "
+                          f"{'met' if tm['cpu_ratio'] <= BUDGET['cpu_per_table_minute_ratio'] else '**missed**'} |")
+    out = "\n".join(rows) + "\n\n"
+    if ratios:
+        out += "| database | CPU per table-minute, app / peer | per round | budget |\n| --- | --- | --- | --- |\n"
+        out += "\n".join(ratios) + "\n\n"
+    tap_rows = []
+    for database, measured in live["databases"].items():
+        if tc := measured.get("tap_cpu"):
+            tap_rows.append(f"| {database} | {tc['app']['cpu_ms']:.2f} [{tc['app']['cpu_ms_spread'][0]:.2f}-"
+                            f"{tc['app']['cpu_ms_spread'][1]:.2f}] | {tc['peer']['cpu_ms']:.2f} [{tc['peer']['cpu_ms_spread'][0]:.2f}-"
+                            f"{tc['peer']['cpu_ms_spread'][1]:.2f}] | {tc['cpu_ratio']:.2f} | {tc['app']['median_ms']:.1f} / "
+                            f"{tc['peer']['median_ms']:.1f} |")
+    if tap_rows:
+        out += ("| database | tap alone, app CPU ms | peer CPU ms | app / peer (not gated) | median ms app / peer |\n"
+                "| --- | --- | --- | --- | --- |\n" + "\n".join(tap_rows) + "\n\n")
+    th_rows = []
+    for database, measured in live["databases"].items():
+        if th := measured.get("thousand"):
+            if "tap_ms_p99" not in th:
+                continue
+            th_rows.append(f"| {database} | {th['streams_open_at_start']:,} / {th['streams_open_at_end']:,} | "
+                           f"{fmt(th['tap_ms_median'], 1)} | {fmt(th['tap_ms_p99'], 1)} | {fmt(th['fanout_s_p95'], 3)} | "
+                           f"{fmt(th['cpu_ms_per_table_minute'])} | {th['rss_none_mb']} -> {th['rss_connected_mb']} "
+                           f"({th['rss_after_taps_mb']} after the taps) | {th['rss_kb_per_phone']} ({th['rss_kb_per_phone_after_taps']}) |")
+    if th_rows:
+        out += ("| database | streams open (start / end) | tap median ms | tap p99 ms | seen p95 s | CPU ms per table-minute "
+                "| worker RSS MB, none -> 4,000 streams | kB per phone |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n"
+                + "\n".join(th_rows) + "\n\n")
+    for database, measured in live["databases"].items():
+        if sl := measured.get("slowloris"):
+            out += (f"Slow clients ({sl['slow_clients']} connections sending their headers a byte a second; {sl['server']}, "
+                    f"{sl['workers']} workers): tap median {fmt(sl['without_ms'], 1)} ms without, {fmt(sl['with_ms'], 1)} ms "
+                    f"with: x{fmt(sl['ratio'])} (budget <= {BUDGET['slow_clients_tap_median_ratio']}: "
+                    f"{'met' if sl['ratio']['median'] <= BUDGET['slow_clients_tap_median_ratio'] else '**missed**'}).\n")
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="SQLite, short rounds; results.json left as it was")
@@ -1429,7 +1491,12 @@ def main() -> int:
     parser.add_argument("--app-dir", type=Path, default=ROOT, help="the app's tree to copy and serve (default: this one)")
     parser.add_argument("--json", metavar="PATH", help="also write the figures there")
     parser.add_argument("--save", action="store_true", help="write them under 'live' in bench/results.json")
+    parser.add_argument("--markdown", metavar="JSON", help="print BENCHMARKS.md's tables from a run's figures, and stop")
     args = parser.parse_args()
+    if args.markdown:
+        figures = json.loads(Path(args.markdown).read_text())
+        print(markdown(figures.get("live", figures)))
+        return 0
     live = run(args.quick, tuple(args.db) if args.db else None, tuple(args.part or PARTS), args.stub,
                not args.no_profile, args.app_dir.resolve())
     report(live)
