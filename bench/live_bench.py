@@ -1010,6 +1010,14 @@ async def thousand(server: Server, tables: list[Table], plan: Plan, database: st
     threads_connected = len(list(Path(f"/proc/{worker}/task").iterdir()))
     note(f"{database} 1,000 tables: {connected} streams open in {connect_s:.0f} s; worker RSS {rss_none / 1024:.0f} "
          f"-> {rss_connected / 1024:.0f} MB, threads {threads_none} -> {threads_connected}")
+    # the streams alone, no tap: what holding a table costs between taps (heartbeats, the checks)
+    idle_seconds = min(30.0, plan.thousand_seconds / 2)
+    server.cpu_start()
+    t_idle = time.monotonic()
+    await asyncio.sleep(idle_seconds)
+    idle_ms = server.cpu_finish()
+    idle_per_table_minute = idle_ms / (len(tables) * (time.monotonic() - t_idle) / 60)
+    note(f"{database} 1,000 tables, no tap for {idle_seconds:.0f} s: {idle_per_table_minute:.2f} ms CPU/table-minute")
     rounds = []
     spy = None
     for number in range(plan.thousand_rounds + (1 if profile else 0)):
@@ -1078,6 +1086,8 @@ async def thousand(server: Server, tables: list[Table], plan: Plan, database: st
         "streams_open_at_end": connected_end,
         "reconnects": reconnects,
         "connect_s": round(connect_s, 1),
+        "idle_cpu_ms_per_table_minute": round(idle_per_table_minute, 3),
+        "idle_seconds": idle_seconds,
         "worker_threads_none": threads_none,
         "worker_threads_connected": threads_connected,
         "rss_none_mb": round(rss_none / 1024, 1),
