@@ -1425,6 +1425,7 @@ def report(live: dict) -> None:
             if "tap_ms_p99" in th:
                 line += (f"tap median {fmt(th['tap_ms_median'], 1)} ms p99 {fmt(th['tap_ms_p99'], 1)} ms; fan-out p95 "
                          f"{fmt(th['fanout_s_p95'], 3)} s; ")
+            line += f"no tap: {th.get('idle_cpu_ms_per_table_minute')} ms CPU/table-minute; threads {th.get('worker_threads_connected')}; "
             line += (f"RSS {th['rss_none_mb']} -> {th['rss_connected_mb']} MB = {th['rss_kb_per_phone']} kB/phone "
                      f"({th['rss_kb_per_phone_after_taps']} after the taps); {th['reconnects']} reconnects")
             print(line)
@@ -1476,11 +1477,11 @@ def markdown(live: dict) -> str:
                 continue
             th_rows.append(f"| {database} | {th['streams_open_at_start']:,} / {th['streams_open_at_end']:,} | "
                            f"{fmt(th['tap_ms_median'], 1)} | {fmt(th['tap_ms_p99'], 1)} | {fmt(th['fanout_s_p95'], 3)} | "
-                           f"{fmt(th['cpu_ms_per_table_minute'])} | {th['rss_none_mb']} -> {th['rss_connected_mb']} "
+                           f"{fmt(th['cpu_ms_per_table_minute'])} ({th.get('idle_cpu_ms_per_table_minute', '-')} with no tap) | {th['rss_none_mb']} -> {th['rss_connected_mb']} "
                            f"({th['rss_after_taps_mb']} after the taps) | {th['rss_kb_per_phone']} ({th['rss_kb_per_phone_after_taps']}) |")
     if th_rows:
         out += ("| database | streams open (start / end) | tap median ms | tap p99 ms | seen p95 s | CPU ms per table-minute "
-                "| worker RSS MB, none -> 4,000 streams | kB per phone |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n"
+                "| worker RSS MB, none -> 4,000 streams | kB per phone (after the taps) |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n"
                 + "\n".join(th_rows) + "\n\n")
     for database, measured in live["databases"].items():
         if sl := measured.get("slowloris"):
