@@ -1304,7 +1304,7 @@ async def slow_clients_on_make_run(app_dir: Path, env: dict, tables: list[Table]
     else:
         command, cwd = ["bin/run", sys.executable], app_dir
         workers = int(env.get("WORKERS", "2"))
-        described = "bin/run: " + " ".join(run_command(app_dir))[:300]
+        described = "bin/run: " + " ".join(" ".join(run_command(app_dir)).replace("\\\n", " ").split())[:300]
     server = Server("live-make-run", command, cwd, env, scratch, port=port)
     try:
         server.start(workers=workers)
