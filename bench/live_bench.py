@@ -735,6 +735,17 @@ class Server:
                 self.proc.wait()
 
 
+def revive(server: Server) -> str:
+    """A server found gone at a round's start is started again (and said so in the figures): the round
+    measures a fresh worker, warmed by the phones' connections before its window."""
+    if server.proc.poll() is None:
+        return ""
+    tail = server.log_tail()[-600:]
+    note(f"{server.label} had exited (code {server.proc.returncode}); started again. Its log: {tail}")
+    server.start()
+    return f"exit code {server.proc.returncode}: {tail}"
+
+
 def gunicorn(module: str, *extra: str) -> list[str]:
     return [sys.executable, "-m", "gunicorn", module, *extra, "--workers", "1", "--bind", "127.0.0.1:{port}",
             "--timeout", "300", "--graceful-timeout", "5", "--log-level", "warning"]
@@ -859,6 +870,7 @@ async def table_minute_round(side: str, server: Server, tables: list[Table], sec
     """One round: every table's four phones connected, one tap a minute per table (the tables' taps
     spread evenly over the minute) for `seconds`; the server's CPU over exactly that window."""
     stats = Stats()
+    restarted = revive(server)
     start = time.monotonic()
     tasks = await connect_phones(side, tables, server.port, stats, start)
     await asyncio.sleep(settle)
@@ -907,6 +919,7 @@ async def table_minute_round(side: str, server: Server, tables: list[Table], sec
         "polls_changed": stats.polls_changed,
         "errors": len(stats.errors) - errors_before,
         "error_examples": stats.errors[:3],
+        "restarted_before": restarted,
         "_fanout": fanout,
     }
 
@@ -1288,6 +1301,7 @@ async def measure_database(database: str, plan: Plan, parts: tuple[str, ...], sc
     finally:
         for server in servers.values():
             server.stop()
+        keep_logs(scratch)
     if "slowloris" in parts and database == "sqlite":
         out["slowloris"] = await slow_clients_on_make_run(app_dir, app_env, app_tables[:1], plan, scratch, stub)
     return out
@@ -1316,9 +1330,20 @@ async def slow_clients_on_make_run(app_dir: Path, env: dict, tables: list[Table]
         out = await slowloris(server, table, plan)
     finally:
         server.stop()
+        keep_logs(scratch)
     out["server"] = described
     out["workers"] = workers
     return out
+
+
+LOGS = Path(tempfile.gettempdir()) / "lasttrick-live-logs"
+
+
+def keep_logs(scratch: Path) -> None:
+    """The servers' logs outside the scratch folder (it goes at the end of the run)."""
+    LOGS.mkdir(exist_ok=True)
+    for log in scratch.glob("*.log"):
+        shutil.copy(log, LOGS / log.name)
 
 
 def check(live: dict) -> tuple[list[str], list[str]]:
