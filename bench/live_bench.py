@@ -100,6 +100,10 @@ class BenchError(Exception):
     pass
 
 
+class ServerGone(BenchError):
+    """The server's processes changed during a window: the round does not count and is run again."""
+
+
 def note(text: str) -> None:
     print(f"  [{time.monotonic() - STARTED:5.0f} s] {text}", file=sys.stderr, flush=True)
 
@@ -651,8 +655,7 @@ class Server:
             command = ["taskset", "-c", SERVER_CORE, *command]
         self.log = self.scratch / f"{self.label}.log"
         with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(command, cwd=self.cwd, env=self.env, stdout=log, stderr=subprocess.STDOUT,
-                                         start_new_session=True)
+            self.proc = subprocess.Popen(command, cwd=self.cwd, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -706,7 +709,9 @@ class Server:
         pids, before = self._window
         now = tree(self.proc.pid)
         if sorted(now) != sorted(pids):
-            raise BenchError(f"{self.label}: its processes changed during a window ({pids} -> {now}): {self.log_tail()}")
+            if self.backends:
+                self.backends.finish()
+            raise ServerGone(f"{self.label}: its processes changed during a window ({pids} -> {now}): {self.log_tail()}")
         total = tree_cpu_ns(pids) - before
         if self.backends:
             total += self.backends.finish()
@@ -726,13 +731,20 @@ class Server:
             raise BenchError(f"{self.label} exited: {self.log_tail()}")
 
     def stop(self) -> None:
+        """SIGTERM to gunicorn's master (it stops its workers), then SIGKILL to what is left of the tree."""
         if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
+            pids = tree(self.proc.pid)
+            self.proc.send_signal(signal.SIGTERM)
             try:
                 self.proc.wait(20)
             except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.kill()
                 self.proc.wait()
+            for pid in pids[1:]:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
 
 
 def revive(server: Server) -> str:
@@ -893,14 +905,23 @@ async def table_minute_round(side: str, server: Server, tables: list[Table], sec
 
     tappers = [asyncio.create_task(one(at, tables[i])) for at, i in slots]
     await asyncio.sleep(max(0.0, t0 + seconds - time.monotonic()))
-    cpu_ms = server.cpu_finish()
+    gone = None
+    try:
+        cpu_ms = server.cpu_finish()
+    except ServerGone as error:
+        gone = error
     window = time.monotonic() - t0
-    await asyncio.gather(*tappers)
-    await asyncio.gather(*followers)
-    await stop_tasks(tasks)
+    failed = [r for r in await asyncio.gather(*tappers, return_exceptions=True) if isinstance(r, BaseException)]
+    if gone is None:
+        await asyncio.wait_for(asyncio.gather(*followers), 30)
+    await stop_tasks(tasks + followers)
     for table in tables:
         for phone in table.phones:
             phone.conn.close()
+    if gone is not None:
+        raise gone
+    if failed:
+        raise BenchError(f"{side}: {len(failed)} taps failed: {failed[0]!r}")
     table_minutes = len(tables) * window / 60
     return {
         "cpu_ms": round(cpu_ms, 1),
@@ -941,8 +962,17 @@ async def table_minute(servers: dict[str, Server], tables: dict[str, list[Table]
     order = list(servers)
     for number in range(plan.rounds):
         for name in order if number % 2 == 0 else order[::-1]:
-            measured = await table_minute_round(name, servers[name], tables[name], plan.seconds,
-                                                settle=POLL_SECONDS + 1 if name == "peer" else 3.0)
+            for attempt in range(3):
+                try:
+                    measured = await table_minute_round(name, servers[name], tables[name], plan.seconds,
+                                                        settle=POLL_SECONDS + 1 if name == "peer" else 3.0)
+                    break
+                except ServerGone as error:
+                    note(f"{database} round {number + 1} {name}: the server's processes changed in the window, "
+                         f"round run again ({str(error)[:300]})")
+                    if attempt == 2:
+                        raise
+            measured["attempts"] = attempt + 1
             rounds[name].append(measured)
             note(f"{database} table-minute round {number + 1} {name}: {measured['cpu_ms_per_table_minute']:.2f} ms "
                  f"CPU/table-minute, fan-out p50 {measured['fanout_s_p50']:.3f} s p95 {measured['fanout_s_p95']:.3f} s"
