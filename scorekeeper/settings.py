@@ -104,9 +104,9 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        # Persistent connections suit gunicorn's long-lived workers; runserver's
-        # thread per request would only leak them.
-        conn_max_age=env_int("CONN_MAX_AGE", 0 if DEBUG else 60),
+        # The ASGI server runs each request's sync code in a thread of its own: a connection kept open
+        # would stay with a thread that ends. PostgreSQL connections come from a pool instead (below).
+        conn_max_age=env_int("CONN_MAX_AGE", 0),
         # A health check costs every request a `SELECT 1` round trip; without it, a connection the
         # database dropped (a restart) fails one request per worker, which Django then replaces
         # (phones retry a tap that was not saved). CONN_HEALTH_CHECKS=1 turns the checks on.
@@ -120,6 +120,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+
+if (
+    DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    and env_flag("DATABASE_POOL", default=True)
+    and not DATABASES["default"]["CONN_MAX_AGE"]
+):
+    # One pool per worker process, shared by its request threads (psycopg_pool, Django's own support).
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env_int("DATABASE_POOL_MIN", 2),
+        "max_size": env_int("DATABASE_POOL_MAX", 20),
+        "timeout": 10,
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -170,6 +182,7 @@ CONTENT_SECURITY_POLICY = {
         "style-src": ["'self'"],
         "img-src": ["'self'"],
         "connect-src": ["'self'"],
+        "worker-src": ["'self'"],  # /sw.js, the service worker that keeps the table offline
         "object-src": ["'none'"],
         "base-uri": ["'none'"],
         "form-action": ["'self'"],
@@ -210,6 +223,17 @@ TAP_ADDRESS_RATE_LIMIT = os.environ.get("TAP_ADDRESS_RATE_LIMIT", "600/m")  # pe
 START_RATE_LIMIT = os.environ.get("START_RATE_LIMIT", "20/h")  # new matches and demos, per phone
 START_ADDRESS_RATE_LIMIT = os.environ.get("START_ADDRESS_RATE_LIMIT", "100/h")  # per client address
 RATELIMIT_IP_META_KEY = os.environ.get("RATELIMIT_IP_META_KEY") or None  # e.g. HTTP_X_REAL_IP behind a proxy
+
+# Live updates (matches.web.live): how each app process hears of a change made in another process or on
+# another app server. "redis" where CACHE_URL is set, else "postgres" (LISTEN/NOTIFY) on PostgreSQL,
+# else "versions": on SQLite (one machine) each process reads the versions it shows every LIVE_CHECK_SECONDS.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+LIVE_FEED = os.environ.get("LIVE_FEED") or (
+    "redis" if CACHE_URL else "postgres" if DATABASES["default"]["ENGINE"].endswith("postgresql") else "versions"
+)
+LIVE_CHECK_SECONDS = float(os.environ.get("LIVE_CHECK_SECONDS", "0.25"))
+LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", "15"))  # with a feed: a lost message is caught
+LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
 
 # `manage.py forget_old_sittings` deletes sittings untouched for this many days (0: keep all).
 RETENTION_DAYS = env_int("RETENTION_DAYS", 365)

@@ -24,3 +24,7 @@ CACHES["ratelimit"] = {  # noqa: F405
     "BACKEND": "matches.web.counting_cache.CountingFileCache",
     "LOCATION": tempfile.mkdtemp(prefix="last-trick-ratelimit-"),
 }
+# The test process opens and drops its test database: no pool keeping connections to it (the servers
+# that tests start use the pool, as production does).
+DATABASES["default"].get("OPTIONS", {}).pop("pool", None)  # noqa: F405
+LIVE_CHECK_SECONDS = 0.1

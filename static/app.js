@@ -1,18 +1,8 @@
-// Last Trick: keep the match table fresh, keep the screen awake, say when a tap did not get through,
+// Last Trick: keep the screen awake, say when a tap did not get through,
 // and help share the match link. Everything here is optional: the app works without JavaScript.
 (function () {
   "use strict";
-  var POLL_MS = 5000;
   var body = document.body;
-
-  // --- live table: ask every 5 s while visible (the server answers 204 when nothing changed) ---
-  function poll() {
-    var region = document.querySelector("[data-poll]");
-    if (region && window.htmx && document.visibilityState === "visible") {
-      window.htmx.trigger(region, "poll");
-    }
-  }
-  setInterval(poll, POLL_MS);
 
   // --- taps on a flaky network: show at once that a tap is being recorded; if it fails,
   // say so on the button; tapping again sends the same hand number, so it never counts twice ---
@@ -38,6 +28,10 @@
     var button = tapped(event);
     if (!button) return;
     button.classList.remove("pending");
+    if (event.detail.queued) {  // offline.js kept the tap: it shows on the table as waiting to send
+      button.removeAttribute("aria-busy");
+      return;
+    }
     button.classList.add("failed");
     button.removeAttribute("aria-busy");
     var notice = document.getElementById("notice");
@@ -145,7 +139,6 @@
   }
 
   document.addEventListener("visibilitychange", function () {
-    poll();
     if ("wakeLock" in navigator) acquire();
   });
   // The match ended (its region came back without the toggle): let the screen sleep again.

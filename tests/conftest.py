@@ -19,6 +19,16 @@ def shown(text: str) -> str:
     return without_isolates(BDI.sub("", text))
 
 
+@pytest.fixture(scope="session")
+def live_server():
+    """The app under an ASGI server (pytest-django's live_server serves WSGI, which cannot stream)."""
+    from tests.asgi_server import AsgiLiveServer
+
+    server = AsgiLiveServer()
+    yield server
+    server.stop()
+
+
 @pytest.fixture(autouse=True)
 def english():
     """Each test starts in English: a French request earlier in the thread leaves French active."""

@@ -100,7 +100,8 @@ def gunicorn(tmp_path: Path, workers: int = 1, **settings: str) -> Iterator[str]
             [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
         )
     port = free_port()
-    command = [sys.executable, "-m", "gunicorn", "scorekeeper.wsgi", "--bind", f"127.0.0.1:{port}"]
+    command = [sys.executable, "-m", "gunicorn", "scorekeeper.asgi:application", "--bind", f"127.0.0.1:{port}"]
+    command += ["--worker-class", "uvicorn_worker.UvicornWorker", "--graceful-timeout", "3"]  # as bin/run serves
     with serving([*command, "--workers", str(workers)], env, port, tmp_path / f"gunicorn-{port}.log") as url:
         yield url
 
@@ -148,3 +149,64 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
     def redirect_request(self, *args, **kwargs):
         return None
+
+
+@dataclass
+class Event:
+    name: str
+    data: str
+    id: str
+
+
+class EventStream:
+    """A phone's EventSource: one Server-Sent Events connection, read event by event."""
+
+    def __init__(self, url: str, last_event_id: str = "", phone: Phone | None = None) -> None:
+        headers = {"Accept": "text/event-stream"}
+        if last_event_id:
+            headers["Last-Event-ID"] = last_event_id
+        request = urllib.request.Request(url, headers=headers)
+        opener = phone.opener if phone else urllib.request.build_opener()
+        self.response = opener.open(request, timeout=30)
+        self.headers = self.response.headers  # (any case)
+        self.comments = 0
+
+    def next(self, timeout: float = 5.0) -> Event:
+        """The next event (comments counted, not returned); TimeoutError if none comes in `timeout`."""
+        deadline = time.monotonic() + timeout
+        name, data, ident = "message", [], ""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no event within {timeout} s")
+            self.response.fp.raw._sock.settimeout(left)
+            try:
+                line = self.response.readline().decode()
+            except (TimeoutError, socket.timeout):
+                raise TimeoutError(f"no event within {timeout} s") from None
+            if line == "":
+                raise EOFError("the server closed the stream")
+            line = line.rstrip("\n")
+            if line == "":
+                if data or name != "message":
+                    return Event(name, "\n".join(data), ident)
+                continue
+            field, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "":
+                self.comments += 1
+            elif field == "event":
+                name = value
+            elif field == "data":
+                data.append(value)
+            elif field == "id":
+                ident = value
+
+    def close(self) -> None:
+        self.response.close()
+
+    def __enter__(self) -> EventStream:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -21,6 +21,7 @@ from matches.domain.names import (
     same_as,
     same_name,
 )
+from matches.models import announce
 from matches.models.options import sitting_options
 from matches.models.sittings import Player, Sitting, new_token
 from matches.models.zones import ZONE_MAX_LENGTH, clean_zone, zone_named
@@ -246,6 +247,7 @@ class Group(models.Model):
         self.version += 1
         self.changed_at = timezone.now()
         self.save(update_fields=["version", "changed_at", *fields])
+        announce.group_changed(self.pk)
 
     def _member(self, player_id: int) -> Player:
         player = self.find_player(player_id)
@@ -284,4 +286,6 @@ def _name_of(player: Player) -> str:
 
 def _shown_again(player: Player) -> None:
     """Move a renamed player's sittings' versions on, so phones' polls fetch the new name."""
-    Sitting.objects.filter(seats__player=player).update(version=models.F("version") + 1)
+    shown = Sitting.objects.filter(seats__player=player)
+    announce.sittings_changed(list(shown.values_list("pk", flat=True)))
+    shown.update(version=models.F("version") + 1)

@@ -15,6 +15,7 @@ from django.utils import timezone
 from matches.domain import rules
 from matches.domain.errors import AlreadyRecorded, BadInput, Conflict
 from matches.domain.replay import Played, best_runs, replay
+from matches.models import announce
 from matches.models.choices import EndedHow
 from matches.models.hands import Hand, as_stored
 from matches.models.options import check_match_end, check_options, sitting_options
@@ -250,7 +251,9 @@ class SittingVerbs:
             self._lock()
             self._update(token=new_token(), watch_token=new_token())
             # The match this one rematches must not lead to the new link either.
-            type(self).objects.filter(next_sitting=self).update(next_sitting=None, version=models.F("version") + 1)
+            before = type(self).objects.filter(next_sitting=self)
+            announce.sittings_changed(list(before.values_list("pk", flat=True)))
+            before.update(next_sitting=None, version=models.F("version") + 1)
 
 
     def _lock(self) -> list[Seat]:
@@ -265,6 +268,7 @@ class SittingVerbs:
         type(self).objects.filter(pk=self.pk).update(**changes)
         for name, value in changes.items():
             setattr(self, name, value)
+        announce.sitting_changed(self.pk, self.version, self.group_id)  # sent when the transaction commits
 
     def _score(self, n_seats: int, winner: int, extras: Mapping | None) -> tuple[dict, tuple[int, ...]]:
         if not 0 <= winner < n_seats:

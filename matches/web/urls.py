@@ -1,5 +1,6 @@
 from django.urls import path
 
+from matches.web.live import streams
 from matches.web.views import (
     export,
     figures,
@@ -8,6 +9,7 @@ from matches.web.views import (
     group_players,
     group_save,
     groups,
+    offline,
     pages,
     sharing,
     table,
@@ -19,12 +21,16 @@ urlpatterns = [
     path("start/", pages.choose_game, name="start"),
     path("start/<slug:game>/", pages.start, name="start-game"),
     path("demo/", pages.demo, name="demo"),
+    path("sw.js", offline.service_worker, name="service-worker"),
+    path("offline/", offline.offline_page, name="offline"),
     path("s/<str:token>/", table.table, name="table"),
     path("s/<str:token>/poll/", table.poll, name="poll"),
+    path("s/<str:token>/events/", streams.sitting_events, name="events"),
     path("s/<str:token>/links/", sharing.rotate, name="rotate"),
     path("s/<str:token>/me/", sharing.me, name="me"),
     path("w/<str:token>/", sharing.watch, name="watch"),
     path("w/<str:token>/poll/", sharing.watch_poll, name="watch-poll"),
+    path("w/<str:token>/events/", streams.watch_events, name="watch-events"),
     path("s/<str:token>/tap/", table.tap, name="tap"),
     path("s/<str:token>/undo/", table.undo, name="undo"),
     path("s/<str:token>/end/", table.end, name="end"),
@@ -44,7 +50,9 @@ urlpatterns = [
     path("g/<str:token>/players/<int:player_id>/remove/", group_players.remove_player, name="group-remove-player"),
     path("g/<str:token>/players/<int:player_id>/erase/", group_players.erase_player, name="group-erase-player"),
     path("g/<str:token>/links/", groups.rotate, name="group-rotate"),
+    path("g/<str:token>/events/", streams.group_events, name="group-events"),
     path("gw/<str:token>/", groups.watch, name="group-watch"),
+    path("gw/<str:token>/events/", streams.group_watch_events, name="group-watch-events"),
     path("s/<str:token>/group/", group_save.save_to_group, name="save-to-group"),
     path("g/<str:token>/hands.csv", group_export.group_csv, name="group-csv"),
     path("g/<str:token>/group.json", group_export.group_json, name="group-json"),

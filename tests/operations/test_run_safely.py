@@ -65,7 +65,7 @@ def test_make_run_shows_strangers_no_settings_urls_or_environment(tmp_path):
 
         stylesheet = re.search(r'href="(/static/app\.[0-9a-f]+\.css)"', form.body)[1]
         assert stranger.get(url + stylesheet).status == 200  # whitenoise, hashed names: DEBUG is off
-        assert "gunicorn" in stranger.get(url + "/").headers.get("Server", "")
+        assert "uvicorn" in stranger.get(url + "/").headers.get("Server", "")  # the ASGI server, not runserver
     printed = (tmp_path / "make-run.log").read_text()
     assert "Phones on the same Wi-Fi open" in printed or "No local network found" in printed
 

@@ -243,10 +243,11 @@ def test_a_refused_change_leaves_the_version_alone(sitting):
     assert sitting.version == before
 
 
-def test_the_table_region_polls_only_through_app_js(client, sitting):
+def test_the_table_region_names_its_stream_and_polls_only_through_live_js(client, sitting):
     page = client.get(url(sitting)).content.decode()
-    assert f'data-poll hx-get="{url(sitting, "poll/")}?v={sitting.version}" hx-trigger="poll"' in page
-    assert "/static/app.js" in page
+    assert f'data-version="{sitting.version}" data-events="{url(sitting, "events/")}"' in page
+    assert f'hx-get="{url(sitting, "poll/")}?v={sitting.version}" hx-trigger="poll"' in page  # fired by live.js only
+    assert "/static/live.js" in page
 
 
 # --- watch link ------------------------------------------------------------------------

@@ -23,7 +23,6 @@ from matches.web.forms import HandNumberForm, TapForm
 from matches.models import Sitting
 from matches.web.presenters.table_state import TableState
 from matches.web.views.answers import answer_forms, choice_prompt
-from matches.web.views.chart import chart_svg, chart_title, sitting_chart, table_rows
 from matches.web.views.common import (
     HtmxHttpRequest,
     action,
@@ -37,6 +36,7 @@ from matches.web.views.common import (
 )
 from matches.web.views.limits import STARTS, over_limit
 from matches.web.views.links import share_panel
+from matches.web.views.region import region_context
 
 
 def table_response(
@@ -55,39 +55,15 @@ def table_response(
         said = [message.message for message in messages.get_messages(request)]
         notice = joined(reversed(dict.fromkeys(reversed(said))))  # each where it was said last
     swap = wants_partial(request)
-    token = sitting.watch_token if watching else sitting.token
     # One snapshot with the sitting's row, unless the caller just read it (a poll reads outside one).
     state = state or TableState.of(sitting.fresh_table())
-    chart = sitting_chart(sitting, state)
-    context = {
-        "sitting": sitting,
-        "table": state,
-        "notice": notice,
-        "status_is_error": status >= 400,
-        "correctable": correctable,
-        "watching": watching,
-        "poll_url": reverse("watch-poll" if watching else "poll", kwargs={"token": token}),
-        # An htmx swap's forms carry no CSRF field: htmx sends the token of <body hx-headers>.
-        "swap": swap,
-        "asks": None if watching else asks(sitting, state),
-        "question": choice_prompt(sitting.rules),
-        "chart": chart,
-        "chart_rows": table_rows(chart, money=bool(sitting.stake_amount)),
-        "chart_svg": chart_svg(chart) if chart else "",
-        "chart_title": chart_title(sitting),
-    }
+    context = region_context(sitting, state, watching, swap)
+    context.update(notice=notice, status_is_error=status >= 400, correctable=correctable)
     if not swap and not watching:
         context["share"] = share_panel(request, sitting, state)
     response = page_or_partial(request, "matches/table.html", "table", context, status=status)
     add_never_cache_headers(response)
     return response
-
-
-def asks(sitting: Sitting, state) -> list[tuple[object, list]] | None:
-    """Per seat, the answer forms a tap offers; None when the game asks only for the winner."""
-    if not sitting.rules.questions or sitting.is_finished:
-        return None
-    return [(seat, answer_forms(sitting.rules, state.seats, seat.position)) for seat in state.seats]
 
 
 def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> HttpResponse:

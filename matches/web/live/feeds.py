@@ -1,0 +1,110 @@
+"""How an app process hears that a sitting or group changed, wherever the change was made.
+
+PostgreSQL: LISTEN on one connection per process (models.announce NOTIFYs in each change's transaction).
+Redis (CACHE_URL): SUBSCRIBE, the same. SQLite (one machine): read the versions of the sittings and
+groups shown here, every LIVE_CHECK_SECONDS, one query each. With PostgreSQL or Redis the same check
+runs every LIVE_SWEEP_SECONDS, in case a message was lost (a Redis restart, a dropped connection)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import connections
+
+from matches.models.announce import CHANNEL
+from matches.web.live.hub import GROUP, SITTING, Hub
+from matches.web.live.regions import versions
+
+logger = logging.getLogger(__name__)
+RECONNECT_SECONDS = 1.0
+
+
+async def run_feed(hub: Hub) -> None:
+    feed = settings.LIVE_FEED
+    listen = {"postgres": listen_postgres, "redis": listen_redis}.get(feed)
+    interval = settings.LIVE_SWEEP_SECONDS if listen else settings.LIVE_CHECK_SECONDS
+    checks = asyncio.get_running_loop().create_task(check_versions(hub, interval))
+    try:
+        if listen:
+            await listen(hub)
+        else:
+            await checks
+    finally:
+        checks.cancel()
+
+
+def heard(hub: Hub, payload: str) -> None:
+    """`s<id>:<version>:<group id>` or `g<id>`, as models.announce sends them; anything else is ignored."""
+    kind, _, rest = payload.partition(":")
+    if not kind[1:].isdecimal():
+        return
+    if kind[0] == "g":
+        hub.changed(GROUP, int(kind[1:]))
+    elif kind[0] == "s":
+        version, _, group = rest.partition(":")
+        hub.changed(SITTING, int(kind[1:]), int(version) if version.isdecimal() else None)
+        if group.isdecimal():
+            hub.changed(GROUP, int(group))
+
+
+async def check_versions(hub: Hub, interval: float) -> None:
+    read = sync_to_async(versions, thread_sensitive=False)
+    while True:
+        await asyncio.sleep(interval)
+        sittings, groups = hub.watched(SITTING), hub.watched(GROUP)
+        if not sittings and not groups:
+            continue
+        try:
+            now, group_now = await read(sittings, groups)
+        except Exception as error:  # the database is away: try at the next interval
+            logger.warning("live check failed: %s", error)
+            continue
+        for pk in sittings:
+            hub.changed(SITTING, pk, now.get(pk))  # gone (None): its phones are told
+        for pk in groups:
+            hub.changed(GROUP, pk, group_now.get(pk))
+
+
+async def listen_postgres(hub: Hub) -> None:
+    import psycopg
+
+    while True:
+        try:
+            async with await psycopg.AsyncConnection.connect(conninfo(), autocommit=True) as listening:
+                await listening.execute(f"LISTEN {CHANNEL}")
+                hub.everything_changed()  # what changed before LISTEN took hold
+                async for notify in listening.notifies():
+                    heard(hub, notify.payload)
+        except (psycopg.Error, OSError) as error:
+            logger.warning("live updates: PostgreSQL connection lost (%s); reconnecting", error)
+        await asyncio.sleep(RECONNECT_SECONDS)
+
+
+async def listen_redis(hub: Hub) -> None:
+    import redis
+    import redis.asyncio
+
+    while True:
+        try:
+            client = redis.asyncio.Redis.from_url(settings.CACHE_URL, socket_connect_timeout=2)
+            async with client, client.pubsub() as pubsub:
+                await pubsub.subscribe(CHANNEL)
+                hub.everything_changed()
+                async for message in pubsub.listen():
+                    if message.get("type") == "message":
+                        heard(hub, message["data"].decode("utf-8", "replace"))
+        except (redis.RedisError, OSError) as error:
+            logger.warning("live updates: Redis connection lost (%s); reconnecting", error)
+        await asyncio.sleep(RECONNECT_SECONDS)
+
+
+def conninfo() -> str:
+    from psycopg.conninfo import make_conninfo
+
+    db = connections["default"].settings_dict
+    options = {k: v for k, v in db.get("OPTIONS", {}).items() if k in ("sslmode", "sslrootcert", "application_name")}
+    given = {"dbname": db["NAME"], "user": db["USER"], "password": db["PASSWORD"], "host": db["HOST"], "port": db["PORT"]}
+    return make_conninfo(**{k: str(v) for k, v in given.items() if v}, **options)

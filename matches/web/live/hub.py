@@ -1,0 +1,115 @@
+"""One hub per app process: which phones listen to which sitting or group, and each sitting's table
+region rendered once per change and language, then sent to all of its phones."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from asgiref.sync import sync_to_async
+
+from matches.web.live.regions import Region, render_region
+
+SITTING, GROUP = "s", "g"
+
+
+@dataclass(eq=False)
+class Listener:
+    """One phone's stream: woken when what it shows may have changed."""
+
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass
+class Rendered:
+    generation: int
+    region: asyncio.Future  # of Region | None
+
+
+class Hub:
+    def __init__(self) -> None:
+        self.listeners: dict[tuple[str, int], set[Listener]] = defaultdict(set)
+        # Bumped by every change heard of: a region rendered before it is out of date.
+        self.generations: dict[int, int] = defaultdict(int)
+        self.known: dict[tuple[str, int], object] = {}  # the last version heard of or rendered
+        self.rendered: dict[tuple[int, str, bool], Rendered] = {}
+        self.feed: asyncio.Task | None = None
+
+    def listen(self, kind: str, pk: int, version: object = None) -> Listener:
+        from matches.web.live.feeds import run_feed  # (feeds call back into the hub)
+
+        if self.feed is None or self.feed.done():
+            self.feed = asyncio.get_running_loop().create_task(run_feed(self))
+        listener = Listener()
+        self.listeners[(kind, pk)].add(listener)
+        self.known.setdefault((kind, pk), version)
+        return listener
+
+    def leave(self, kind: str, pk: int, listener: Listener) -> None:
+        listeners = self.listeners.get((kind, pk))
+        if listeners is None:
+            return
+        listeners.discard(listener)
+        if not listeners:  # nobody shows it here any more: forget it
+            del self.listeners[(kind, pk)]
+            self.known.pop((kind, pk), None)
+            if kind == SITTING:
+                self.generations.pop(pk, None)
+                for key in [key for key in self.rendered if key[0] == pk]:
+                    del self.rendered[key]
+
+    def watched(self, kind: str) -> list[int]:
+        return [pk for (k, pk) in self.listeners if k == kind]
+
+    def changed(self, kind: str, pk: int, version: object = None) -> None:
+        """Something changed `kind` `pk` (to `version` when known): wake its listeners."""
+        if (kind, pk) not in self.listeners:
+            return
+        if version is not None and self.known.get((kind, pk)) == version:
+            return  # already shown (a check that read what a notification said)
+        if version is not None:
+            self.known[(kind, pk)] = version
+        if kind == SITTING:
+            self.generations[pk] += 1
+        for listener in self.listeners[(kind, pk)]:
+            listener.changed.set()
+
+    def everything_changed(self) -> None:
+        """After the feed reconnects: it may have missed notifications."""
+        for kind, pk in list(self.listeners):
+            self.changed(kind, pk)
+
+    async def region(self, sitting_id: int, language: str, watching: bool) -> Region | None:
+        """The sitting's region now; rendered once for all of its phones in this language."""
+        key = (sitting_id, language, watching)
+        generation = self.generations[sitting_id]
+        rendered = self.rendered.get(key)
+        if rendered is None or rendered.generation != generation or self._failed(rendered):
+            future = asyncio.get_running_loop().create_task(self._render(sitting_id, language, watching))
+            rendered = self.rendered[key] = Rendered(generation, future)
+        return await asyncio.shield(rendered.region)
+
+    async def _render(self, sitting_id: int, language: str, watching: bool) -> Region | None:
+        region = await sync_to_async(render_region, thread_sensitive=False)(sitting_id, language, watching)
+        if region is not None and (SITTING, sitting_id) in self.listeners:
+            self.known[(SITTING, sitting_id)] = region.version
+        return region
+
+    @staticmethod
+    def _failed(rendered: Rendered) -> bool:
+        future = rendered.region
+        return future.done() and (future.cancelled() or future.exception() is not None)
+
+
+_hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
+
+
+def hub() -> Hub:
+    """This process's hub (one per event loop: a test's loop gets its own)."""
+    loop = asyncio.get_running_loop()
+    if loop not in _hubs:
+        for old in [old for old in _hubs if old.is_closed()]:
+            del _hubs[old]
+        _hubs[loop] = Hub()
+    return _hubs[loop]

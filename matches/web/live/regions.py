@@ -1,0 +1,70 @@
+"""What a pushed update carries, read and rendered in a worker thread (the ORM and templates are sync)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import connection
+from django.db.models import Max
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+
+from matches.models import Group, Sitting
+from matches.models.snapshot import read_snapshot
+from matches.web.presenters.table_state import TableState
+from matches.web.views.region import region_context
+
+
+@dataclass(frozen=True)
+class Region:
+    """One sitting's table region at one version, in one language, for members or watchers."""
+
+    version: int
+    html: str
+    links: tuple[str, str]  # (member token, watch token) when rendered: a rotated link stops its streams
+    moved_to: str = ""  # watch screens follow the table to its rematch
+
+
+def render_region(sitting_id: int, language: str, watching: bool) -> Region | None:
+    """The region as an htmx swap renders it; None when the sitting is gone."""
+    try:
+        with translation.override(language), read_snapshot():
+            sitting = Sitting.objects.filter(pk=sitting_id).select_related("next_sitting").first()
+            if sitting is None:
+                return None
+            state = TableState.of(sitting.table())
+            html = render_to_string("matches/table.html#table", region_context(sitting, state, watching, swap=True))
+            moved = ""
+            if watching and sitting.next_sitting_id:
+                moved = reverse("watch", args=[sitting.next_sitting.watch_token])
+            return Region(sitting.version, html, (sitting.token, sitting.watch_token), moved)
+    finally:
+        release_connection()
+
+
+def find(model: type[Sitting] | type[Group], link: str, token: str) -> tuple[int, int] | None:
+    """(id, version) of the sitting or group that `token` reaches by `link`, or None."""
+    try:
+        return model.objects.filter(**{link: token}).values_list("id", "version").first()
+    finally:
+        release_connection()
+
+
+def versions(sitting_ids: list[int], group_ids: list[int]) -> tuple[dict[int, int], dict[int, tuple]]:
+    """The current version of each sitting, and of each group with its newest match change: one query each."""
+    try:
+        sittings = dict(Sitting.objects.filter(pk__in=sitting_ids).values_list("id", "version")) if sitting_ids else {}
+        groups = {}
+        if group_ids:
+            rows = Group.objects.filter(pk__in=group_ids).annotate(latest=Max("sittings__changed_at"))
+            groups = {pk: (version, latest) for pk, version, latest in rows.values_list("id", "version", "latest")}
+        return sittings, groups
+    finally:
+        release_connection()
+
+
+def release_connection() -> None:
+    """A worker thread keeps no PostgreSQL connection between reads (the pool gets it back); SQLite's stays."""
+    if connection.vendor != "sqlite":
+        connection.close()

@@ -1,0 +1,133 @@
+"""The phones' live connections: Server-Sent Events, held by the ASGI server's event loop (no thread).
+
+Each event's id is the sitting's version: a phone that reconnects sends it back (Last-Event-ID) and
+gets the current table at once if it missed anything. A comment every HEARTBEAT_SECONDS keeps carrier
+NATs and proxies from closing a quiet connection."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils import translation
+from django.utils.cache import add_never_cache_headers
+from django.views.decorators.http import require_safe
+
+from matches.models import Group, Sitting
+from matches.web.live.hub import GROUP, SITTING, hub
+from matches.web.live.regions import Region, find, versions
+from matches.web.views.common import TOKEN
+
+RETRY_MS = 2000  # how soon a phone's browser reconnects after the connection drops
+
+
+@require_safe
+async def sitting_events(request: HttpRequest, token: str) -> HttpResponse:
+    return await sitting_stream(request, token, watching=False)
+
+
+@require_safe
+async def watch_events(request: HttpRequest, token: str) -> HttpResponse:
+    return await sitting_stream(request, token, watching=True)
+
+
+@require_safe
+async def group_events(request: HttpRequest, token: str) -> HttpResponse:
+    return await group_stream(request, "token", token)
+
+
+@require_safe
+async def group_watch_events(request: HttpRequest, token: str) -> HttpResponse:
+    return await group_stream(request, "watch_token", token)
+
+
+def seen_version(request: HttpRequest) -> int | None:
+    """The version the phone shows: Last-Event-ID when reconnecting, else the page's `?v=`."""
+    seen = request.headers.get("Last-Event-ID") or request.GET.get("v", "")
+    return int(seen) if seen.isdecimal() and len(seen) < 12 else None
+
+
+async def sitting_stream(request: HttpRequest, token: str, watching: bool) -> HttpResponse:
+    link = "watch_token" if watching else "token"
+    found = await sync_to_async(find, thread_sensitive=False)(Sitting, link, token) if TOKEN.fullmatch(token) else None
+    if found is None:
+        return HttpResponse(status=404)  # EventSource gives up on a 404; the page's own links say why
+    sitting_id, version = found
+    events = table_events(sitting_id, version, seen_version(request), translation.get_language(), watching, token)
+    return event_stream(events)
+
+
+async def table_events(
+    sitting_id: int, version: int, seen: int | None, language: str, watching: bool, token: str
+) -> AsyncIterator[str]:
+    live = hub()
+    listener = live.listen(SITTING, sitting_id, version)
+    try:
+        yield f"retry: {RETRY_MS}\n\n"
+        while True:
+            region = await live.region(sitting_id, language, watching)
+            if region is None or region.links[1 if watching else 0] != token:
+                yield event("gone", "")  # deleted, or its links were made new: the page says so
+                return
+            if region.moved_to:
+                yield event("gone", region.moved_to)
+                return
+            if region.version != seen:
+                yield table_event(region)
+                seen = region.version
+            if not await woken(listener.changed):
+                yield ": ping\n\n"
+    finally:
+        live.leave(SITTING, sitting_id, listener)
+
+
+async def group_stream(request: HttpRequest, link: str, token: str) -> HttpResponse:
+    found = await sync_to_async(find, thread_sensitive=False)(Group, link, token) if TOKEN.fullmatch(token) else None
+    if found is None:
+        return HttpResponse(status=404)
+    group_id, version = found
+    _, now = await sync_to_async(versions, thread_sensitive=False)([], [group_id])
+    return event_stream(group_events_of(group_id, now.get(group_id), version != seen_version(request)))
+
+
+async def group_events_of(group_id: int, now: object, missed: bool) -> AsyncIterator[str]:
+    """Only "changed": the page fetches its group region again (a group page changes rarely)."""
+    live = hub()
+    listener = live.listen(GROUP, group_id, now)
+    try:
+        yield f"retry: {RETRY_MS}\n\n"
+        if missed:
+            yield event("changed", "")
+        while True:
+            yield event("changed", "") if await woken(listener.changed) else ": ping\n\n"
+    finally:
+        live.leave(GROUP, group_id, listener)
+
+
+async def woken(changed: asyncio.Event) -> bool:
+    """Wait for a change, at most a heartbeat; True if one came."""
+    try:
+        await asyncio.wait_for(changed.wait(), settings.LIVE_HEARTBEAT_SECONDS)
+    except TimeoutError:
+        return False
+    changed.clear()
+    return True
+
+
+def table_event(region: Region) -> str:
+    return f"id: {region.version}\n" + event("table", region.html)
+
+
+def event(name: str, data: str) -> str:
+    lines = "".join(f"data: {line}\n" for line in data.split("\n"))
+    return f"event: {name}\n{lines}\n"
+
+
+def event_stream(events: AsyncIterator[str]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(events, content_type="text/event-stream; charset=utf-8")
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    add_never_cache_headers(response)
+    return response

@@ -1,0 +1,39 @@
+"""The match table's `table` region: what a tap's answer, a poll and a pushed update show. Built from
+the sitting and a table read alone, so the live stream renders it once per version and language for
+every phone (no request: no notice, no CSRF field; htmx sends the token of <body hx-headers>)."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+from matches.models import Sitting
+from matches.web.presenters.table_state import TableState
+from matches.web.views.answers import answer_forms, choice_prompt
+from matches.web.views.chart import chart_svg, chart_title, sitting_chart, table_rows
+
+
+def region_context(sitting: Sitting, state: TableState, watching: bool, swap: bool) -> dict:
+    """`watching`: the read-only watch view, no controls; `swap`: an htmx swap, whose forms carry no CSRF field."""
+    token = sitting.watch_token if watching else sitting.token
+    chart = sitting_chart(sitting, state)
+    return {
+        "sitting": sitting,
+        "table": state,
+        "watching": watching,
+        "poll_url": reverse("watch-poll" if watching else "poll", kwargs={"token": token}),
+        "events_url": reverse("watch-events" if watching else "events", kwargs={"token": token}),
+        "swap": swap,
+        "asks": None if watching else asks(sitting, state),
+        "question": choice_prompt(sitting.rules),
+        "chart": chart,
+        "chart_rows": table_rows(chart, money=bool(sitting.stake_amount)),
+        "chart_svg": chart_svg(chart) if chart else "",
+        "chart_title": chart_title(sitting),
+    }
+
+
+def asks(sitting: Sitting, state) -> list[tuple[object, list]] | None:
+    """Per seat, the answer forms a tap offers; None when the game asks only for the winner."""
+    if not sitting.rules.questions or sitting.is_finished:
+        return None
+    return [(seat, answer_forms(sitting.rules, state.seats, seat.position)) for seat in state.seats]

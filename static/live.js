@@ -1,0 +1,106 @@
+// Last Trick: the table on every phone at once. The server pushes each change of the table (Server-Sent
+// Events); where the phone has no EventSource or the stream keeps failing, it asks every 5 s instead.
+// A pushed table never closes what a person has open (an answer panel, Undo's question) nor moves the
+// names under their finger: it waits until that is closed, and keeps the names where they were.
+(function () {
+  "use strict";
+  var POLL_MS = 5000;
+  var GIVE_UP = 3; // stream failures in a row before the poll takes over (the stream keeps trying)
+  var source = null;
+  var failures = 0;
+  var held = null; // a pushed region waiting for an open panel to close: {html, version}
+  var fingerDown = false;
+
+  function live() { return document.querySelector("[data-events]"); }
+  function versionOf(element) { return Number(element && element.dataset.version) || 0; }
+  function streaming() { return source && source.readyState === 1 && failures === 0; }
+
+  function connect() {
+    var region = live();
+    if (!region || !window.EventSource || source || !navigator.onLine) return;
+    source = new EventSource(region.dataset.events + "?v=" + (region.dataset.version || ""));
+    source.addEventListener("open", function () { failures = 0; });
+    source.addEventListener("table", function (event) {
+      failures = 0;
+      hold(event.data, Number(event.lastEventId));
+    });
+    source.addEventListener("changed", function () { failures = 0; refreshGroup(); });
+    source.addEventListener("gone", function (event) {
+      stop();
+      if (event.data) window.location.assign(event.data); else window.location.reload();
+    });
+    source.addEventListener("error", function () {
+      failures += 1; // the browser reconnects by itself, sending the last event's id
+      if (source.readyState === 2) { // closed for good (an error answer): try again later
+        source = null;
+        setTimeout(connect, POLL_MS * failures);
+      }
+    });
+  }
+  function stop() {
+    if (source) source.close();
+    source = null;
+  }
+
+  // --- a pushed table: shown unless it is older than the one on screen, once nothing is open ---
+  function hold(html, version) {
+    if (version <= versionOf(live())) return; // a tap's own answer already showed it
+    held = { html: html, version: version };
+    show();
+  }
+  function busy(region) {
+    return fingerDown || region.querySelector("details[open]") ||
+      (document.activeElement && region.contains(document.activeElement) && document.activeElement.matches("input, select, textarea"));
+  }
+  function show() {
+    var region = live();
+    if (!held || !region || !window.htmx || busy(region)) return;
+    var pushed = held;
+    held = null;
+    if (pushed.version <= versionOf(region)) return;
+    var anchor = region.querySelector(".taps, .tally");
+    var before = anchor ? anchor.getBoundingClientRect().top : 0;
+    window.htmx.swap(region, pushed.html, { swapStyle: "outerHTML" });
+    var after = document.querySelector("#table " + (anchor && anchor.matches(".taps") ? ".taps" : ".tally"));
+    if (anchor && after) window.scrollBy(0, after.getBoundingClientRect().top - before);
+    document.dispatchEvent(new CustomEvent("lasttrick:table", { detail: { version: pushed.version } }));
+  }
+  document.addEventListener("toggle", function () { setTimeout(show, 0); }, true); // a panel closed
+  document.addEventListener("focusout", function () { setTimeout(show, 0); });
+  document.addEventListener("pointerdown", function () { fingerDown = true; }, true);
+  ["pointerup", "pointercancel"].forEach(function (name) {
+    document.addEventListener(name, function () {
+      fingerDown = false;
+      setTimeout(show, 400); // after the click that may follow: a tap names the hand it saw
+    }, true);
+  });
+  // Any new table (a tap's answer, a poll, a push): a held one may be out of date, and the stream
+  // must follow the region (a rematch, or an error page in its place).
+  document.addEventListener("htmx:afterSettle", function () {
+    if (held && held.version <= versionOf(live())) held = null;
+    if (!live()) stop(); else connect();
+  });
+
+  // --- the group page: a change reloads its region (rarely: a match ended, a player renamed) ---
+  function refreshGroup() {
+    var group = document.getElementById("group");
+    if (!group || !window.htmx) return;
+    if (busy(group)) { setTimeout(refreshGroup, 1000); return; }
+    window.htmx.ajax("GET", window.location.pathname, { target: "#group", select: "#group", swap: "outerHTML" });
+  }
+
+  // --- the fallback: ask every 5 s (204 while nothing changed) where the stream cannot be had ---
+  function poll() {
+    var region = document.querySelector("[data-poll]");
+    if (!region || !window.htmx || document.visibilityState !== "visible" || streaming()) return;
+    if (window.EventSource && live() && failures < GIVE_UP && source) return; // reconnecting: give it time
+    if (busy(region)) return;
+    window.htmx.trigger(region, "poll");
+  }
+  setInterval(poll, POLL_MS);
+  document.addEventListener("visibilitychange", poll);
+  document.addEventListener("DOMContentLoaded", connect);
+  // No network: no stream to keep trying (offline.js keeps the taps); back online: the stream catches up.
+  window.addEventListener("offline", stop);
+  window.addEventListener("online", function () { failures = 0; connect(); });
+})();

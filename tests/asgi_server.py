@@ -1,0 +1,46 @@
+"""The browser tests' live server: the app under uvicorn (ASGI, as `make run` serves it) in a thread of the
+test process, on the test database, so that pushed updates (Server-Sent Events) reach the pages.
+It replaces pytest-django's WSGI live server, which cannot hold a stream open."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+
+class AsgiLiveServer:
+    def __init__(self, host: str = "localhost") -> None:
+        import uvicorn
+        from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+        from django.core.asgi import get_asgi_application
+        from django.test.utils import modify_settings
+
+        self.socket = socket.socket()
+        self.socket.bind(("127.0.0.1", 0))
+        self.port = self.socket.getsockname()[1]
+        config = uvicorn.Config(
+            ASGIStaticFilesHandler(get_asgi_application()),
+            log_level="warning",
+            lifespan="off",
+            timeout_graceful_shutdown=1,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
+        self.url = f"http://{host}:{self.port}"
+        # Enabled and disabled around each test by pytest-django's _live_server_helper.
+        self._live_server_modified_settings = modify_settings(ALLOWED_HOSTS={"append": host})
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the ASGI live server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+        self.socket.close()
+
+    def __str__(self) -> str:
+        return self.url

@@ -1,0 +1,88 @@
+"""Four phones at one table, the change of one shown on the others at once: pushed by the server,
+not asked for by a poll; a pushed table never closes what a person has open nor moves a name."""
+
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from matches.models import Sitting
+
+from tests.browsers import open_phone, shot
+from tests.servers import gunicorn
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
+
+
+def phones_at(browser, url, count=4):
+    """`count` phones showing `url`, each with the list of its requests to a poll address and console errors."""
+    phones = []
+    for _ in range(count):
+        page = open_phone(browser)
+        page.polls, page.errors = [], []
+        page.on("request", lambda request, page=page: "/poll/" in request.url and page.polls.append(request.url))
+        page.on("console", lambda message, page=page: message.type == "error" and page.errors.append(message.text))
+        page.on("pageerror", lambda error, page=page: page.errors.append(str(error)))
+        page.goto(url)
+        phones.append(page)
+    for page in phones:  # each has its stream open before the tap
+        page.wait_for_function("document.querySelector('[data-events]') !== null")
+    time.sleep(0.5)
+    return phones
+
+
+def test_a_tap_on_one_phone_reaches_the_other_three_without_any_poll(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    phones = phones_at(browser, live_server.url + sitting.get_absolute_url())
+    phones[0].locator("button.tap", has_text="Chaibou").click()
+    started = time.monotonic()
+    for page in phones[1:]:
+        expect(page.locator("#who-won .hand")).to_have_text("Hand 2", timeout=3000)
+        expect(page.locator(".tally tr.lead .name")).to_have_text("Chaibou")
+    took = time.monotonic() - started
+    shot(phones[3], "live-pushed-360x640")
+    assert took < 3.0  # within a second or so on a quiet machine; a poll would take up to 5 s
+    assert [page.polls for page in phones] == [[], [], [], []]
+    assert [page.errors for page in phones] == [[], [], [], []]
+    phones[2].locator("button.tap", has_text="Djibo").click()  # and on from another phone
+    expect(phones[0].locator("#who-won .hand")).to_have_text("Hand 3", timeout=3000)
+    assert sitting.hands.count() == 2
+    for page in phones:
+        page.context.close()
+
+
+def test_a_push_waits_while_an_answer_panel_is_open_and_never_moves_the_names(browser, live_server):
+    sitting = Sitting.start("fapfap", NAMES)
+    tapper, reader = phones_at(browser, live_server.url + sitting.get_absolute_url(), count=2)
+    names = reader.locator("details.ask summary", has_text="Djibo")
+    before = names.bounding_box()  # where the names are, every panel closed
+    panel = reader.locator("details.ask", has_text="Boubacar")
+    panel.locator("summary").click()
+    expect(panel).to_have_attribute("open", "")
+    tapper.locator("details.ask summary", has_text="Aïcha").click()
+    tapper.locator("details.ask[open] button.answer").first.click()
+    expect(tapper.locator("#who-won .hand")).to_have_text("Hand 2")
+    time.sleep(1.5)  # the push has arrived by now: it waits, the panel stays open on hand 1
+    expect(panel).to_have_attribute("open", "")
+    expect(reader.locator("#who-won .hand")).to_have_text("Hand 1")
+    panel.locator("summary").click()  # closed: the table catches up at once
+    expect(reader.locator("#who-won .hand")).to_have_text("Hand 2", timeout=3000)
+    after = reader.locator("details.ask summary", has_text="Djibo").bounding_box()
+    assert abs(after["y"] - before["y"]) < 2 and reader.polls == []
+    shot(reader, "live-after-panel-360x640")
+    for page in (tapper, reader):
+        page.context.close()
+
+
+def test_a_tap_on_one_app_server_reaches_a_phone_on_another(browser, tmp_path):
+    sitting = Sitting.start("agram", NAMES)
+    with gunicorn(tmp_path, workers=2) as one, gunicorn(tmp_path, workers=2) as two:
+        (here,) = phones_at(browser, one + sitting.get_absolute_url(), count=1)
+        (there,) = phones_at(browser, two + sitting.get_absolute_url(), count=1)
+        here.locator("button.tap", has_text="Boubacar").click()
+        expect(there.locator("#who-won .hand")).to_have_text("Hand 2", timeout=3000)
+        expect(there.locator(".tally tr.lead .name")).to_have_text("Boubacar")
+        assert there.polls == [] and there.errors == []
+        for page in (here, there):
+            page.context.close()

@@ -1,0 +1,263 @@
+"""A phone that loses the network keeps the table: the service worker's copy, the offline line, taps that
+wait on the phone and are sent in order when the network is back, and refusals said plainly."""
+
+import pytest
+from playwright.sync_api import expect
+
+from matches.models import Sitting
+
+from tests.browsers import no_horizontal_scroll, open_phone, shot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
+
+
+def watch_console(page, errors: list[str] | None = None) -> list[str]:
+    """Every console error and uncaught exception of `page` (a CSP refusal is a console error), but the
+    line chromium writes for a refusal the test provokes (a 409 answer is the server saying no, as meant)."""
+    errors = [] if errors is None else errors
+
+    def seen(message):
+        if message.type == "error" and "status of 409" not in message.text:
+            errors.append(message.text)
+
+    page.on("console", seen)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def ready_offline(page, url: str) -> None:
+    """Open `url` with the service worker in control, so that a reload with no network still shows it."""
+    page.goto(url)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()  # now the worker controls the page and has kept this table
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+
+def tap(page, name: str) -> None:
+    page.locator("button.tap", has_text=name).click()
+
+
+def winners(sitting) -> list[tuple[int, str]]:
+    return [(hand.number, hand.winner.player.name) for hand in sitting.hands.select_related("winner__player").order_by("number")]
+
+
+def test_three_taps_offline_survive_a_reload_and_are_recorded_once_in_order(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, "360x640", locale="fr-FR")
+    errors = watch_console(page)
+    url = f"{live_server.url}/s/{sitting.token}/"
+    ready_offline(page, url)
+    tap(page, "Chaibou")  # hand 1 goes through: the table is live
+    page.get_by_text("Main 1 notée").wait_for()
+
+    page.context.set_offline(True)
+    expect(page.locator(".offline-line")).to_be_visible()
+    for name in ["Aïcha", "Djibo", "Boubacar"]:
+        tap(page, name)
+    expect(page.locator(".waiting li")).to_have_count(3)
+    expect(page.locator(".legend .hand")).to_have_text("Main 5")
+    assert page.locator('form[action$="/tap/"] input[name="number"]').first.input_value() == "5"
+    shot(page, "offline-three-waiting-fr")
+
+    page.reload()  # with no network: the service worker's copy, and the taps kept on the phone
+    expect(page.locator(".offline-line")).to_be_visible()
+    expect(page.locator(".waiting li")).to_have_count(3)
+    expect(page.locator(".waiting li").first).to_contain_text("Main 2 : Aïcha")
+    expect(page.locator(".legend .hand")).to_have_text("Main 5")
+    expect(page.locator("[data-fingerprint]")).to_contain_text("3")
+    # The copy is the table as last seen (hand 1 came after the page loaded), kept without its notice.
+    expect(page.locator(".hands tbody tr")).to_have_count(1)
+    assert page.locator("#table .notice").count() == 0
+    shot(page, "offline-after-reload-fr")
+    assert winners(sitting) == [(1, "Chaibou")]
+
+    page.context.set_offline(False)
+    expect(page.locator(".waiting li")).to_have_count(0, timeout=15_000)
+    expect(page.locator(".offline-line")).to_have_count(0)
+    assert winners(sitting) == [(1, "Chaibou"), (2, "Aïcha"), (3, "Djibo"), (4, "Boubacar")]
+    sitting.refresh_from_db()
+    expect(page.locator("[data-fingerprint]")).to_contain_text(f"#{sitting.version}")
+    shot(page, "offline-sent-fr")
+
+    other = open_phone(browser, "360x640")
+    other.goto(url)
+    expect(other.locator(".hands tbody tr")).to_have_count(4)
+    assert other.locator("[data-fingerprint]").inner_text().startswith("4 hands")
+    assert errors == []
+
+
+def test_two_offline_phones_tapping_one_hand_differently_end_with_one_hand_and_a_clear_message(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    url = f"{live_server.url}/s/{sitting.token}/"
+    first, second = open_phone(browser), open_phone(browser)
+    errors = watch_console(second, watch_console(first))
+    for page in (first, second):
+        ready_offline(page, url)
+        page.context.set_offline(True)
+    tap(first, "Aïcha")
+    tap(second, "Djibo")
+    first.context.set_offline(False)
+    expect(first.locator(".waiting li")).to_have_count(0, timeout=15_000)
+    second.context.set_offline(False)
+    refused = second.locator(".refused")
+    expect(refused).to_be_visible(timeout=15_000)
+    expect(refused).to_contain_text("Not recorded from this phone: hand 1, Djibo.")
+    expect(refused).to_contain_text("Hand 1 is already recorded: Aïcha")
+    expect(refused.get_by_role("link", name="Correct hand 1")).to_be_visible()
+    shot(second, "offline-refused-other-phone")
+    assert winners(sitting) == [(1, "Aïcha")]
+    # The message stays through the next changes of the table, until the player says they saw it.
+    tap(second, "Chaibou")
+    second.get_by_text("Hand 2 recorded: Chaibou.").wait_for()
+    expect(refused).to_be_visible()
+    refused.get_by_role("button", name="OK, seen").click()
+    expect(second.locator(".refused")).to_have_count(0)
+    assert errors == []
+
+
+def test_a_waiting_tap_refused_because_the_match_ended_is_said(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    url = f"{live_server.url}/s/{sitting.token}/"
+    page = open_phone(browser)
+    errors = watch_console(page)
+    ready_offline(page, url)
+    page.context.set_offline(True)
+    tap(page, "Boubacar")
+    sitting.end_match()  # another phone ended it meanwhile
+    page.context.set_offline(False)
+    refused = page.locator(".refused")
+    expect(refused).to_contain_text("hand 1, Boubacar", timeout=15_000)
+    expect(refused).to_contain_text("This match is over")
+    expect(page.locator(".waiting li")).to_have_count(0)
+    shot(page, "offline-refused-match-ended")
+    assert sitting.hands.filter(status="won").count() == 0
+    assert errors == []
+
+
+def test_undo_offline_takes_back_a_waiting_tap_or_waits_for_a_recorded_hand(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    sitting.record_hand(1, 2)
+    url = f"{live_server.url}/s/{sitting.token}/"
+    page = open_phone(browser)
+    errors = watch_console(page)
+    ready_offline(page, url)
+    page.context.set_offline(True)
+    tap(page, "Djibo")
+    expect(page.locator(".waiting li")).to_have_count(1)
+    page.get_by_role("button", name="Take back").click()
+    expect(page.locator(".waiting li")).to_have_count(0)
+    page.locator("details.undo summary").click()
+    page.get_by_role("button", name="Yes, undo hand 1").click()
+    expect(page.locator(".waiting li")).to_have_text("Hand 1: undo waiting to send Take back")
+    tap(page, "Aïcha")  # hand 1 again, after the undo
+    expect(page.locator(".waiting li")).to_have_count(2)
+    page.context.set_offline(False)
+    expect(page.locator(".waiting li")).to_have_count(0, timeout=15_000)
+    assert winners(sitting) == [(1, "Aïcha")]
+    assert errors == []
+
+
+def test_offline_a_page_never_opened_gets_the_offline_page_in_the_phones_language(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, "360x640", locale="en-GB")
+    errors = watch_console(page)
+    ready_offline(page, f"{live_server.url}/s/{sitting.token}/")
+    page.locator("form.language summary").click()
+    page.get_by_role("button", name="Français").click()  # the phone switches language: the offline page follows
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    page.wait_for_function("caches.match('/offline/').then(r => !!r && r.headers.get('Content-Language') === 'fr')")
+    page.context.set_offline(True)
+    page.goto(f"{live_server.url}/start/")  # never opened on this phone: no copy of it
+    expect(page.get_by_role("heading", name="Pas de réseau")).to_be_visible()
+    shot(page, "offline-page-never-opened-fr")
+    page.goto(f"{live_server.url}/s/{sitting.token}/")  # the table it showed still opens
+    expect(page.locator("button.tap")).to_have_count(4)
+    assert errors == []
+
+
+def test_the_watch_link_opens_offline_as_last_seen(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    sitting.record_hand(1, 3)
+    page = open_phone(browser)
+    errors = watch_console(page)
+    ready_offline(page, f"{live_server.url}/w/{sitting.watch_token}/")
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator(".offline-line")).to_be_visible()
+    expect(page.locator(".hands tbody tr")).to_have_count(1)
+    assert errors == []
+
+
+def test_a_tap_that_gets_no_answer_waits_on_the_table_and_is_sent_once_the_network_answers(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, service_workers="block")  # so that the test's route sees the tap
+    page.goto(f"{live_server.url}/s/{sitting.token}/")
+    page.route("**/tap/", lambda route: route.abort("internetdisconnected"))  # the Wi-Fi drops, unnoticed
+    tap(page, "Djibo")
+    expect(page.locator(".waiting li")).to_have_text("Hand 1: Djibo, waiting to send Take back")
+    expect(page.locator(".offline-line")).to_be_visible()
+    assert page.locator(".failed").count() == 0  # no "not saved" mark: the tap is kept
+    tap(page, "Aïcha")  # the table plays on: hand 2 waits behind hand 1
+    expect(page.locator(".waiting li")).to_have_count(2)
+    page.unroute("**/tap/")
+    expect(page.locator(".waiting li")).to_have_count(0, timeout=15_000)
+    expect(page.locator(".offline-line")).to_have_count(0)
+    assert winners(sitting) == [(1, "Djibo"), (2, "Aïcha")]
+
+
+def test_a_waiting_tap_shows_its_answers_and_is_recorded_with_them(browser, live_server):
+    sitting = Sitting.start("fapfap", NAMES[:3])
+    page = open_phone(browser, "360x640", locale="fr-FR")
+    errors = watch_console(page)
+    ready_offline(page, f"{live_server.url}/s/{sitting.token}/")
+    page.context.set_offline(True)
+    page.locator("summary.tap", has_text="Boubacar").click()
+    answer = page.locator("details.ask[open] button.answer").nth(1)
+    said = answer.inner_text().strip()
+    answer.click()
+    expect(page.locator(".waiting li")).to_contain_text(f"Main 1\u00a0: Boubacar, en attente d’envoi ({said})")
+    expect(page.locator("details.ask[open]")).to_have_count(0)
+    shot(page, "offline-waiting-with-answer-fr")
+    page.context.set_offline(False)
+    expect(page.locator(".waiting li")).to_have_count(0, timeout=15_000)
+    hand = sitting.hands.get()
+    assert hand.winner.player.name == "Boubacar" and hand.extras
+    expect(page.locator(".hands tbody tr").first).to_contain_text(said.split(" ")[0], ignore_case=True)
+    assert errors == []
+
+
+def test_waiting_taps_for_a_link_made_new_meanwhile_are_each_said_not_recorded(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser)
+    ready_offline(page, f"{live_server.url}/s/{sitting.token}/")
+    page.context.set_offline(True)
+    tap(page, "Aïcha")
+    tap(page, "Djibo")
+    sitting.rotate_links()  # another phone: "a link leaked: make new links"
+    page.context.set_offline(False)
+    refused = page.locator(".refused")
+    expect(refused).to_have_count(2, timeout=15_000)
+    expect(refused.first).to_contain_text("hand 1, Aïcha")
+    expect(refused.last).to_contain_text("hand 2, Djibo")
+    expect(refused.first).to_contain_text("ask them for the new one")
+    expect(page.get_by_role("link", name="Home").last).to_be_visible()
+    shot(page, "offline-refused-links-made-new")
+    assert sitting.hands.count() == 0
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "vi-VN"])
+def test_the_waiting_taps_fit_a_small_phone_in_every_language(browser, live_server, locale):
+    sitting = Sitting.start("cat-te", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
+    page = open_phone(browser, "360x640", locale=locale)
+    errors = watch_console(page)
+    ready_offline(page, f"{live_server.url}/s/{sitting.token}/")
+    page.context.set_offline(True)
+    for name in ["Chaibou", "Aïcha"]:
+        page.locator("summary.tap", has_text=name).click()
+        page.locator("details.ask[open] .answers button.answer:visible").first.click()
+    expect(page.locator(".waiting li")).to_have_count(2)
+    expect(page.locator(".offline-line")).to_be_visible()
+    assert no_horizontal_scroll(page)
+    shot(page, f"offline-waiting-{locale}")
+    assert errors == []
