@@ -1284,6 +1284,10 @@ async def measure_database(database: str, plan: Plan, parts: tuple[str, ...], sc
         pg_reset(admin_url, list(PG_NAMES.values()))
         urls = {side: pg_url(admin_url, PG_NAMES[side]) for side in ("app", "peer")}
     app_env = hb.app_env(urls["app"], scratch)
+    # The app's own connection settings, as `make run` and production have them: under ASGI each request's
+    # Django code runs in a thread of its own, so no persistent connection (CONN_MAX_AGE 0) and, on
+    # PostgreSQL, the worker's connection pool (settings.py); http_bench's CONN_MAX_AGE=600 would turn it off.
+    app_env.pop("CONN_MAX_AGE", None)
     peer_env = hb.peer_env(urls["peer"])
     need_app = plan.tables * ("table_minute" in parts) + taps_needed(plan) * ("tap_cpu" in parts)
     need_app += plan.thousand_tables * ("thousand" in parts) + 2 * ("slowloris" in parts and database == "sqlite")
