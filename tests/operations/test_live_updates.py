@@ -141,3 +141,32 @@ def _cookie(name, value):
     return http.cookiejar.Cookie(
         0, name, value, None, False, "127.0.0.1", True, False, "/", True, False, None, False, None, None, {}
     )
+
+
+def test_held_streams_keep_no_thread_each(tmp_path):
+    """4,000 phones on one worker must not mean 4,000 threads: a stream waits on the event loop."""
+    sitting = Sitting.start("agram", NAMES)
+    with gunicorn(tmp_path) as server:
+        port = server.rsplit(":", 1)[1]
+        streams = [EventStream(f"{events_url(server, sitting)}?v=0") for _ in range(40)]
+        for stream in streams:
+            assert stream.next().name == "table"
+        threads = sum(_threads(pid) for pid in _pids_serving(port))
+        assert threads < 20, f"{threads} threads for 40 streams"
+        for stream in streams:
+            stream.close()
+
+
+def _pids_serving(port):
+    for entry in os.listdir("/proc"):
+        if entry.isdecimal():
+            try:
+                if f"127.0.0.1:{port}".encode() in open(f"/proc/{entry}/cmdline", "rb").read():
+                    yield int(entry)
+            except OSError:
+                continue
+
+
+def _threads(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("Threads:"))
