@@ -999,11 +999,23 @@ def py_spy() -> str | None:
     return None
 
 
+PURPOSES = (  # what a sample was for: the first of these found in its stack, from the innermost frame out
+    ("the check of the sittings' versions (SQLite, every LIVE_CHECK_SECONDS)", ("/live/feeds.py", ";versions (")),
+    ("the region rendered once per change, for the pushes", (";render_region (", "/live/hub.py")),
+    ("the tap and other requests' views", ("/matches/web/views/",)),
+    ("the streams: opened (find), events written", ("/live/streams.py",)),
+    ("Django's request handling around the views (middleware, handler)", ("/django/core/handlers/", "/django/utils/deprecation.py")),
+    ("uvicorn: connections, parsing, writing", ("/uvicorn/", "/httptools/")),
+)
+
+
 def collapse(path: Path, top: int = 25) -> str:
-    """py-spy's raw (collapsed) stacks: share of samples by the innermost frame of a known area
-    (http_bench's areas), and the top frames by own samples."""
+    """py-spy's raw (collapsed) stacks: shares of the samples by purpose (what the work was for), by
+    area (http_bench's areas: which code ran), and the top frames by own samples."""
     areas: dict[str, int] = {}
+    purposes: dict[str, int] = {}
     own: dict[str, int] = {}
+    threads = 0
     total = 0
     for line in path.read_text().splitlines():
         stack, _, count = line.rpartition(" ")
@@ -1013,16 +1025,35 @@ def collapse(path: Path, top: int = 25) -> str:
         n = int(count)
         total += n
         files = [re.sub(r"^(.*) \((.*)\)$", r"\2 \1", frame) for frame in frames]
-        area = hb.area_of(files)
-        if area == "other":
-            area = ("the event loop (uvloop: sockets, callbacks, in C)" if files[-1].split(" ")[-1] == "Runner.run"
-                    else "asyncio, uvicorn: the streams' and requests' plumbing" if any(
-                        m in stack for m in ("asyncio", "uvicorn", "uvloop", "httptools")) else "other")
+        innermost = files[-1]
+        if innermost.endswith(" Runner.run"):
+            area = "the event loop (uvloop: sockets, callbacks, in C)"
+        elif "/threading.py" in innermost or "/concurrent/futures/" in innermost:
+            area = "threads: started, handed work, woken (threading, concurrent.futures)"
+        else:
+            area = hb.area_of(files)
+            if area == "other" and any(m in stack for m in ("asyncio", "uvicorn", "uvloop", "httptools")):
+                area = "asyncio, uvicorn: the streams' and requests' plumbing"
         areas[area] = areas.get(area, 0) + n
-        own[files[-1]] = own.get(files[-1], 0) + n
+        purpose = next((name for name, marks in PURPOSES if any(m in ";" + stack for m in marks)), None)
+        if innermost.endswith(" Runner.run"):
+            purpose = "the event loop itself (uvloop, in C: sockets read and written, callbacks run)"
+        elif "/threading.py" in innermost or "/concurrent/futures/" in innermost:
+            purpose = ("threads: started and stopped (one per request context), handed work, woken; each start "
+                       "and stop scans the lock of every live thread")
+        elif purpose is None:
+            purpose = ("the event loop (uvloop, in C) outside the above" if innermost.endswith(" Runner.run")
+                       else "other")
+        purposes[purpose] = purposes.get(purpose, 0) + n
+        if "/threading.py" in innermost or "/concurrent/futures/" in innermost:
+            threads += n
+        own[innermost] = own.get(innermost, 0) + n
     if not total:
         return "(no samples)\n"
-    lines = [f"{total} samples (on CPU only)", "-- by area --"]
+    lines = [f"{total} samples (the thread holding the GIL)", "-- by purpose (the first found in the stack) --"]
+    lines += [f"{100 * n / total:6.1f}%  {name}" for name, n in sorted(purposes.items(), key=lambda x: -x[1])]
+    lines += [f"  of all samples, {100 * threads / total:.1f}% had threading/concurrent.futures as the innermost frame"]
+    lines += ["-- by area (the innermost frame of a known area) --"]
     lines += [f"{100 * n / total:6.1f}%  {name}" for name, n in sorted(areas.items(), key=lambda x: -x[1])]
     lines += ["-- top frames by own samples --"]
     lines += [f"{100 * n / total:6.1f}%  {hb.short_path(name)}" for name, n in sorted(own.items(), key=lambda x: -x[1])[:top]]
