@@ -10,6 +10,10 @@ table, writes bench/results.json and exits 1 when a budget is missed.
 Then, over HTTP, side by side with the peer (shared/peer): bench/http_bench.py. `--http-only` runs
 that part alone (results.json keeps the in-process figures); `--quick` makes it a 1-3 minute check
 on SQLite (add `--db postgresql` for both) that leaves results.json as it was; `--no-http` skips it.
+
+Then the live updates beside the peer's poll (issue 22): bench/live_bench.py, written under "live".
+`--live-only` runs that part alone (with `--quick`: a few minutes on SQLite, results.json kept);
+`--no-live` skips it.
 """
 
 from __future__ import annotations
@@ -439,13 +443,15 @@ def main() -> int:
         help="HTTP part: 3 rounds of 60 taps, SQLite only unless --db says, no wrk check; results.json kept",
     )
     parser.add_argument("--db", choices=("sqlite", "postgresql"), action="append", help="HTTP part: which databases")
+    parser.add_argument("--live-only", action="store_true", help="only the live updates beside the peer's poll")
+    parser.add_argument("--no-live", action="store_true", help="skip the live updates part")
     args = parser.parse_args()
     if args.worker:
         worker(args.worker)
         return 0
     results_path = ROOT / "bench" / "results.json"
     missed: list[str] = []
-    if args.http_only:
+    if args.http_only or args.live_only:
         results = json.loads(results_path.read_text()) if results_path.exists() else {}
     else:
         done = in_process()
@@ -455,7 +461,7 @@ def main() -> int:
         if args.no_http and results_path.exists():  # keep the HTTP figures of the last full run
             kept = json.loads(results_path.read_text())
             results.update({key: value for key, value in kept.items() if key not in results})
-    if not args.no_http:
+    if not args.no_http and not args.live_only:
         import http_bench  # bench/http_bench.py (bench/ is this script's folder, first on sys.path)
 
         databases = tuple(args.db or (("sqlite",) if args.quick else ("sqlite", "postgresql")))
@@ -471,6 +477,20 @@ def main() -> int:
         else:
             results.update(http)
         missed += http["http_missed"]
+    if not args.no_live and not args.http_only and not args.no_http or args.live_only:
+        import live_bench  # bench/live_bench.py
+
+        databases = tuple(args.db or (("sqlite",) if args.quick else ("sqlite", "postgresql")))
+        try:
+            live = live_bench.run(quick=args.quick, databases=databases)
+        except (live_bench.BenchError, subprocess.CalledProcessError, OSError) as error:
+            print(f"Live bench failed: {error}", getattr(error, "stderr", "") or "", file=sys.stderr)
+            return 2
+        print()
+        live_bench.report(live)
+        if not args.quick:
+            results["live"] = live
+        missed += live.get("missed", [])
     if not args.quick:
         results_path.write_text(json.dumps(results, indent=2) + "\n")
     if missed:
