@@ -288,4 +288,4 @@ def _shown_again(player: Player) -> None:
     """Move a renamed player's sittings' versions on, so phones' polls fetch the new name."""
     shown = Sitting.objects.filter(seats__player=player)
     announce.sittings_changed(list(shown.values_list("pk", flat=True)))
-    shown.update(version=models.F("version") + 1)
+    shown.update(version=models.F("version") + 1)  # (not changed_at: retention counts play, not names)

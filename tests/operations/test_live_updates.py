@@ -170,3 +170,15 @@ def _pids_serving(port):
 def _threads(pid):
     with open(f"/proc/{pid}/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("Threads:"))
+
+
+def test_a_renamed_player_reaches_the_tables_of_the_group_at_once(tmp_path):
+    group = Group.create("Vendredi", NAMES)
+    sitting = group.start_match("agram", [player.pk for player in group.members()])
+    sitting.refresh_from_db()
+    with gunicorn(tmp_path) as server:
+        with EventStream(f"{events_url(server, sitting)}?v={sitting.version}") as table:
+            renamed = time.monotonic()
+            group.rename_player(group.members()[0].pk, "Aminata")
+            event = table.next(timeout=3)
+            assert event.name == "table" and "Aminata" in event.data and time.monotonic() - renamed < 1.0

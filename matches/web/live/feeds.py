@@ -2,8 +2,9 @@
 
 PostgreSQL: LISTEN on one connection per process (models.announce NOTIFYs in each change's transaction).
 Redis (CACHE_URL): SUBSCRIBE, the same. SQLite (one machine): read the versions of the sittings and
-groups shown here, every LIVE_CHECK_SECONDS, one query each. With PostgreSQL or Redis the same check
-runs every LIVE_SWEEP_SECONDS, in case a message was lost (a Redis restart, a dropped connection)."""
+groups changed in the last seconds, every LIVE_CHECK_SECONDS, one query each. Whatever the feed, every
+LIVE_SWEEP_SECONDS each process also reads the versions of all it shows, in case a message was lost (a
+Redis restart, a dropped connection) or a change wrote no time (a sitting deleted)."""
 
 from __future__ import annotations
 
@@ -16,10 +17,13 @@ from django.db import connections
 
 from matches.models.announce import CHANNEL
 from matches.web.live.hub import GROUP, SITTING, Hub
-from matches.web.live.regions import versions
+from matches.web.live.regions import recent_changes, versions
 
 logger = logging.getLogger(__name__)
 RECONNECT_SECONDS = 1.0
+# A change is looked for this long after its time: a tap's transaction may commit a little after the
+# time it wrote, and a check may come late on a busy machine.
+RECENT_SECONDS = 5.0
 
 
 _hubs: dict[asyncio.AbstractEventLoop, Hub] = {}
@@ -39,17 +43,40 @@ def hub() -> Hub:
 
 
 async def run_feed(hub: Hub) -> None:
-    feed = settings.LIVE_FEED
-    listen = {"postgres": listen_postgres, "redis": listen_redis}.get(feed)
-    interval = settings.LIVE_SWEEP_SECONDS if listen else settings.LIVE_CHECK_SECONDS
-    checks = asyncio.get_running_loop().create_task(check_versions(hub, interval))
+    listen = {"postgres": listen_postgres, "redis": listen_redis}.get(settings.LIVE_FEED, check_recent)
+    checks = asyncio.get_running_loop().create_task(check_versions(hub, settings.LIVE_SWEEP_SECONDS))
     try:
-        if listen:
-            await listen(hub)
-        else:
-            await checks
+        await listen(hub)
     finally:
         checks.cancel()
+
+
+async def check_recent(hub: Hub) -> None:
+    """SQLite: every LIVE_CHECK_SECONDS, the sittings and groups changed in the last few seconds (one
+    indexed range query each, however many tables this process shows), each change heard once."""
+    read = sync_to_async(recent_changes, thread_sensitive=False)
+    heard_of: dict[str, int] = {}  # what the last reads returned, so a change still in the window is not heard again
+    while True:
+        await asyncio.sleep(settings.LIVE_CHECK_SECONDS)
+        if not hub.listeners:
+            continue
+        try:
+            sittings, groups = await read(RECENT_SECONDS)
+        except Exception as error:  # the database is away: try at the next interval
+            logger.warning("live check failed: %s", error)
+            continue
+        now = {}
+        for pk, version, group_id in sittings:
+            now[f"s{pk}"] = version
+            if heard_of.get(f"s{pk}") != version:
+                hub.changed(SITTING, pk, version)
+                if group_id:
+                    hub.changed(GROUP, group_id)
+        for pk, version in groups:
+            now[f"g{pk}"] = version
+            if heard_of.get(f"g{pk}") != version:
+                hub.group_changed(pk)
+        heard_of = now
 
 
 def heard(hub: Hub, payload: str) -> None:

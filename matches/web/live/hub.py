@@ -34,12 +34,16 @@ class Hub:
         self.generations: dict[int, int] = defaultdict(int)
         self.known: dict[tuple[str, int], object] = {}  # the last version heard of or rendered
         self.rendered: dict[tuple[int, str, bool], Rendered] = {}
+        self.groups_of: dict[int, int] = {}  # sitting id -> its group's id
         self.feed: asyncio.Task | None = None
 
-    def listen(self, kind: str, pk: int, version: object = None) -> Listener:
+    def listen(self, kind: str, pk: int, version: object = None, group_id: int | None = None) -> Listener:
+        """`group_id`: the sitting's group, whose changes (a renamed player) may change its table."""
         listener = Listener()
         self.listeners[(kind, pk)].add(listener)
         self.known.setdefault((kind, pk), version)
+        if group_id is not None:
+            self.groups_of[pk] = group_id
         return listener
 
     def leave(self, kind: str, pk: int, listener: Listener) -> None:
@@ -52,6 +56,7 @@ class Hub:
             self.known.pop((kind, pk), None)
             if kind == SITTING:
                 self.generations.pop(pk, None)
+                self.groups_of.pop(pk, None)
                 for key in [key for key in self.rendered if key[0] == pk]:
                     del self.rendered[key]
 
@@ -70,6 +75,12 @@ class Hub:
             self.generations[pk] += 1
         for listener in self.listeners[(kind, pk)]:
             listener.changed.set()
+
+    def group_changed(self, group_id: int) -> None:
+        """A group changed: its page, and the tables of its matches shown here (a player renamed)."""
+        self.changed(GROUP, group_id)
+        for sitting_id in [pk for pk, group in self.groups_of.items() if group == group_id]:
+            self.changed(SITTING, sitting_id)
 
     def everything_changed(self) -> None:
         """After the feed reconnects: it may have missed notifications."""

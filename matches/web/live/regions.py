@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 
 from django.db import connection
+from django.db import models
 from django.db.models import Max
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from matches.models import Group, Sitting
 from matches.models.snapshot import read_snapshot
@@ -43,10 +45,12 @@ def render_region(sitting_id: int, language: str, watching: bool) -> Region | No
         release_connection()
 
 
-def find(model: type[Sitting] | type[Group], link: str, token: str) -> tuple[int, int] | None:
-    """(id, version) of the sitting or group that `token` reaches by `link`, or None."""
+def find(model: type[Sitting] | type[Group], link: str, token: str) -> tuple[int, int, int | None] | None:
+    """(id, version, group id) of the sitting, or (id, version, None) of the group, that `token` reaches by
+    `link`; None if nothing."""
     try:
-        return model.objects.filter(**{link: token}).values_list("id", "version").first()
+        group = "group_id" if model is Sitting else models.Value(None, output_field=models.IntegerField())
+        return model.objects.filter(**{link: token}).values_list("id", "version", group).first()
     finally:
         release_connection()
 
@@ -60,6 +64,16 @@ def versions(sitting_ids: list[int], group_ids: list[int]) -> tuple[dict[int, in
             rows = Group.objects.filter(pk__in=group_ids).annotate(latest=Max("sittings__changed_at"))
             groups = {pk: (version, latest) for pk, version, latest in rows.values_list("id", "version", "latest")}
         return sittings, groups
+    finally:
+        release_connection()
+
+
+def recent_changes(seconds: float) -> tuple[list[tuple[int, int, int | None]], list[tuple[int, int]]]:
+    """(id, version, group id) of the sittings and (id, version) of the groups changed in the last `seconds`."""
+    since = timezone.now() - datetime.timedelta(seconds=seconds)
+    try:
+        sittings = list(Sitting.objects.filter(changed_at__gte=since).values_list("id", "version", "group_id"))
+        return sittings, list(Group.objects.filter(changed_at__gte=since).values_list("id", "version"))
     finally:
         release_connection()
 

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_safe
 
 from matches.models import Group, Sitting
 from matches.web.live.feeds import hub
-from matches.web.live.hub import GROUP, SITTING
+from matches.web.live.hub import GROUP, SITTING, Hub, Listener
 from matches.web.live.regions import Region, find, versions
 from matches.web.views.common import TOKEN
 
@@ -61,8 +61,10 @@ async def sitting_stream(request: HttpRequest, token: str, watching: bool) -> Ht
         return try_again()
     if found is None:
         return HttpResponse(status=404)  # EventSource gives up on a 404; the page's own links say why
-    sitting_id, version = found
-    events = table_events(sitting_id, version, seen_version(request), translation.get_language(), watching, token)
+    sitting_id, version, group_id = found
+    live = hub()
+    listener = live.listen(SITTING, sitting_id, version, group_id)
+    events = table_events(live, listener, sitting_id, seen_version(request), translation.get_language(), watching, token)
     return event_stream(events)
 
 
@@ -72,11 +74,9 @@ async def reached_by(model: type[Sitting] | type[Group], link: str, token: str) 
 
 
 async def table_events(
-    sitting_id: int, version: int, seen: int | None, language: str, watching: bool, token: str
+    live: Hub, listener: Listener, sitting_id: int, seen: int | None, language: str, watching: bool, token: str
 ) -> AsyncIterator[str]:
     let_go_of_the_request_thread()
-    live = hub()
-    listener = live.listen(SITTING, sitting_id, version)
     try:
         yield f"retry: {RETRY_MS}\n\n"
         while True:
@@ -108,7 +108,7 @@ async def group_stream(request: HttpRequest, link: str, token: str) -> HttpRespo
         found = await reached_by(Group, link, token)
         if found is None:
             return HttpResponse(status=404)
-        group_id, version = found
+        group_id, version, _ = found
         _, now = await sync_to_async(versions, thread_sensitive=False)([], [group_id])
     except DatabaseError:
         return try_again()
