@@ -234,6 +234,7 @@ LIVE_FEED = os.environ.get("LIVE_FEED") or (
 LIVE_CHECK_SECONDS = float(os.environ.get("LIVE_CHECK_SECONDS", "0.25"))
 LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", "15"))  # with a feed: a lost message is caught
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
+LIVE_COALESCE_SECONDS = float(os.environ.get("LIVE_COALESCE_SECONDS", "0.05"))  # changes this close: one push
 
 # `manage.py forget_old_sittings` deletes sittings untouched for this many days (0: keep all).
 RETENTION_DAYS = env_int("RETENTION_DAYS", 365)

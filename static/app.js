@@ -78,6 +78,19 @@
     }, { once: true });
   });
 
+  // --- a table pushed by the server was rendered once for every phone: its plain forms take this
+  // page's CSRF token, and the result to share its links whole, on this phone's address ---
+  function completePushed() {
+    var token = (JSON.parse(body.getAttribute("hx-headers") || "{}"))["X-CSRFToken"] || "";
+    document.querySelectorAll("input[data-csrf-from-page]").forEach(function (input) { input.value = token; });
+    document.querySelectorAll("textarea[data-link-from-page]").forEach(function (box) {
+      box.value = box.value.replace(/(^|\s)(\/w\/[A-Za-z0-9_-]+\/)/g, "$1" + window.location.origin + "$2");
+      box.removeAttribute("data-link-from-page");
+    });
+  }
+  document.addEventListener("lasttrick:table", completePushed);
+  document.addEventListener("htmx:afterSettle", completePushed);
+
   // --- a tapped name opens its answers: one at a time, scrolled so that they are on screen ---
   document.addEventListener("toggle", function (event) {
     var panel = event.target;

@@ -115,3 +115,20 @@ def test_the_tapping_phone_keeps_its_answer_when_the_push_of_its_own_tap_comes_f
     expect(page.locator("#who-won .hand")).to_have_text("Hand 2")
     assert page.errors == [] and sitting.hands.count() == 1
     page.context.close()
+
+
+def test_a_phone_shown_the_end_by_a_push_can_start_the_rematch_and_share_a_whole_link(browser, live_server):
+    from matches.domain.rules import MatchEnd, MatchEndKind
+
+    sitting = Sitting.start("agram", NAMES, MatchEnd(MatchEndKind.WINS, 1))
+    tapper, other = phones_at(browser, live_server.url + sitting.get_absolute_url(), count=2)
+    tapper.locator("button.tap", has_text="Chaibou").click()
+    rematch = other.get_by_role("button", name="Rematch: same players, new match")
+    expect(rematch).to_be_visible(timeout=3000)  # the end reached this phone by a push
+    result = other.locator("#result-text").input_value()
+    assert f"{live_server.url}/w/{sitting.watch_token}/" in result
+    rematch.click()
+    other.wait_for_url(lambda url: sitting.token not in url)
+    assert Sitting.objects.count() == 2 and other.errors == []
+    for page in (tapper, other):
+        page.context.close()

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from asgiref.sync import sync_to_async
 
+from matches.web.live.prerendered import kept
 from matches.web.live.regions import Region, render_region
 
 SITTING, GROUP = "s", "g"
@@ -98,7 +99,8 @@ class Hub:
         return await asyncio.shield(rendered.region)
 
     async def _render(self, sitting_id: int, language: str, watching: bool) -> Region | None:
-        region = await sync_to_async(render_region, thread_sensitive=False)(sitting_id, language, watching)
+        region = None if watching else kept(sitting_id, language, self.known.get((SITTING, sitting_id)))
+        region = region or await sync_to_async(render_region, thread_sensitive=False)(sitting_id, language, watching)
         if region is not None and (SITTING, sitting_id) in self.listeners:
             self.known[(SITTING, sitting_id)] = region.version
         return region

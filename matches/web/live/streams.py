@@ -99,6 +99,8 @@ async def table_events(
                 seen = region.version
             if not await woken(listener.changed):
                 yield ": ping\n\n"
+            else:  # changes a moment apart make one push, and the tap's own view has its region ready
+                await asyncio.sleep(settings.LIVE_COALESCE_SECONDS)
     finally:
         live.leave(SITTING, sitting_id, listener)
 

@@ -9,9 +9,11 @@ from functools import partial
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import ngettext
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -35,6 +37,8 @@ from matches.web.views.common import (
     with_sitting,
 )
 from matches.web.views.limits import STARTS, over_limit
+from matches.web.live.prerendered import keep
+from matches.web.live.regions import Region
 from matches.web.views.links import share_panel
 from matches.web.views.region import region_context
 
@@ -61,9 +65,18 @@ def table_response(
     context.update(notice=notice, status_is_error=status >= 400, correctable=correctable)
     if not swap and not watching:
         context["share"] = share_panel(request, sitting, state)
+    if swap and not watching and not sitting.is_finished:  # (the standings' forms and links are this phone's)
+        keep_for_the_push(sitting, context)
     response = page_or_partial(request, "matches/table.html", "table", context, status=status)
     add_never_cache_headers(response)
     return response
+
+
+def keep_for_the_push(sitting: Sitting, context: dict) -> None:
+    """Render the region's body once, for this answer and for the push of this version (live.prerendered)."""
+    context["body_html"] = render_to_string("matches/table.html#body", context)
+    pushed = render_to_string("matches/table.html#table", {**context, "notice": "", "correctable": None})
+    keep(sitting.pk, get_language(), Region(sitting.version, pushed, (sitting.token, sitting.watch_token)))
 
 
 def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> HttpResponse:
