@@ -1,4 +1,5 @@
 import re
+import time
 
 import pytest
 from django.utils import translation
@@ -27,6 +28,21 @@ def live_server():
     server = AsgiLiveServer()
     yield server
     server.stop()
+
+
+@pytest.fixture(autouse=True)
+def phones_closed_before_the_flush(request):
+    """After a browser test on the live server, its pages are closed before the database is emptied: an
+    open page's stream may have the server read a table (PostgreSQL: a read between two of TRUNCATE's
+    locks is a deadlock)."""
+    if "live_server" not in request.fixturenames or "browser" not in request.fixturenames:
+        yield
+        return
+    request.getfixturevalue("transactional_db")  # set up before this fixture, so emptied after it
+    yield
+    for context in request.getfixturevalue("browser").contexts:
+        context.close()
+    time.sleep(0.3)  # a read already under way ends
 
 
 @pytest.fixture(autouse=True)

@@ -79,6 +79,7 @@ def recent_changes(seconds: float) -> tuple[list[tuple[int, int, int | None]], l
 
 
 def release_connection() -> None:
-    """A worker thread keeps no PostgreSQL connection between reads (the pool gets it back); SQLite's stays."""
-    if connection.vendor != "sqlite":
+    """A worker thread keeps no PostgreSQL connection between reads (the pool gets it back); SQLite's stays.
+    Inside a transaction (a caller's, a test's) the connection is that transaction's: left open."""
+    if connection.vendor != "sqlite" and not connection.in_atomic_block:
         connection.close()
