@@ -107,6 +107,13 @@ class BenchError(Exception):
     pass
 
 
+def page_tokens(text: str) -> tuple[str, str]:
+    """The CSRF token of a page's <body hx-headers> (htmx sends it), and of its first form ("" if none)."""
+    header = re.search(r'"X-CSRFToken":\s*"([^"]+)"', text)
+    field = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', text)
+    return header.group(1) if header else "", field.group(1) if field else ""
+
+
 STARTED = time.monotonic()
 
 
@@ -354,12 +361,10 @@ class Side:
         if status != 200:
             raise BenchError(f"{self.name} page {sitting.token}: {status} {data[:300]!r}")
         text = data.decode()
-        header = re.search(r'"X-CSRFToken":\s*"([^"]+)"', text)
+        header, field = page_tokens(text)
         if not header:
             raise BenchError(f"{self.name}: no X-CSRFToken in the page's hx-headers")
-        self.csrf_header = header.group(1)
-        if found := re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', text):
-            self.csrf_field = found.group(1)
+        self.csrf_header, self.csrf_field = header, field or self.csrf_field
         if found := re.search(r"poll/\?v=(\d+)", text):
             sitting.version = found.group(1)
         sitting.etag = response.headers.get("ETag", "") or f'"{sitting.next}"'

@@ -390,12 +390,10 @@ async def open_page(table: Table, phone: Phone, side: str) -> None:
     if answer.status != 200:
         raise BenchError(f"{side} page {table.token}: {answer.status} {answer.body[:300]!r}")
     text = answer.text()
-    found = re.search(r'"X-CSRFToken":\s*"([^"]+)"', text)
-    if not found:
+    header, field_token = hb.page_tokens(text)
+    if not header:
         raise BenchError(f"{side}: no X-CSRFToken in the page's hx-headers")
-    phone.csrf = found.group(1)
-    if field_found := re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', text):
-        phone.csrf_field = field_found.group(1)
+    phone.csrf, phone.csrf_field = header, field_token or phone.csrf_field
     if side == "peer":
         version = int(answer.header("etag", '""').strip('"') or 0) or table.next
     else:
