@@ -1,8 +1,82 @@
-"""ASGI entry point."""
+"""ASGI entry point (`make run`, the README's production command).
+
+A speed trick, kept because `make bench` shows it (BENCHMARKS.md, live updates): Django's ASGI handler
+runs a sync view and its sync middleware in a thread made for each request, with several hops between
+that thread and the event loop: about 2 ms of a tap's 13 ms of CPU. Here only the async views (the live
+streams, held by the event loop) go to Django's ASGI handler; every other request goes to Django's WSGI
+handler in a fixed pool of threads (a2wsgi), its body read first by the event loop, so a slow client
+holds no thread. A body over BUFFERED bytes, or a path or query that only Django's ASGI handler reads
+safely, goes to Django's ASGI handler as before. tests/web/test_asgi_dispatch.py checks that both
+answer alike."""
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
-application = get_asgi_application()
+
+from a2wsgi import WSGIMiddleware  # noqa: E402
+from asgiref.sync import iscoroutinefunction  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.core.asgi import get_asgi_application  # noqa: E402  (sets Django up)
+from django.core.wsgi import get_wsgi_application  # noqa: E402
+from django.urls import Resolver404, resolve  # noqa: E402
+
+BUFFERED = 1024 * 1024  # bytes of a request body read before the view: every form, not a big upload
+
+
+def held_by_the_loop(path: str) -> bool:
+    """Whether `path` reaches an async view (a live stream)."""
+    try:
+        return iscoroutinefunction(resolve(path).func)
+    except Resolver404:
+        return False
+
+
+def wsgi_safe(scope: dict) -> bool:
+    """a2wsgi needs an ASCII query string and a path that encodes as UTF-8; browsers send no other."""
+    try:
+        scope["query_string"].decode("ascii")
+        scope["path"].encode("utf-8")
+    except (UnicodeDecodeError, UnicodeEncodeError):
+        return False
+    return True
+
+
+class Dispatcher:
+    def __init__(self, threads: int) -> None:
+        self.asgi = get_asgi_application()
+        self.wsgi = WSGIMiddleware(get_wsgi_application(), workers=threads)
+
+    async def __call__(self, scope: dict, receive, send) -> None:
+        if scope["type"] != "http" or not wsgi_safe(scope) or held_by_the_loop(path_info(scope)):
+            return await self.asgi(scope, receive, send)
+        chunks, size, more = [], 0, True
+        while more and size <= BUFFERED:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return  # the phone went away before its request was whole: nothing to answer
+            chunks.append(message.get("body", b""))
+            size, more = size + len(chunks[-1]), message.get("more_body", False)
+        replay = replaying({"type": "http.request", "body": b"".join(chunks), "more_body": more}, receive)
+        if more:
+            return await self.asgi(scope, replay, send)
+        if not any(name == b"content-length" for name, _ in scope["headers"]):  # a chunked body: WSGI needs its size
+            scope = {**scope, "headers": [*scope["headers"], (b"content-length", str(size).encode())]}
+        await self.wsgi(scope, replay, send)
+
+
+def path_info(scope: dict) -> str:
+    path, root = scope["path"], scope.get("root_path", "")
+    return path[len(root) :] if root and path.startswith(root) else path
+
+
+def replaying(first: dict, receive):
+    """`receive` whose first message is `first` (the body read so far)."""
+    pending = [first]
+
+    async def replayed() -> dict:
+        return pending.pop() if pending else await receive()
+
+    return replayed
+
+
+application = Dispatcher(threads=settings.REQUEST_THREADS)

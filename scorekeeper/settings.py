@@ -104,9 +104,9 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        # The ASGI server runs each request's sync code in a thread of its own: a connection kept open
-        # would stay with a thread that ends. PostgreSQL connections come from a pool instead (below).
-        conn_max_age=env_int("CONN_MAX_AGE", 0),
+        # Requests run in a fixed pool of threads per process (scorekeeper/asgi.py): on SQLite each keeps
+        # its connection (opening one costs a tap a fifth of its CPU); PostgreSQL's come from a pool (below).
+        conn_max_age=env_int("CONN_MAX_AGE", 600 if os.environ.get("DATABASE_URL", "sqlite").startswith("sqlite") else 0),
         # A health check costs every request a `SELECT 1` round trip; without it, a connection the
         # database dropped (a restart) fails one request per worker, which Django then replaces
         # (phones retry a tap that was not saved). CONN_HEALTH_CHECKS=1 turns the checks on.
@@ -235,6 +235,9 @@ LIVE_CHECK_SECONDS = float(os.environ.get("LIVE_CHECK_SECONDS", "0.25"))
 LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", "15"))  # with a feed: a lost message is caught
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "15"))
 LIVE_COALESCE_SECONDS = float(os.environ.get("LIVE_COALESCE_SECONDS", "0.05"))  # changes this close: one push
+# Threads per app process for every request but the live streams (scorekeeper/asgi.py): the most that
+# wait on the database at once; the CPU is one core's either way.
+REQUEST_THREADS = env_int("REQUEST_THREADS", 10)
 
 # `manage.py forget_old_sittings` deletes sittings untouched for this many days (0: keep all).
 RETENTION_DAYS = env_int("RETENTION_DAYS", 365)

@@ -48,6 +48,21 @@
     if (version <= versionOf(live())) return; // a tap's own answer already showed it
     held = { html: html, version: version };
     show();
+    if (held) sayHeld(live());
+  }
+  // Someone has a panel open (about to answer for a hand another phone may just have recorded): say
+  // the table changed, and that closing the panel shows it.
+  function sayHeld(region) {
+    var words = document.body.dataset.held;
+    if (!region || !words) return;
+    region.querySelectorAll("details[open]").forEach(function (open) {
+      if (open.querySelector(".held")) return;
+      var note = document.createElement("p");
+      note.className = "notice held";
+      note.setAttribute("role", "status");
+      note.textContent = words;
+      open.appendChild(note);
+    });
   }
   function busy(region) {
     return fingerDown || asking > 0 || region.querySelector("details[open]") ||

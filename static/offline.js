@@ -239,6 +239,7 @@
       action: form.getAttribute("action"),
       fields: fields,
       number: values.number,
+      winner: values.winner,
       name: name ? name.textContent.trim() : "",
       how: how,
     };
@@ -259,11 +260,26 @@
     apply();
     schedule(0);
   }
+  // A double tap on a name (the next hand's button is under the finger as soon as the first is
+  // answered, or at once offline) would record that winner twice: no table plays a hand that fast.
+  var DOUBLE_TAP_MS = 700;
+  var lastTap = null;
+  function doubleTap(op) {
+    if (op.kind !== "tap") return false;
+    var previous = lastTap;
+    lastTap = { winner: op.winner, number: op.number, at: Date.now() };
+    return Boolean(previous && previous.winner === op.winner && previous.number !== op.number &&
+      lastTap.at - previous.at < DOUBLE_TAP_MS);
+  }
   document.addEventListener("htmx:confirm", function (event) {
     var form = event.detail.elt;
     if (!ours(form)) return;
     var trigger = event.detail.triggeringEvent;
     var op = entry(form, trigger && trigger.submitter);
+    if (doubleTap(op)) {
+      event.preventDefault();
+      return;
+    }
     if (offline() || state.ops.length) {
       event.preventDefault();
       keep(op);

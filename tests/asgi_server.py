@@ -1,4 +1,4 @@
-"""The browser tests' live server: the app under uvicorn (ASGI, as `make run` serves it) in a thread of the
+"""The browser tests' live server: the app under uvicorn (scorekeeper.asgi's dispatcher, as `make run` serves it) in a thread of the
 test process, on the test database, so that pushed updates (Server-Sent Events) reach the pages.
 It replaces pytest-django's WSGI live server, which cannot hold a stream open."""
 
@@ -13,14 +13,15 @@ class AsgiLiveServer:
     def __init__(self, host: str = "localhost") -> None:
         import uvicorn
         from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-        from django.core.asgi import get_asgi_application
         from django.test.utils import modify_settings
+
+        from scorekeeper.asgi import Dispatcher
 
         self.socket = socket.socket()
         self.socket.bind(("127.0.0.1", 0))
         self.port = self.socket.getsockname()[1]
         config = uvicorn.Config(
-            ASGIStaticFilesHandler(get_asgi_application()),
+            ASGIStaticFilesHandler(Dispatcher(threads=4)),  # as scorekeeper.asgi serves the app
             log_level="warning",
             lifespan="off",
             timeout_graceful_shutdown=1,

@@ -188,6 +188,8 @@ class SittingVerbs:
                 raise Conflict("match_ended")
             table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
             last = table.last_hand
+            if (last is None or number > last.number) and stamp is not None:
+                raise Conflict("undo_done_elsewhere", number=number)  # this phone saw it recorded: another undid it
             if last is None:
                 raise Conflict("nothing_to_undo")
             if number > last.number:

@@ -57,6 +57,7 @@ REFUSALS: dict[str, object] = {
     "ends_before_later_hands": _ends_before_later_hands,
     "nothing_to_undo": gettext_lazy("There is no hand to undo yet."),
     "undo_unrecorded": gettext_lazy("Hand %(number)d has not been recorded: nothing was undone."),
+    "undo_done_elsewhere": gettext_lazy("Hand %(number)d was already undone on another phone: it is open to tap again."),
     "undo_not_last": gettext_lazy("Hand %(number)d is not the last hand any more: nothing was undone."),
     "undo_changed": gettext_lazy("Hand %(number)d changed since your screen showed it (now %(winner)s): nothing was undone."),
     "already_over": gettext_lazy("This match is already over."),

@@ -261,3 +261,36 @@ def test_the_waiting_taps_fit_a_small_phone_in_every_language(browser, live_serv
     assert no_horizontal_scroll(page)
     shot(page, f"offline-waiting-{locale}")
     assert errors == []
+
+
+def test_a_double_tap_on_a_name_records_one_hand_online_and_offline(browser, live_server):
+    """The next hand's button is under the finger once the first tap is answered (or at once offline):
+    the same name tapped again a moment later is the same tap, not the next hand."""
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, "360x640", locale="fr-FR")
+    errors = watch_console(page)
+    ready_offline(page, f"{live_server.url}/s/{sitting.token}/")
+    tap(page, "Aïcha")
+    page.get_by_text("Main 1 notée").wait_for()
+    tap(page, "Aïcha")  # the second tap of a double tap, landing on hand 2
+    page.wait_for_timeout(300)
+    assert winners(sitting) == [(1, "Aïcha")]
+    expect(page.locator(".legend .hand")).to_have_text("Main 2")
+
+    page.wait_for_timeout(700)  # a hand later, the same player may well win again
+    tap(page, "Aïcha")
+    page.get_by_text("Main 2 notée").wait_for()
+    page.wait_for_timeout(700)
+
+    page.context.set_offline(True)
+    expect(page.locator(".offline-line")).to_be_visible()
+    tap(page, "Djibo")
+    tap(page, "Djibo")
+    expect(page.locator(".waiting li")).to_have_count(1)
+    page.wait_for_timeout(800)
+    tap(page, "Djibo")
+    expect(page.locator(".waiting li")).to_have_count(2)
+    page.context.set_offline(False)
+    expect(page.locator(".waiting li")).to_have_count(0)
+    assert winners(sitting) == [(1, "Aïcha"), (2, "Aïcha"), (3, "Djibo"), (4, "Djibo")]
+    assert errors == []

@@ -105,6 +105,19 @@ def test_undo_removes_only_the_named_last_hand_and_its_points(sitting):
     assert sitting.check_totals() == []
 
 
+@pytest.mark.parametrize("recorded", [[2, 1], [2]])
+def test_a_second_phone_undoing_the_same_hand_is_told_another_phone_undid_it(sitting, recorded):
+    play(sitting, recorded)
+    number = len(recorded)
+    stamp = sitting.hands.get(number=number).stamp  # what both phones' Undo forms carry
+    sitting.undo_hand(number, stamp)
+    with refused(Conflict, f"Hand {number} was already undone on another phone"):
+        sitting.undo_hand(number, stamp)
+    with refused(Conflict, "has not been recorded" if number > 1 else "no hand to undo"):
+        sitting.undo_hand(number)  # no stamp: nothing says this phone ever saw it
+    assert sitting.hands.count() == number - 1
+
+
 def test_undo_with_no_hand_is_refused(sitting):
     with refused(Conflict, "no hand to undo"):
         sitting.undo_hand(1)

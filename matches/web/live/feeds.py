@@ -18,6 +18,7 @@ from django.db import connections
 from matches.models.announce import CHANNEL
 from matches.web.live.hub import GROUP, SITTING, Hub
 from matches.web.live.regions import recent_changes, versions
+from matches.web.live.sqlite_commits import commits_of
 
 logger = logging.getLogger(__name__)
 RECONNECT_SECONDS = 1.0
@@ -56,14 +57,17 @@ async def check_recent(hub: Hub) -> None:
     indexed range query each, however many tables this process shows), each change heard once."""
     read = sync_to_async(recent_changes, thread_sensitive=False)
     heard_of: dict[str, int] = {}  # what the last reads returned, so a change still in the window is not heard again
+    commits = commits_of(connections["default"].settings_dict)
     while True:
         await asyncio.sleep(settings.LIVE_CHECK_SECONDS)
-        if not hub.listeners:
+        if not hub.listeners or (commits is not None and not commits.since_last_ask()):
             continue
         try:
             sittings, groups = await read(RECENT_SECONDS)
         except Exception as error:  # the database is away: try at the next interval
             logger.warning("live check failed: %s", error)
+            if commits is not None:
+                commits.close()  # so the next check reads whatever it says
             continue
         now = {}
         for pk, version, group_id in sittings:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from functools import lru_cache
 
 from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
@@ -145,7 +146,8 @@ def let_go_of_the_request_thread() -> None:
 async def woken(changed: asyncio.Event) -> bool:
     """Wait for a change, at most a heartbeat; True if one came."""
     try:
-        await asyncio.wait_for(changed.wait(), settings.LIVE_HEARTBEAT_SECONDS)
+        async with asyncio.timeout(settings.LIVE_HEARTBEAT_SECONDS):  # (wait_for costs a task each time)
+            await changed.wait()
     except TimeoutError:
         return False
     changed.clear()
@@ -160,6 +162,7 @@ def try_again() -> HttpResponse:
     return response
 
 
+@lru_cache(maxsize=256)  # written once per version and language, whatever the number of phones
 def table_event(region: Region) -> str:
     return f"id: {region.version}\n" + event("table", region.html)
 
