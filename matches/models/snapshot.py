@@ -27,8 +27,21 @@ def read_snapshot() -> Iterator[None]:
         finally:
             connection.transaction_mode = mode
         return
+    if connection.vendor == "postgresql":
+        # psycopg opens the transaction with these: BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY, one
+        # round trip (a SET TRANSACTION after BEGIN would be another), then puts them back for the next user.
+        from psycopg import IsolationLevel
+
+        connection.ensure_connection()
+        raw = connection.connection
+        before = (raw.isolation_level, raw.read_only)
+        raw.isolation_level, raw.read_only = IsolationLevel.REPEATABLE_READ, True
+        try:
+            with transaction.atomic():
+                yield
+        finally:
+            if connection.connection is raw and not raw.closed:
+                raw.isolation_level, raw.read_only = before
+        return
     with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         yield
