@@ -126,6 +126,22 @@ class Sitting(SittingVerbs, models.Model):
         """The seats in playing order, with their players."""
         return list(self.seats.select_related("player").order_by("position"))
 
+    def seated_afresh(self) -> list[Seat]:
+        """seated() with this sitting's row read again by its link in the same query (in a snapshot, or
+        the two could disagree); Sitting.DoesNotExist when the link no longer reaches it."""
+        query = Seat.objects.filter(sitting__token=self.token).select_related("sitting", "player").order_by("position")
+        seats = list(query)
+        if not seats:
+            raise Sitting.DoesNotExist
+        fresh = seats[0].sitting
+        for field in self._meta.concrete_fields:
+            setattr(self, field.attname, getattr(fresh, field.attname))
+        self._state.fields_cache.clear()  # what it pointed to (a rematch, a group) may have changed too
+        self._prefetched_objects_cache = {}
+        for seat in seats:
+            seat.sitting = self
+        return seats
+
     def table(self, recent: int | None = HANDS_ON_TABLE) -> Table:
         """The match table with the newest `recent` hands (None: all, newest first)."""
         seats = self.seated()
@@ -137,8 +153,8 @@ class Sitting(SittingVerbs, models.Model):
         if connection.in_atomic_block:
             return self.table(recent)
         with read_snapshot():
-            self.refresh_from_db(from_queryset=Sitting.objects.filter(token=self.token))
-            return self.table(recent)
+            seats = self.seated_afresh()
+            return Table(self, seats, *self._read_hands(seats, recent))
 
     def history_page(self, holding: int | None, size: int) -> tuple[Table, int]:
         """(page of `size` hands holding hand `holding`, newest first; last hand's number). Pages count from

@@ -262,7 +262,7 @@ class SittingVerbs:
         """Lock and re-read this sitting's row, return its seats; Sitting.DoesNotExist when the link is gone."""
         locked = type(self).objects.select_for_update().filter(token=self.token)
         self.refresh_from_db(from_queryset=locked)
-        return self.seated()
+        return self.seated()  # after the lock: a join locking both would read seats from before a racing tap
 
     def _update(self, **changes: object) -> None:
         """Write `changes` and the next version to the locked row, and keep them on this copy."""
