@@ -1,8 +1,9 @@
 """ASGI entry point (`make run`, the README's production command).
 
 A speed trick, kept because `make bench` shows it (BENCHMARKS.md, live updates): Django's ASGI handler
-runs a sync view and its sync middleware in a thread made for each request, with several hops between
-that thread and the event loop: about 2 ms of a tap's 13 ms of CPU. Here only the async views (the live
+runs a sync view and its sync middleware in a thread made for each request, so no database connection
+can be kept from one request to the next. Here, with each thread of a fixed pool keeping its SQLite
+connection, a tap costs a fifth less CPU (13.0-13.5 ms -> 10.6-10.7 ms). Only the async views (the live
 streams, held by the event loop) go to Django's ASGI handler; every other request goes to Django's WSGI
 handler in a fixed pool of threads (a2wsgi), its body read first by the event loop, so a slow client
 holds no thread. A body over BUFFERED bytes, or a path or query that only Django's ASGI handler reads
