@@ -1,8 +1,9 @@
 """Tell every app process, on this machine or another, that a sitting or a group changed, so that the
 phones showing it get the new table at once (matches.web.live listens).
 
-PostgreSQL: NOTIFY in the changing transaction, delivered on commit (never for a change rolled back).
-Redis (CACHE_URL): PUBLISH once the transaction commits. SQLite alone (one machine): nothing to send;
+PostgreSQL: every change moves the sitting's or group's version, and a trigger on that column NOTIFYs
+in the changing transaction (migration 0009), delivered on commit (never for a change rolled back): no
+statement of the app's, so nothing here. Redis (CACHE_URL): PUBLISH once the transaction commits. SQLite alone (one machine): nothing to send;
 each process reads the versions of the sittings it shows (LIVE_FEED in settings)."""
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from collections.abc import Iterable
 from functools import cache
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 
-CHANNEL = "last_trick"
+CHANNEL = "last_trick"  # also written in migration 0009, whose trigger sends on it
 logger = logging.getLogger(__name__)
 
 
@@ -33,11 +34,7 @@ def group_changed(group_id: int) -> None:
 
 
 def _send(payload: str) -> None:
-    feed = settings.LIVE_FEED
-    if feed == "postgres" and connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
-    elif feed == "redis":
+    if settings.LIVE_FEED == "redis":
         transaction.on_commit(lambda: _publish(payload))
 
 
