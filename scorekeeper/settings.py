@@ -196,6 +196,8 @@ PLAIN_HTTP = env_flag("PLAIN_HTTP")
 # The laptop's LAN address (set by `make run`): links and QR codes shown on the laptop itself
 # (opened as 127.0.0.1 or localhost) give phones this address instead.
 LAN_HOST = os.environ.get("LAN_HOST", "")
+if PLAIN_HTTP:  # chromium ignores COOP on an http:// LAN address, and says so in the console on every page
+    SECURE_CROSS_ORIGIN_OPENER_POLICY = None
 if not DEBUG and not PLAIN_HTTP:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", default=True)

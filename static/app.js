@@ -10,6 +10,30 @@
   document.addEventListener("submit", function (event) {
     if (event.submitter) submitters.set(event.target, event.submitter);
   }, true);
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented) withToken(event.target);  // (htmx sends its own with the token header)
+  });
+  // A region the server pushed or swapped in carries no CSRF field (it is rendered once for every
+  // phone). A form the browser sends itself (tapped before htmx took it over) takes this page's.
+  function pageToken() {
+    try {
+      return JSON.parse(body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (error) {
+      return "";
+    }
+  }
+  function withToken(form) {
+    if (!form || form.tagName !== "FORM" || (form.getAttribute("method") || "").toLowerCase() !== "post") return;
+    var field = form.querySelector('input[name="csrfmiddlewaretoken"]');
+    if (field && field.value) return;
+    if (!field) {
+      field = document.createElement("input");
+      field.type = "hidden";
+      field.name = "csrfmiddlewaretoken";
+      form.appendChild(field);
+    }
+    field.value = pageToken();
+  }
 
   function tapped(event) {
     var form = event.detail.elt;
@@ -81,7 +105,7 @@
   // --- a table pushed by the server was rendered once for every phone: its plain forms take this
   // page's CSRF token, and the result to share its links whole, on this phone's address ---
   function completePushed() {
-    var token = (JSON.parse(body.getAttribute("hx-headers") || "{}"))["X-CSRFToken"] || "";
+    var token = pageToken();
     document.querySelectorAll("input[data-csrf-from-page]").forEach(function (input) { input.value = token; });
     document.querySelectorAll("textarea[data-link-from-page]").forEach(function (box) {
       box.value = box.value.replace(/(^|\s)(\/w\/[A-Za-z0-9_-]+\/)/g, "$1" + window.location.origin + "$2");

@@ -17,6 +17,11 @@
     navigator.serviceWorker.controller.postMessage({ language: document.documentElement.lang });
   }
 
+  // The page shown for a page never opened here: the page itself as soon as the network is back.
+  if (document.querySelector("[data-reload-when-online]")) {
+    window.addEventListener("online", function () { location.reload(); });
+  }
+
   var section = document.getElementById("table");
   var sitting = location.pathname.match(/^\/[sw]\/[A-Za-z0-9_-]+\//);
   if (!section || !sitting) return;  // only a match table keeps taps
@@ -260,26 +265,30 @@
     apply();
     schedule(0);
   }
-  // A double tap on a name (the next hand's button is under the finger as soon as the first is
-  // answered, or at once offline) would record that winner twice: no table plays a hand that fast.
+  // A double tap (the next hand's names are under the finger as soon as the first tap is answered,
+  // or at once offline, and the page may have moved) would record the next hand too, for whichever
+  // name is there: no table plays a hand that fast. Checked before htmx or the browser sends it.
   var DOUBLE_TAP_MS = 700;
   var lastTap = null;
   function doubleTap(op) {
     if (op.kind !== "tap") return false;
-    var previous = lastTap;
-    lastTap = { winner: op.winner, number: op.number, at: Date.now() };
-    return Boolean(previous && previous.winner === op.winner && previous.number !== op.number &&
-      lastTap.at - previous.at < DOUBLE_TAP_MS);
+    var now = Date.now();
+    if (lastTap && lastTap.number !== op.number && now - lastTap.at < DOUBLE_TAP_MS) return true;
+    lastTap = { number: op.number, at: now };  // (a dropped tap is no new start: a triple tap drops two)
+    return false;
   }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (ours(form) && doubleTap(entry(form, event.submitter))) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
   document.addEventListener("htmx:confirm", function (event) {
     var form = event.detail.elt;
     if (!ours(form)) return;
     var trigger = event.detail.triggeringEvent;
     var op = entry(form, trigger && trigger.submitter);
-    if (doubleTap(op)) {
-      event.preventDefault();
-      return;
-    }
     if (offline() || state.ops.length) {
       event.preventDefault();
       keep(op);
@@ -390,7 +399,12 @@
     if (event.key === QUEUE) { state = read(); apply(); }
   });
 
-  if (navigator.onLine && !document.querySelector("meta[name=offline-copy]")) answered();
+  if (navigator.onLine && !document.querySelector("meta[name=offline-copy]")) {
+    answered();
+    // A table opened before the worker was in control (a shared link's first visit): the worker did
+    // not see it come, so the copy is kept from here.
+    if (!("serviceWorker" in navigator && navigator.serviceWorker.controller)) keepPage(section);
+  }
   apply();
   flush();
 })();

@@ -66,7 +66,7 @@ def test_a_push_waits_while_an_answer_panel_is_open_and_never_moves_the_names(br
     time.sleep(1.5)  # the push has arrived by now: it waits, the panel stays open on hand 1
     expect(panel).to_have_attribute("open", "")
     expect(reader.locator("#who-won .hand")).to_have_text("Hand 1")
-    expect(panel.locator(".held")).to_have_text("The table just changed on another phone: close this to see it.")
+    expect(panel.locator(".held")).to_have_text("Another phone just changed the table (this hand may be recorded already): close this panel to see it.")
     shot(reader, "live-held-panel-360x640")
     panel.locator("summary").click()  # closed: the table catches up at once
     expect(reader.locator("#who-won .hand")).to_have_text("Hand 2", timeout=3000)

@@ -176,6 +176,40 @@ def test_offline_a_page_never_opened_gets_the_offline_page_in_the_phones_languag
     assert errors == []
 
 
+def test_a_table_opened_once_from_a_shared_link_reloads_offline_with_its_waiting_taps(browser, live_server):
+    """The first visit comes before the service worker is in control: the page keeps its own copy."""
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, "360x640", locale="fr-FR")
+    errors = watch_console(page)
+    page.goto(f"{live_server.url}/s/{sitting.token}/")  # once, as from a link in a message
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function(f"caches.match(location.origin + '/s/{sitting.token}/').then(r => !!r)")
+    page.context.set_offline(True)
+    for name in ["Aïcha", "Djibo", "Boubacar"]:
+        tap(page, name)
+        page.wait_for_timeout(700)  # a hand is played
+    page.reload()
+    expect(page.locator(".offline-line")).to_be_visible()
+    expect(page.locator(".waiting li")).to_have_count(3)
+    shot(page, "offline-first-visit-reloaded-fr")
+    page.context.set_offline(False)
+    expect(page.locator(".waiting li")).to_have_count(0, timeout=15_000)
+    assert winners(sitting) == [(1, "Aïcha"), (2, "Djibo"), (3, "Boubacar")]
+    assert errors == []
+
+
+def test_the_offline_page_opens_the_page_asked_for_as_soon_as_the_network_is_back(browser, live_server):
+    sitting, other = Sitting.start("agram", NAMES), Sitting.start("spar", NAMES)
+    page = open_phone(browser, "360x640", locale="fr-FR")
+    ready_offline(page, f"{live_server.url}/s/{sitting.token}/")
+    page.context.set_offline(True)
+    page.goto(f"{live_server.url}/s/{other.token}/")  # never opened here
+    expect(page.get_by_role("heading", name="Pas de réseau")).to_be_visible()
+    page.context.set_offline(False)
+    expect(page.locator(".tap", has_text="Djibo")).to_be_visible()
+    assert page.url.endswith(f"/s/{other.token}/")
+
+
 def test_the_watch_link_opens_offline_as_last_seen(browser, live_server):
     sitting = Sitting.start("agram", NAMES)
     sitting.record_hand(1, 3)
@@ -273,6 +307,7 @@ def test_a_double_tap_on_a_name_records_one_hand_online_and_offline(browser, liv
     tap(page, "Aïcha")
     page.get_by_text("Main 1 notée").wait_for()
     tap(page, "Aïcha")  # the second tap of a double tap, landing on hand 2
+    tap(page, "Boubacar")  # or on another name, the page having moved under the finger
     page.wait_for_timeout(300)
     assert winners(sitting) == [(1, "Aïcha")]
     expect(page.locator(".legend .hand")).to_have_text("Main 2")
@@ -285,7 +320,7 @@ def test_a_double_tap_on_a_name_records_one_hand_online_and_offline(browser, liv
     page.context.set_offline(True)
     expect(page.locator(".offline-line")).to_be_visible()
     tap(page, "Djibo")
-    tap(page, "Djibo")
+    tap(page, "Chaibou")
     expect(page.locator(".waiting li")).to_have_count(1)
     page.wait_for_timeout(800)
     tap(page, "Djibo")
@@ -293,4 +328,30 @@ def test_a_double_tap_on_a_name_records_one_hand_online_and_offline(browser, liv
     page.context.set_offline(False)
     expect(page.locator(".waiting li")).to_have_count(0)
     assert winners(sitting) == [(1, "Aïcha"), (2, "Aïcha"), (3, "Djibo"), (4, "Djibo")]
+    assert errors == []
+
+
+def test_a_pushed_form_the_browser_sends_itself_carries_the_pages_csrf_token(browser, live_server):
+    """A tap landing on a swapped-in table before htmx took it over is sent by the browser as a plain form:
+    the region (rendered once for every phone) has no CSRF field, so the page adds its own, and the hand
+    counts instead of a 403 page that a reload only posts again."""
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, "360x640", locale="fr-FR")
+    errors = watch_console(page)
+    page.goto(f"{live_server.url}/s/{sitting.token}/")
+    tap(page, "Aïcha")
+    page.get_by_text("Main 1 notée").wait_for()
+    assert page.locator('#table form[action$="/tap/"] input[name="csrfmiddlewaretoken"]').count() == 0
+    page.wait_for_timeout(700)  # a hand is played (sooner would be a double tap)
+    # A copy of the swapped-in form that htmx never saw: the browser itself sends it.
+    page.evaluate("""() => {
+        const form = document.querySelector('#table form[action$="/tap/"]').cloneNode(true);
+        form.removeAttribute("hx-post");
+        form.id = "plain";
+        document.body.append(form);
+    }""")
+    with page.expect_navigation():
+        page.locator("#plain button.tap", has_text="Djibo").click()
+    assert page.url.endswith(f"/s/{sitting.token}/")
+    assert winners(sitting) == [(1, "Aïcha"), (2, "Djibo")]
     assert errors == []

@@ -309,6 +309,17 @@ def test_a_conflicting_tap_offers_to_correct_the_recorded_hand(client, sitting):
     assert f'href="{url(sitting, "hands/1/")}">Correct hand 1</a>' in body
 
 
+def test_a_tap_refused_for_a_hand_recorded_with_other_answers_says_the_answers_that_stood(client):
+    """Two phones agreed on the winner, not on how: the phone whose tap did not stand reads both."""
+    sitting = Sitting.start("fapfap", ["Aïcha", "Boubacar", "Chaibou"])
+    sitting.record_hand(1, 2, {"multiplier": "2"})
+    response = client.post(url(sitting, "tap/"), {"number": 1, "winner": 3, "multiplier": "1"}, **HX)
+    body = shown(response.content.decode())
+    assert response.status_code == 409
+    assert "Hand 1 is already recorded: Chaibou (with a 3, last trick only: 2 stakes from each other player)." in body
+    assert f'href="{url(sitting, "hands/1/")}">Correct hand 1</a>' in body
+
+
 @pytest.mark.parametrize("slug, answers", [("fapfap", {"multiplier": "2"}), ("cat-te", {"how": "flush"})])
 def test_a_match_ended_early_shows_its_abandoned_hand(client, slug, answers):
     """The abandoned hand has no answers; the table, history and CSV still render."""

@@ -203,6 +203,16 @@ def test_csrf_is_enforced_and_htmx_sends_the_token_from_body_hx_headers(sitting)
     assert accepted.status_code == 200 and sitting.hands.count() == 1
 
 
+def test_a_plain_form_refused_for_its_csrf_token_leads_back_to_its_page_not_to_a_reload_that_posts_again(sitting):
+    phone = Client(enforce_csrf_checks=True)
+    phone.get(url(sitting))
+    refused = phone.post(url(sitting, "tap/"), {"number": 1, "winner": 1})
+    page = refused.content.decode()
+    assert refused.status_code == 403 and sitting.hands.count() == 0
+    assert "nothing was done" in page and "Reload" not in page
+    assert f'href="{url(sitting)}"' in page  # the table itself, where the tap can be made again
+
+
 def test_the_table_region_htmx_swaps_in_carries_no_csrf_token_while_a_plain_page_keeps_them(sitting):
     phone = Client(enforce_csrf_checks=True)
     page = phone.get(url(sitting)).content.decode()

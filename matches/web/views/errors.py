@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import re
+
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 
-def message_response(request: HttpRequest, message: str, status: int) -> HttpResponse:
-    """A 4xx/5xx answer carrying `message`: the notice fragment for htmx, a full page otherwise."""
+# The page a form was sent from: a match table or a group page (its actions' addresses start with it).
+PAGE_OF_ACTION = re.compile(r"^/(s|g)/[A-Za-z0-9_-]{1,64}/")
+
+
+def message_response(request: HttpRequest, message: str, status: int, back: str = "") -> HttpResponse:
+    """A 4xx/5xx answer carrying `message`: the notice fragment for htmx, a full page otherwise (with a
+    way `back` to the page the request came from, when given)."""
     if getattr(request, "htmx", False) and not request.htmx.history_restore_request:
         response = render(request, "error.html#message", {"message": message}, status=status)
         response["HX-Retarget"] = "#notice"
         response["HX-Reswap"] = "innerHTML"
         return response
-    return render(request, "error.html", {"message": message}, status=status)
+    return render(request, "error.html", {"message": message, "back": back}, status=status)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -39,8 +46,12 @@ def server_error(request: HttpRequest) -> HttpResponse:
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """403 for a stale or missing CSRF token. The answer carries a fresh token (header X-CSRF-Token,
     and the cookie it belongs to), which the page's script takes to send the same request once more."""
-    response = message_response(
-        request, _("This page was open too long or came from elsewhere. Reload the page, then tap again."), 403
-    )
+    if getattr(request, "htmx", False):
+        message, back = _("This page was open too long or came from elsewhere. Reload the page, then tap again."), ""
+    else:  # a plain form: reloading this answer would only send it again
+        page = PAGE_OF_ACTION.match(request.path)
+        back = page.group(0) if page else ""
+        message = _("This page was open too long or came from elsewhere: nothing was done. Open it again, then tap again.")
+    response = message_response(request, message, 403, back)
     response["X-CSRF-Token"] = get_token(request)
     return response

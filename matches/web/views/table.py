@@ -80,8 +80,17 @@ def keep_for_the_push(sitting: Sitting, context: dict) -> None:
 
 
 def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> HttpResponse:
+    state = TableState.of(sitting.fresh_table())
+    text = refusal_text(refusal)
+    if isinstance(refusal, AlreadyRecorded) and "winner" in refusal.params:
+        # The answers that stood too: two phones may agree on the winner, not on how the hand was won.
+        stood = next((hand for hand in state.recent_hands if hand.number == refusal.number), None)
+        how = state.describe(stood) if stood is not None else ""
+        if how:
+            values = {"number": refusal.number, "winner": bdi(refusal.params["winner"]), "how": how}
+            text = sentence(_("Hand %(number)d is already recorded: %(winner)s (%(how)s)."), values)
     correctable = refusal.number if isinstance(refusal, AlreadyRecorded) and not sitting.is_final else None
-    return table_response(request, sitting, refusal_text(refusal), status=refusal.status, correctable=correctable)
+    return table_response(request, sitting, text, status=refusal.status, correctable=correctable, state=state)
 
 
 def after_change(
