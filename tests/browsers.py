@@ -50,3 +50,12 @@ def shot(page, name):
 def no_horizontal_scroll(page) -> bool:
     page.wait_for_load_state()  # after a click that navigates, the next document first
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+HAND_MS = 750  # static/offline.js drops a tap of the next hand within 700 ms of the last (a double tap)
+
+
+def hand_played(page) -> None:
+    """Wait as long as a hand takes at least, before tapping the next one: sooner is a double tap."""
+    page.wait_for_timeout(HAND_MS)
+

@@ -8,6 +8,7 @@ import datetime
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
+from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property
 from itertools import combinations, pairwise
 
@@ -205,6 +206,12 @@ def _chosen(matches: Iterable[MatchRecord], game: str | None) -> list[MatchRecor
 def percent_of(ratio: float) -> int:
     """Ratio (0-1) as a whole percent, halves rounded up (5/8 -> 63, where round() gives 62)."""
     return math.floor(100 * ratio + 0.5)
+
+
+def hundredths(value: float) -> Decimal:
+    """`value` to two decimals, halves rounded up as people round (2/3 -> 0.67, 1/8 -> 0.13, -1/8 ->
+    -0.13), where Django's number_format cuts (0.66)."""
+    return Decimal(repr(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
 def _ratio(part: int, whole: int) -> float | None:

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from matches.models import Sitting
 
-from tests.browsers import no_horizontal_scroll, open_phone, shot
+from tests.browsers import hand_played, no_horizontal_scroll, open_phone, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
@@ -34,8 +34,11 @@ def ready_offline(page, url: str) -> None:
     page.wait_for_function("navigator.serviceWorker.controller !== null")
 
 
-def tap(page, name: str) -> None:
+def tap(page, name: str, played: bool = True) -> None:
+    """Tap `name`; `played`: then wait as long as a hand takes at least (a tap sooner is a double tap)."""
     page.locator("button.tap", has_text=name).click()
+    if played:
+        hand_played(page)
 
 
 def winners(sitting) -> list[tuple[int, str]]:
@@ -187,7 +190,6 @@ def test_a_table_opened_once_from_a_shared_link_reloads_offline_with_its_waiting
     page.context.set_offline(True)
     for name in ["Aïcha", "Djibo", "Boubacar"]:
         tap(page, name)
-        page.wait_for_timeout(700)  # a hand is played
     page.reload()
     expect(page.locator(".offline-line")).to_be_visible()
     expect(page.locator(".waiting li")).to_have_count(3)
@@ -290,6 +292,7 @@ def test_the_waiting_taps_fit_a_small_phone_in_every_language(browser, live_serv
     for name in ["Chaibou", "Aïcha"]:
         page.locator("summary.tap", has_text=name).click()
         page.locator("details.ask[open] .answers button.answer:visible").first.click()
+        hand_played(page)
     expect(page.locator(".waiting li")).to_have_count(2)
     expect(page.locator(".offline-line")).to_be_visible()
     assert no_horizontal_scroll(page)
@@ -304,10 +307,10 @@ def test_a_double_tap_on_a_name_records_one_hand_online_and_offline(browser, liv
     page = open_phone(browser, "360x640", locale="fr-FR")
     errors = watch_console(page)
     ready_offline(page, f"{live_server.url}/s/{sitting.token}/")
-    tap(page, "Aïcha")
+    tap(page, "Aïcha", played=False)
     page.get_by_text("Main 1 notée").wait_for()
-    tap(page, "Aïcha")  # the second tap of a double tap, landing on hand 2
-    tap(page, "Boubacar")  # or on another name, the page having moved under the finger
+    tap(page, "Aïcha", played=False)  # the second tap of a double tap, landing on hand 2
+    tap(page, "Boubacar", played=False)  # or on another name, the page having moved under the finger
     page.wait_for_timeout(300)
     assert winners(sitting) == [(1, "Aïcha")]
     expect(page.locator(".legend .hand")).to_have_text("Main 2")
@@ -319,8 +322,8 @@ def test_a_double_tap_on_a_name_records_one_hand_online_and_offline(browser, liv
 
     page.context.set_offline(True)
     expect(page.locator(".offline-line")).to_be_visible()
-    tap(page, "Djibo")
-    tap(page, "Chaibou")
+    tap(page, "Djibo", played=False)
+    tap(page, "Chaibou", played=False)
     expect(page.locator(".waiting li")).to_have_count(1)
     page.wait_for_timeout(800)
     tap(page, "Djibo")

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from matches.models import Sitting
 
-from tests.browsers import PHONES, no_horizontal_scroll, open_phone, shot
+from tests.browsers import PHONES, hand_played, no_horizontal_scroll, open_phone, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -42,8 +42,10 @@ def test_start_tap_undo_end_rematch(browser, live_server, size, scheme):
     page.get_by_role("button", name="Chaibou").click()
     page.get_by_text("Hand 1 recorded: Chaibou.").wait_for()
     page.get_by_text("Chaibou deals, Djibo leads.").wait_for()
+    hand_played(page)
     page.get_by_role("button", name="Djibo").click()
     page.get_by_text("Hand 2 recorded: Djibo.").wait_for()
+    hand_played(page)
     page.get_by_role("button", name="Ousmane Abdoulaye Maïnassara Ibrahim Ba").click()
     page.get_by_text("Hand 3 recorded").wait_for()
     assert no_horizontal_scroll(page)
@@ -134,6 +136,7 @@ def test_fapfap_and_eighty_three_answers_then_correct_a_past_hand(browser, live_
         "Hand 1 recorded: Chaibou (with a 3, last trick only: 200 FCFA from each other player)."
     ).wait_for()
     assert "400" in page.locator("table.tally").inner_text()  # net: the two others pay 2 stakes of 100 each
+    hand_played(page)
     page.locator("summary", has_text="Aïcha").click()
     page.get_by_role("button", name="With a 4 or higher: 1 stake").click()
     page.get_by_text("Hand 2 recorded: Aïcha (with a 4 or higher: 100 FCFA from each other player).").wait_for()
@@ -196,7 +199,7 @@ def test_a_tap_made_offline_waits_on_the_table_and_is_recorded_once_when_back(br
     page.get_by_text("Hand 1 recorded: Boubacar.").wait_for()
     expect(page.locator(".waiting li")).to_have_count(0)
     button = page.get_by_role("button", name="Boubacar")
-    page.wait_for_timeout(700)  # a hand is played (the same name tapped at once again is a double tap)
+    hand_played(page)
     button.click()  # the next hand's button records hand 2, once
     page.get_by_text("Hand 2 recorded: Boubacar.").wait_for()
     assert list(sitting.hands.values_list("number", flat=True)) == [1, 2]

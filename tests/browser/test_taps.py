@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 from matches.domain import rules
 from matches.models import Sitting
 
-from tests.browsers import open_phone, shot
+from tests.browsers import hand_played, open_phone, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo", "Fatouma", "Garba", "Habsatou", "Issoufou"]
@@ -84,6 +84,7 @@ def test_a_stale_csrf_token_is_renewed_and_the_tap_goes_through_once(browser, li
     page.get_by_text("Hand 1 recorded: Chaibou.").wait_for()
     assert page.locator(".notice.error").count() == 0
     assert list(sitting.hands.values_list("number", "winner__position")) == [(1, 2)]
+    hand_played(page)
     page.get_by_role("button", name="Djibo").click()  # and the renewed token keeps working
     page.get_by_text("Hand 2 recorded: Djibo.").wait_for()
     button = page.get_by_role("button", name="Djibo")

@@ -22,6 +22,7 @@ from matches.domain.stats import (
     hand_shares,
     head_to_head,
     nightly_nets,
+    hundredths,
     percent_of,
     player_stats,
     sort_rows,
@@ -376,3 +377,11 @@ def test_every_night_nets_to_zero(matches):
 )
 def test_a_share_is_a_whole_percent_rounded_as_people_round(part, whole, percent):
     assert percent_of(part / whole) == percent
+
+
+@pytest.mark.parametrize(
+    "part, whole, shown",
+    [(2, 3, "0.67"), (1, 3, "0.33"), (1, 8, "0.13"), (-1, 8, "-0.13"), (201, 200, "1.01"), (5, 4, "1.25"), (0, 7, "0.00")],
+)
+def test_a_figure_per_hand_has_two_decimals_rounded_half_up_not_cut(part, whole, shown):
+    assert str(hundredths(part / whole)) == shown

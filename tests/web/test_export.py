@@ -229,3 +229,12 @@ def test_the_file_is_streamed_and_words_each_answer_once(client, monkeypatch):
     rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
     assert [row[0] for row in rows[1:]] == [str(n) for n in range(1, 41)]
     assert len(worded) == 2 and len({row[4] for row in rows[1:]}) == 2
+
+
+def test_the_table_offers_its_csv_by_name_once_a_hand_is_recorded(client):
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar"])
+    assert "hands.csv" not in client.get(url(sitting)).content.decode()
+    sitting.record_hand(1, 0)
+    for answer in (client.get(url(sitting), **FR), client.post(url(sitting, "tap/"), {"number": 2, "winner": 2}, **HX, **FR)):
+        page = answer.content.decode()
+        assert f'<a class="button" href="{url(sitting, "hands.csv")}" download>Toutes les mains (CSV)</a>' in page

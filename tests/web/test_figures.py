@@ -252,6 +252,18 @@ def test_sorting_by_any_column_and_back(client, friends):
         assert next(iter(figures_table(client.get(stats_url(group) + wrong).content.decode())[1])) == "Ana"
 
 
+def test_a_figure_per_hand_is_rounded_half_up_not_cut(client):
+    """2 stakes over 3 hands is 0.67 a hand, as the share of hands beside it rounds (67 %)."""
+    group = Group.create("Vendredi", ["Ana", "Ben"])
+    sitting = group.start_match("fapfap", [player.pk for player in group.players.all()])
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    sitting.record_hand(2, 1, {"multiplier": "1"})
+    sitting.record_hand(3, 1, {"multiplier": "1"})
+    sitting.end_match()
+    _, rows = figures_table(client.get(stats_url(group) + "?game=fapfap").content.decode())
+    assert rows["Ana"][6] == "0.67" and rows["Ben"][6] == "0.67"
+
+
 def test_the_game_filter_shows_points_per_hand_in_the_games_unit(client, friends):
     group, _, _ = friends
     page = client.get(stats_url(group) + "?game=fapfap").content.decode()

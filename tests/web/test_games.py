@@ -167,6 +167,21 @@ def test_eighty_three_shows_the_threshold_in_force(client):
     for number, (winner, answers) in enumerate(taps, start=1):
         client.post(url(sitting, "tap/"), {"number": number, "winner": winner, **answers})
     assert "Playing to <strong>15</strong> after a tie at 10." in client.get(url(sitting)).content.decode()
+    number = len(taps)
+    while not sitting.is_finished and number < 60:
+        number += 1
+        client.post(url(sitting, "tap/"), {"number": number, "winner": 1})
+        sitting.refresh_from_db()
+    over = client.get(url(sitting)).content.decode()
+    assert "Match over" in over and "Played to <strong>15</strong> after a tie at 10." in over  # the result says it
+
+
+def test_a_finished_match_says_what_it_was_played_to(client):
+    sitting = start(client, "agram", {"end_kind": "wins", "end_target": "2"}, ["A", "B"])
+    for number in (1, 2):
+        client.post(url(sitting, "tap/"), {"number": number, "winner": 1})
+    over = client.get(url(sitting)).content.decode()
+    assert "Match over" in over and "Played to 2 hands won." in over
 
 
 def test_cat_te_chips_can_be_reissued_once_when_someone_runs_out(client):

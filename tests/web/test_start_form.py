@@ -363,3 +363,24 @@ def test_a_name_holding_a_null_character_is_refused_in_the_phones_language_and_s
         GAMES["fapfap"].check_player_count(1)
     with translation.override(language):
         assert rule_message(one_name_only.value) not in page  # two names were typed
+
+
+LONG_NAME = "Marie-Éloïse de la Fontaine-Ndiaye Ouédraogo-Kaboré Diabaté"  # 59 characters
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "path", ["/start/agram/", "/groups/new/"],
+)
+def test_no_name_field_cuts_what_is_typed_the_server_says_the_limit_instead(client, path):
+    """A browser's maxlength cuts a pasted name without a word; the refusal says the limit and keeps it."""
+    page = client.get(path).content.decode()
+    assert "maxlength" not in page
+    if path.startswith("/start/"):
+        response = client.post(path, start_data([LONG_NAME, "Boubacar"]))
+    else:
+        response = client.post(path, {"name": "Jeudi", "players": f"{LONG_NAME}\nBoubacar"})
+    answer = response.content.decode()
+    assert response.status_code == 400 and Sitting.objects.count() == 0
+    assert "Keep names to 40 characters (this one has 59)." in answer
+    assert LONG_NAME in answer  # still typed, to be shortened

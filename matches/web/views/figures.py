@@ -327,7 +327,7 @@ def cells(figure: stats.PlayerStats, shown: dict[str, str]) -> list[str]:
         "hand_share": percent(figure.hand_share),
         "points_per_hand": no_figure()
         if figure.points_per_hand is None
-        else formats.number_format(figure.points_per_hand, decimal_pos=2, force_grouping=True),
+        else formats.number_format(stats.hundredths(figure.points_per_hand), decimal_pos=2, force_grouping=True),
         "best_run": grouped(figure.best_run),
         "net_chips": no_figure() if figure.net_chips is None else signed(figure.net_chips),
         "net_money": no_figure() if figure.net_money is None else signed(figure.net_money),

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from matches.domain.errors import BadInput, TableError
-from matches.domain.names import GROUP_NAME_MAX_LENGTH, clean_name, is_visible
+from matches.domain.names import clean_name, is_visible
 from matches.models import Group, Sitting
 from matches.models.snapshot import read_snapshot
 from matches.models.zones import posted_zone
@@ -42,7 +42,7 @@ def checked_group_name(raw: str) -> str:
 @require_http_methods(["GET", "HEAD", "POST"])
 def create_group(request: HtmxHttpRequest) -> HttpResponse:
     """A new group with its name and players (one a line); counted against the new-match limits."""
-    context = {"typed_name": "", "typed_players": "", "max_length": GROUP_NAME_MAX_LENGTH}
+    context = {"typed_name": "", "typed_players": ""}
     if request.method != "POST":
         return no_store(render(request, "matches/group_create.html", context))
     context.update(typed_name=request.POST.get("name", ""), typed_players=request.POST.get("players", ""))
@@ -84,7 +84,6 @@ def save_page(request: HtmxHttpRequest, sitting: Sitting, notice: str = "", stat
             "saved_in": sitting.group,
             "notice": notice,
             "typed": typed,
-            "max_length": GROUP_NAME_MAX_LENGTH,
         }
         return render(request, "matches/group_save.html", context, status=status)
 
