@@ -3,8 +3,9 @@ phones showing it get the new table at once (matches.web.live listens).
 
 PostgreSQL: every change moves the sitting's or group's version, and a trigger on that column NOTIFYs
 in the changing transaction (migration 0009), delivered on commit (never for a change rolled back): no
-statement of the app's, so nothing here. Redis (CACHE_URL): PUBLISH once the transaction commits. SQLite alone (one machine): nothing to send;
-each process reads the versions of the sittings it shows (LIVE_FEED in settings)."""
+statement of the app's, so nothing here. Redis (CACHE_URL): PUBLISH once the transaction commits.
+SQLite alone (one machine): nothing to send; each process reads the versions of the sittings it shows
+(LIVE_FEED in settings)."""
 
 from __future__ import annotations
 

@@ -235,6 +235,7 @@ def test_the_table_offers_its_csv_by_name_once_a_hand_is_recorded(client):
     sitting = Sitting.start("agram", ["Aïcha", "Boubacar"])
     assert "hands.csv" not in client.get(url(sitting)).content.decode()
     sitting.record_hand(1, 0)
-    for answer in (client.get(url(sitting), **FR), client.post(url(sitting, "tap/"), {"number": 2, "winner": 2}, **HX, **FR)):
+    tapped = client.post(url(sitting, "tap/"), {"number": 2, "winner": 2}, **HX, **FR)
+    for answer in (client.get(url(sitting), **FR), tapped):
         page = answer.content.decode()
         assert f'<a class="button" href="{url(sitting, "hands.csv")}" download>Toutes les mains (CSV)</a>' in page

@@ -51,7 +51,9 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     else:  # a plain form: reloading this answer would only send it again
         page = PAGE_OF_ACTION.match(request.path)
         back = page.group(0) if page else ""
-        message = _("This page was open too long or came from elsewhere: nothing was done. Open it again, then tap again.")
+        message = _(
+            "This page was open too long or came from elsewhere: nothing was done. Open it again, then tap again."
+        )
     response = message_response(request, message, 403, back)
     response["X-CSRF-Token"] = get_token(request)
     return response
