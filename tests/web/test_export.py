@@ -231,11 +231,14 @@ def test_the_file_is_streamed_and_words_each_answer_once(client, monkeypatch):
     assert len(worded) == 2 and len({row[4] for row in rows[1:]}) == 2
 
 
-def test_the_table_offers_its_csv_by_name_once_a_hand_is_recorded(client):
+def test_the_table_names_the_csv_on_its_way_to_it_once_a_hand_is_recorded(client):
+    """The export is on the hands page; the table's button to it says so (not a link sent with every tap)."""
     sitting = Sitting.start("agram", ["Aïcha", "Boubacar"])
-    assert "hands.csv" not in client.get(url(sitting)).content.decode()
+    assert "CSV" not in client.get(url(sitting)).content.decode()
     sitting.record_hand(1, 0)
     tapped = client.post(url(sitting, "tap/"), {"number": 2, "winner": 2}, **HX, **FR)
     for answer in (client.get(url(sitting), **FR), tapped):
         page = answer.content.decode()
-        assert f'<a class="button" href="{url(sitting, "hands.csv")}" download>Toutes les mains (CSV)</a>' in page
+        assert f'<a class="button" href="{url(sitting, "hands/")}">Toutes les mains · corrections · CSV</a>' in page
+    hands = client.get(url(sitting, "hands/"), **FR).content.decode()
+    assert f'href="{url(sitting, "hands.csv")}" download>Toutes les mains (CSV)</a>' in hands

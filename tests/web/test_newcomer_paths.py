@@ -59,7 +59,7 @@ def test_the_table_says_how_many_earlier_hands_the_history_holds(client):
     sitting = Sitting.start("agram", NAMES)
     play(sitting, [0, 1, 2, 3, 0, 1, 2, 3, 0])
     page = client.get(url(sitting)).content.decode()
-    assert "and 3 earlier hands" in page and "All hands · corrections" in page
+    assert "and 3 earlier hands" in page and "All hands · corrections · CSV" in page
 
 
 def test_the_correction_page_opens_no_answer_for_the_player(client):
