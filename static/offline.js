@@ -17,9 +17,22 @@
     navigator.serviceWorker.controller.postMessage({ language: document.documentElement.lang });
   }
 
-  // The page shown for a page never opened here: the page itself as soon as the network is back.
+  // The page shown for a page never opened here: the page itself as soon as the server answers again.
+  // Asked, not assumed: "online" can come before the network carries requests, or never on a flaky one.
   if (document.querySelector("[data-reload-when-online]")) {
-    window.addEventListener("online", function () { location.reload(); });
+    var probing = false;
+    var probe = function () {
+      if (probing) return;
+      probing = true;
+      fetch(location.href, { method: "HEAD", cache: "no-store" }).then(function () {
+        location.reload();
+      }, function () {
+        probing = false;
+        setTimeout(probe, RETRY_MS);
+      });
+    };
+    window.addEventListener("online", probe);
+    setTimeout(probe, RETRY_MS);
   }
 
   var section = document.getElementById("table");

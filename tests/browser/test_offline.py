@@ -208,7 +208,7 @@ def test_the_offline_page_opens_the_page_asked_for_as_soon_as_the_network_is_bac
     page.goto(f"{live_server.url}/s/{other.token}/")  # never opened here
     expect(page.get_by_role("heading", name="Pas de réseau")).to_be_visible()
     page.context.set_offline(False)
-    expect(page.locator(".tap", has_text="Djibo")).to_be_visible()
+    expect(page.locator(".tap", has_text="Djibo")).to_be_visible(timeout=15_000)
     assert page.url.endswith(f"/s/{other.token}/")
 
 
