@@ -40,7 +40,8 @@ class HandRecord:
 @dataclass(frozen=True)
 class MatchRecord:
     """One match summed per seat: `players` keys, `finals` (table score), `hands_won`, `best_runs`,
-    `points` (game's unit), `money` (Fapfap stake, in `currency`) or None, `chips_net` (Cat Tê) or None.
+    `points` (game's unit), `money` (Fapfap stake, in `currency`) or None, `chips_net` (Cat Tê) or None;
+    `playing`: not finished yet, so it counts in the night's money and chips, never in the figures.
     Raises ValueError for a repeated seat, a misfit tuple, or a run longer than hands won."""
 
     key: Key
@@ -55,6 +56,7 @@ class MatchRecord:
     money: tuple[int, ...] | None = None
     chips_net: tuple[int, ...] | None = None
     currency: str = ""
+    playing: bool = False
 
     def __post_init__(self) -> None:
         seats = len(self.players)
@@ -114,8 +116,8 @@ class MatchRecord:
 
     @cached_property
     def counts(self) -> bool:
-        """Whether the match enters the figures: at least one hand was won."""
-        return self.hands_played > 0
+        """Whether the match enters the figures: finished, with at least one hand won."""
+        return self.hands_played > 0 and not self.playing
 
     @cached_property
     def top(self) -> int:
@@ -331,30 +333,40 @@ def sort_rows(stats: Mapping[Key, PlayerStats], column: str, descending: bool = 
 
 @dataclass(frozen=True)
 class NightNets:
-    """A night's nets per player over `matches` of `day`, in `currency` ("" if none) or in chips."""
+    """A night's nets per player over `matches` of `day`, in `currency` ("" if none) or in chips;
+    `playing`: those of `matches` still being played."""
 
     day: datetime.date
     chips: bool
     currency: str
     matches: tuple[Key, ...]
     nets: dict[Key, int]
+    playing: tuple[Key, ...] = ()
 
 
 def nightly_nets(matches: Iterable[MatchRecord]) -> list[NightNets]:
-    """Per day (newest first) and currency (then chips): each player's net over that day's matches with
-    money or chips. Raises ValueError when a match's day goes back."""
-    nights: dict[tuple[datetime.date, bool, str], tuple[list[Key], dict[Key, int]]] = {}
+    """Per day (newest first) and currency (then chips): each player's net over every hand won that day
+    with money or chips, in finished matches and in those still being played (in Fapfap each hand is
+    paid when it is won). Raises ValueError when a match's day goes back."""
+    nights: dict[tuple[datetime.date, bool, str], tuple[list[MatchRecord], dict[Key, int]]] = {}
     for match in _chosen(matches, None):
         for chips, currency, nets in ((False, match.currency, match.money), (True, "", match.chips_net)):
-            if nets is None or not match.counts:
+            if nets is None or not match.hands_played:
                 continue
-            keys, total = nights.setdefault((match.day, chips, currency), ([], {}))
-            keys.append(match.key)
+            counted, total = nights.setdefault((match.day, chips, currency), ([], {}))
+            counted.append(match)
             for player, net in zip(match.players, nets):
                 total[player] = total.get(player, 0) + net
     return [
-        NightNets(day, chips, currency, tuple(keys), total)
-        for (day, chips, currency), (keys, total) in sorted(
+        NightNets(
+            day,
+            chips,
+            currency,
+            tuple(match.key for match in counted),
+            total,
+            tuple(match.key for match in counted if match.playing),
+        )
+        for (day, chips, currency), (counted, total) in sorted(
             nights.items(), key=lambda item: (-item[0][0].toordinal(), item[0][1], item[0][2])
         )
     ]

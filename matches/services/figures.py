@@ -1,11 +1,12 @@
-"""A group's figures from the database: finished matches as stats.MatchRecords in two queries
-(sittings, then seats) and the win-rate chart. Seats keep total, hands won and best run, so no
-hand row is read."""
+"""A group's figures from the database: its matches as stats.MatchRecords in two queries (sittings,
+then seats; those still being played apart) and the win-rate chart. Seats keep total, hands won and
+best run, so no hand row is read."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from matches.domain import rules, stats
@@ -21,10 +22,17 @@ COLOURS = 8  # line styles (.chart .l0 to .l7 in app.css)
 
 @dataclass(frozen=True)
 class GroupRead:
-    """Finished matches as MatchRecords (oldest first, by sitting id; players by id) and players' names."""
+    """Finished matches as MatchRecords (oldest first, by sitting id; players by id), players' names, and
+    the matches still being played (`playing`): their hands count in the night's money, not in the figures."""
 
     matches: list[stats.MatchRecord]
     names: dict[int, str]
+    playing: list[stats.MatchRecord] = field(default_factory=list)
+
+    @property
+    def every_match(self) -> list[stats.MatchRecord]:
+        """Finished and still playing, oldest day first: what the nights' settlements count."""
+        return sorted([*self.matches, *self.playing], key=lambda match: match.day)
 
 
 def group_matches(group: Group) -> list[stats.MatchRecord]:
@@ -40,12 +48,13 @@ SITTING_COLUMNS = (
     "chips_reissued",
     "ended_how",
     "time_zone",
+    "finished_at",
 )
 SEAT_COLUMNS = ("sitting_id", "player_id", "player__name", "total", "hands_won", "best_run")
 
 
 class SittingRow(NamedTuple):
-    """What the figures read of a finished sitting (plain values: no model built per row)."""
+    """What the figures read of a sitting (plain values: no model built per row)."""
 
     pk: int
     game: str
@@ -54,6 +63,7 @@ class SittingRow(NamedTuple):
     chips_reissued: int
     ended_how: str
     time_zone: str
+    finished_at: object
 
     starting_chips = property(lambda row: row.options.get("starting_chips"))
     stake_amount = property(lambda row: row.options.get("stake_amount"))
@@ -69,21 +79,24 @@ class SeatColumns(NamedTuple):
     best_runs: tuple[int, ...]
 
 
-def read_group(group: Group) -> GroupRead:
-    """The group's finished matches and players' names in two queries of plain values (see `record`).
-    Ordered by each table's own day, then start: zones may reorder matches, and stats need days
-    that never go back."""
-    finished = Sitting.objects.filter(group=group, finished_at__isnull=False)
-    sittings = list(map(SittingRow._make, finished.order_by("started_at", "pk").values_list(*SITTING_COLUMNS)))
+def read_group(group: Group, since: datetime.datetime | None = None) -> GroupRead:
+    """The group's matches (started `since`, when given) and players' names in two queries of plain
+    values (see `record`). Ordered by each table's own day, then start: zones may reorder matches, and
+    stats need days that never go back."""
+    chosen = Sitting.objects.filter(group=group)
+    if since is not None:
+        chosen = chosen.filter(started_at__gte=since)
+    sittings = list(map(SittingRow._make, chosen.order_by("started_at", "pk").values_list(*SITTING_COLUMNS)))
     seats: dict[int, list[tuple]] = {}
     names: dict[int, str] = {}
-    rows = Seat.objects.filter(sitting__in=finished).order_by("sitting_id", "position").values_list(*SEAT_COLUMNS)
+    rows = Seat.objects.filter(sitting__in=chosen).order_by("sitting_id", "position").values_list(*SEAT_COLUMNS)
     for row in rows:
         seats.setdefault(row[0], []).append(row)
         names[row[1]] = row[2]
-    matches = [record(sitting, seat_columns(seats[sitting.pk])) for sitting in sittings if sitting.pk in seats]
-    matches.sort(key=lambda match: match.day)  # stable: by start within a day
-    return GroupRead(matches, names)
+    every = [record(sitting, seat_columns(seats[sitting.pk])) for sitting in sittings if sitting.pk in seats]
+    every.sort(key=lambda match: match.day)  # stable: by start within a day
+    finished = [match for match in every if not match.playing]
+    return GroupRead(finished, names, [match for match in every if match.playing and match.hands_played])
 
 
 def seat_columns(rows: Sequence[tuple]) -> SeatColumns:
@@ -116,6 +129,7 @@ def record(sitting: SittingRow, seats: SeatColumns) -> stats.MatchRecord:
         money=money,
         chips_net=totals if game.uses_chips else None,
         currency=sitting.stake_label if money is not None else "",
+        playing=sitting.finished_at is None,
     )
 
 

@@ -4,6 +4,7 @@ filters and sorting are plain links (?game=, ?sort=, ?dir=) so no JavaScript is 
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -178,11 +179,13 @@ class Heading:
 
 @dataclass(frozen=True)
 class Night:
-    """One night's settlements: per currency (money first), then chips; `matches` that moved any."""
+    """One night's settlements: per currency (money first), then chips; `matches` that moved any,
+    `playing` of them still being played."""
 
     day: str
     matches: int
     settled: tuple[Settling, ...]
+    playing: int = 0
 
 
 def url_or_none(name: str, token: str) -> str | None:
@@ -280,7 +283,7 @@ def stats_context(request: HtmxHttpRequest, group: Group, read: GroupRead, watch
         ],
         "rate_chart": rate_chart(matches, names, game),
         "shares": hand_shares(matches, names) if game is None else [],
-        "nights": nights(matches, names),
+        "nights": nights(read.every_match, names),
         "counted": sum(1 for match in matches if match.counts and (game is None or match.game == game)),
     }
 
@@ -348,17 +351,38 @@ def hand_shares(matches: list[stats.MatchRecord], names: dict[int, str]) -> list
     return shares
 
 
-def nights(matches: list[stats.MatchRecord], names: dict[int, str]) -> list[Night]:
-    """The newest nights first: money per currency, then Cat Tê chips (from stats.nightly_nets)."""
-    days: dict[object, tuple[set, list[Settling]]] = {}
+def nights(matches: list[stats.MatchRecord], names: dict[int, str], shown: int = NIGHTS_SHOWN) -> list[Night]:
+    """The newest nights first (at most `shown`): money per currency, then Cat Tê chips, over every
+    hand won, in matches finished or still being played (stats.nightly_nets)."""
+    days: dict[object, tuple[set, set, list[Settling]]] = {}
     for night in stats.nightly_nets(matches):
-        if night.day not in days and len(days) == NIGHTS_SHOWN:
+        if night.day not in days and len(days) == shown:
             break
-        keys, settled = days.setdefault(night.day, (set(), []))
+        keys, playing, settled = days.setdefault(night.day, (set(), set(), []))
         keys.update(night.matches)
+        playing.update(night.playing)
         players = sorted(night.nets, key=lambda player: (names[player].casefold(), player))
         settled.append(settling({player: names[player] for player in players}, night.nets, night.currency, night.chips))
     return [
-        Night(formats.date_format(day, "DATE_FORMAT"), len(keys), tuple(settled))
-        for day, (keys, settled) in days.items()
+        Night(formats.date_format(day, "DATE_FORMAT"), len(keys), tuple(settled), len(playing))
+        for day, (keys, playing, settled) in days.items()
     ]
+
+
+TONIGHT_HOURS = 36  # a night's matches start within this long of now, whatever the time zones
+
+
+def tonight(group: Group) -> Night | None:
+    """The newest night's settling up while that night is on: one of its matches is still being played,
+    or it is today on the group's clock. Two queries over the last TONIGHT_HOURS only."""
+    read = read_group(group, since=timezone.now() - datetime.timedelta(hours=TONIGHT_HOURS))
+    every = read.every_match
+    if not every:
+        return None
+    newest = every[-1].day
+    night = [match for match in every if match.day == newest]
+    if newest != timezone.localdate(timezone=group.zone) and not any(match.playing for match in night):
+        return None
+    found = nights(night, read.names, shown=1)
+    return found[0] if found else None
+

@@ -27,6 +27,7 @@ from matches.web.bidi import joined
 from matches.web.refusals import refusal_text
 from matches.web.views.common import HtmxHttpRequest, go_to, known_phone, page_or_partial, phone_id, wants_partial
 from matches.web.views.errors import message_response
+from matches.web.views.figures import tonight
 from matches.web.views.limits import CHANGES, Limit, over_limit
 from matches.web.views.links import qr_svg, shareable_url
 
@@ -159,6 +160,7 @@ def group_context(request: HtmxHttpRequest, group: Group, watching: bool = False
         "figures_url": optional_url("group-watch-stats" if watching else "group-stats", token),
         "csv_url": "" if watching else optional_url("group-csv", token),
         "json_url": "" if watching else optional_url("group-json", token),
+        "tonight": tonight(group),
     }
     if links and not watching:
         member_url = shareable_url(request, group.get_absolute_url())
