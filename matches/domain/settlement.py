@@ -149,16 +149,25 @@ def nets_from_hands(points_per_hand: Iterable[Sequence[int]], stake: int) -> lis
             nets = [0] * len(points)
         if len(points) != len(nets):
             raise ValueError(f"Hand {number} has {len(points)} seats, the first hand {len(nets)}")
-        scored = [(seat, multiplier) for seat, multiplier in enumerate(points) if multiplier]
-        if not scored:
-            continue  # abandoned
-        if len(scored) > 1 or scored[0][1] < 0:
+        scored = [multiplier for multiplier in points if multiplier]
+        if len(scored) > 1 or (scored and scored[0] < 0):
             raise ValueError(f"Hand {number} should give one winner a positive multiplier: {list(points)}")
-        winner, multiplier = scored[0]
-        for seat in range(len(nets)):
-            nets[seat] -= stake * multiplier
-        nets[winner] += len(nets) * stake * multiplier
+        nets = [net + gain for net, gain in zip(nets, hand_gains(points, staked=True, stake=stake))]
     return nets
+
+
+def hand_gains(points: Sequence[int], staked: bool, stake: int = 0) -> list[int]:
+    """One hand's gain (+) or loss (-) for each seat in the match's unit. At stakes (Fapfap: `points`
+    holds the winner's multiplier) every other seat pays the winner that many stakes, times `stake` when
+    money is played; otherwise the points as scored (Cat Tê's chips are already paid seat to seat).
+    An abandoned hand gains nobody anything. Source: RULES.md (Fapfap stakes)."""
+    if not staked:
+        return list(points)
+    multiplier = max(points, default=0)
+    if multiplier <= 0:
+        return [0] * len(points)
+    winner, each = points.index(multiplier), multiplier * (stake or 1)
+    return [each * (len(points) - 1) if seat == winner else -each for seat in range(len(points))]
 
 
 def round_nets(nets: Mapping[str, float]) -> dict[str, int]:

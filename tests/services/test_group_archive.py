@@ -720,7 +720,9 @@ def test_the_group_csv_has_one_row_per_hand_and_streams(group, client):
     assert not any("matches_hand" in query["sql"] for query in before_streaming.captured_queries)  # read as sent
 
     rows = read_group_csv(response)
-    header, body = rows[0], rows[1:]
+    header = rows[0]
+    body = [row for row in rows[1:] if row[5] != "net"]
+    nets = [row for row in rows[1:] if row[5] == "net"]
     played = ["Aïcha", "Boubacar", "Chaibou", "Erased player 1", "Djibo", "Fatou", "Garba"]
     assert header == [
         "started",
@@ -736,7 +738,9 @@ def test_the_group_csv_has_one_row_per_hand_and_streams(group, client):
     ]
     assert len(body) == Hand.objects.filter(sitting__group=group).count() == 21
     assert [row[3] for row in body] == ["1"] * 5 + ["2"] * 3 + ["3"] * 3 + ["4"] * 3 + ["5"] * 5 + ["6"] * 2
-    assert all(len(row) == len(header) for row in body)
+    assert all(len(row) == len(rows[0]) for row in rows)
+    assert [row[3] for row in nets] == ["1", "2", "3", "4", "5", "6"]  # a line of nets after each match
+    assert rows[6] == nets[0]  # right after the five hands of the first match
     column = {name: header.index(name) for name in played}
 
     agram = body[:5]
@@ -751,19 +755,20 @@ def test_the_group_csv_has_one_row_per_hand_and_streams(group, client):
     sweep = body[9]
     assert sweep[7:9] == ["Chaibou", "sweep of the first four tricks; Aïcha held back an Ace"]
     assert [sweep[column[name]] for name in ("Aïcha", "Boubacar", "Chaibou")] == ["-3", "-2", "5"]
-    fapfap = body[11]
-    assert (
-        fapfap[1:3] == ["Fapfap", "stakes"]
-        and fapfap[8] == "with 3s, the last two tricks"
-        and fapfap[column["Djibo"]] == "0"
-    )
+    # Fapfap for 100 FCFA: each hand in FCFA, who paid and who was paid; then the match's nets.
+    fapfap = body[11:14]
+    assert [row[1:3] for row in fapfap] == [["Fapfap", "FCFA"]] * 3
+    money = [[row[column[name]] for name in ("Aïcha", "Boubacar", "Djibo")] for row in fapfap]
+    assert money == [["800", "-400", "-400"], ["-100", "-100", "200"], ["400", "-200", "-200"]]
+    assert [nets[3][column[name]] for name in ("Aïcha", "Boubacar", "Djibo", "Chaibou")] == ["1100", "-700", "-400", ""]
     assert [row[column["Fatou"]] for row in body[-2:]] == ["3", "0"]
 
 
 def test_the_group_csv_in_french(group, client):
     rows = read_group_csv(client.get(f"/g/{group.token}/hands.csv", HTTP_ACCEPT_LANGUAGE="fr"))
     assert rows[0][:4] == ["début", "jeu", "unité", "partie"]
-    assert len(rows) == 22
+    assert len(rows) == 1 + 21 + 6  # the header, every hand, a line of nets per match
+    assert [row[5] for row in rows].count("bilan") == 6
 
 
 def test_the_group_csv_of_an_unknown_group_is_404(db, client):

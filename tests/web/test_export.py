@@ -124,6 +124,7 @@ def test_cat_te_file_counts_the_starting_stack_and_each_batch_where_it_was_hande
         ["1", "won", "Aïcha", "Aïcha", "dealt a flush", "4", "-2", "-2", "6", "0", "0", "1", "0", "0"],
         ["", "chips handed out", "", "", "2 chips to each player", "", "", "", "8", "2", "2", "1", "0", "0"],
         ["2", "won", "Aïcha", "Bako", "last trick", "-1", "2", "-1", "7", "4", "1", "1", "1", "0"],
+        ["", "net", "", "", "", "3", "0", "-3", "7", "4", "1", "1", "1", "0"],  # chips won and lost, all told
     ]
     assert tally(client.get(url(sitting)).content.decode())[1] == {"Aïcha": [7, 1], "Bako": [4, 1], "Chaibou": [1, 0]}
 
@@ -138,7 +139,7 @@ def test_a_batch_is_dated_by_the_hand_open_when_it_was_handed_out(client):
     sitting.refresh_from_db()
     assert (sitting.chips_reissued, sitting.reissued_before) == (2, [2, 4])
     rows = read_csv(client, sitting)
-    assert [row[0] or row[1] for row in rows[1:]] == ["1", "chips handed out", "2", "3", "chips handed out"]
+    assert [row[0] or row[1] for row in rows[1:]] == ["1", "chips handed out", "2", "3", "chips handed out", "net"]
 
 
 def test_a_batch_refused_leaves_the_dates_as_they_were(client):
@@ -166,7 +167,7 @@ def test_older_sittings_batches_are_dated_after_their_last_hand(client):
     new.refresh_from_db()
     assert (old.reissued_before, new.reissued_before) == ([3, 3], [2])
     rows = read_csv(client, old)
-    assert [row[0] or row[1] for row in rows[1:]] == ["1", "2", "chips handed out", "chips handed out"]
+    assert [row[0] or row[1] for row in rows[1:]] == ["1", "2", "chips handed out", "chips handed out", "net"]
     assert [row[5:11] for row in rows[1:3]] == [["2", "-1", "-1", "3", "0", "0"], ["-1", "2", "-1", "2", "2", "-1"]]
     headings, shown = tally(client.get(url(old)).content.decode())
     assert last_numbers(rows, NAMES, headings, "en") == shown == {"Aïcha": [4, 1], "Bako": [4, 1], "Chaibou": [1, 0]}
@@ -178,16 +179,18 @@ def test_fapfap_file_has_money_columns_named_by_the_currency(client):
     )
     english = read_csv(client, sitting)
     assert english[0][5:] == [
-        *(f"{name}: stakes this hand" for name in NAMES),
+        *(f"{name}: FCFA this hand" for name in NAMES),
         *(f"{name}: Stakes won" for name in NAMES),
         *(f"{name}: FCFA" for name in NAMES),
         *(f"{name}: Hands won" for name in NAMES),
     ]
     # Money is each player's net: every other player pays the winner stake x multiplier (100 x 4),
     # so with 3 seats Bako nets +800 and Aïcha and Chaibou -400 each (stake x (3 x own - all 4)).
-    assert english[1][5:] == ["0", "4", "0", "0", "4", "0", "-400", "800", "-400", "0", "1", "0"]
+    # The hand's own columns say who paid and who was paid, in FCFA; the closing line the nets.
+    assert english[1][5:] == ["-400", "800", "-400", "0", "4", "0", "-400", "800", "-400", "0", "1", "0"]
+    assert english[2][:2] == ["", "net"] and english[2][5:8] == ["-400", "800", "-400"]
     french = read_csv(client, sitting, "fr")
-    assert french[0][5] == "Aïcha\u00a0: mises de cette main" and french[0][11] == "Aïcha\u00a0: FCFA"
+    assert french[0][5] == "Aïcha\u00a0: FCFA de cette main" and french[0][11] == "Aïcha\u00a0: FCFA"
     assert b"".join(client.get(url(sitting, "hands.csv"), **FR).streaming_content).decode("utf-8-sig").count(";") > 10
 
 
@@ -198,7 +201,8 @@ def test_fapfap_file_has_money_columns_named_by_the_currency(client):
         ("spar", {}, "points this hand", ["Points", "Hands won"]),
         ("letzter-stich", {"end_kind": "hands", "end_target": "3"}, "points this hand", ["Points", "Hands won"]),
         # Even at a stake of 1 the money (a net: stake x (n x own - all)) differs from the stakes won.
-        ("fapfap", {"stake_amount": "1", "stake_label": "€"}, "stakes this hand", ["Stakes won", "€", "Hands won"]),
+        ("fapfap", {"stake_amount": "1", "stake_label": "€"}, "€ this hand", ["Stakes won", "€", "Hands won"]),
+        ("fapfap", {}, "stakes this hand", ["Stakes won", "Hands won"]),
     ],
 )
 def test_the_files_headers_carry_the_screens_unit(client, slug, settings, per_hand, running):
@@ -227,8 +231,8 @@ def test_the_file_is_streamed_and_words_each_answer_once(client, monkeypatch):
     response = client.get(url(sitting, "hands.csv"))
     assert response.streaming and not worded  # nothing is read before the file is sent
     rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
-    assert [row[0] for row in rows[1:]] == [str(n) for n in range(1, 41)]
-    assert len(worded) == 2 and len({row[4] for row in rows[1:]}) == 2
+    assert [row[0] for row in rows[1:]] == [*(str(n) for n in range(1, 41)), ""]  # then the nets
+    assert len(worded) == 2 and len({row[4] for row in rows[1:-1]}) == 2
 
 
 def test_the_table_names_the_csv_on_its_way_to_it_once_a_hand_is_recorded(client):
@@ -242,3 +246,23 @@ def test_the_table_names_the_csv_on_its_way_to_it_once_a_hand_is_recorded(client
         assert f'<a class="button" href="{url(sitting, "hands/")}">Toutes les mains · corrections · CSV</a>' in page
     hands = client.get(url(sitting, "hands/"), **FR).content.decode()
     assert f'href="{url(sitting, "hands.csv")}" download>Toutes les mains (CSV)</a>' in hands
+
+
+@pytest.mark.parametrize(
+    "name, written",
+    [
+        ("|calc", "|calc"),  # not a formula in any spreadsheet: written as typed
+        ("%Ali", "%Ali"),
+        ("=1+2", "'=1+2"),
+        ("+Ali", "'+Ali"),
+        ("-Ali", "'-Ali"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+    ],
+)
+def test_only_a_cell_a_spreadsheet_would_run_as_a_formula_is_neutralised(client, name, written):
+    sitting = Sitting.start("fapfap", [name, "Bako"])
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    rows = read_csv(client, sitting)
+    assert rows[1][2:4] == [written, written]  # dealer and winner
+    assert rows[0][5] == f"{written}: stakes this hand"
+    assert rows[1][5:7] == ["2", "-2"]  # a loss stays a number, never text

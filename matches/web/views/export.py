@@ -1,21 +1,23 @@
-"""The sitting as a CSV: one row per hand, with the match table's totals. Streamed from an iterator
-in its own read snapshot, so any length takes little memory; repeated words are translated once."""
+"""The sitting as a CSV: one row per hand (each player's gain or loss in the match's unit), with the match
+table's totals, and a closing line of nets. Streamed from an iterator in its own read snapshot, so any
+length takes little memory; repeated words are translated once."""
 
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable, Iterator
 from functools import partial
 
-from defusedcsv import csv
+import csv
 from django.http import StreamingHttpResponse
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 from django.views.decorators.http import require_safe
 
 from matches.models import Hand, Sitting
 from matches.web.presenters.table_state import TableState
 from matches.domain.names import without_isolates
+from matches.domain.settlement import hand_gains
 from matches.models.snapshot import read_snapshot
 from matches.web.views.common import HtmxHttpRequest, with_sitting
 
@@ -40,6 +42,17 @@ def delimiter(language: str | None) -> str:
     return ";" if formats.get_format("DECIMAL_SEPARATOR", lang=language) == "," else ","
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # a text cell a spreadsheet runs as a formula (OWASP)
+
+
+def neutralised(cell: object) -> object:
+    """A cell as typed, unless it is text a spreadsheet would run as a formula: then after a ' (read as
+    text). Numbers, negative ones included, stay numbers."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
 class Echo:
     """A file whose write() hands back what it was given, for a csv writer inside a generator."""
 
@@ -53,7 +66,7 @@ def csv_chunks(rows: Generator[list[object], None, None], delimiter: str) -> Ite
     chunk = ["\ufeff"]
     try:
         for row in rows:
-            chunk.append(writer.writerow(row))
+            chunk.append(writer.writerow(map(neutralised, row)))
             if len(chunk) >= ROWS_PER_CHUNK:
                 yield "".join(chunk)
                 chunk = []
@@ -75,9 +88,9 @@ def file_rows(sitting: Sitting, language: str | None) -> Generator[list[object],
 
 
 def header(state: TableState) -> list[str]:
-    """Column names: hand facts, each seat's points ("Aïcha: chips this hand"), then running numbers per column."""
+    """Column names: hand facts, each seat's gain ("Aïcha: FCFA this hand"), then running numbers per column."""
     names = [seat.name for seat in state.seats]
-    unit = _(state.sitting.rules.unit)
+    unit = gain_unit(state.sitting)
     return [
         _("hand"),
         _("status"),
@@ -93,13 +106,34 @@ def header(state: TableState) -> list[str]:
     ]
 
 
+def gain_unit(sitting: Sitting) -> str:
+    """What a hand's gains are counted in: the stake's currency when Fapfap is played for money, else the
+    game's unit (stakes, points, chips, wins)."""
+    if sitting.rules.uses_stake and sitting.stake_amount:
+        return sitting.stake_label or _("Money")
+    return _(sitting.rules.unit)
+
+
+def gains(sitting: Sitting, points: Iterable[int]) -> list[int]:
+    """A hand's gain or loss per seat in gain_unit (domain/settlement.hand_gains)."""
+    return hand_gains(list(points), sitting.rules.uses_stake, sitting.stake_amount or 0)
+
+
+def nets_row(nets: Iterable[object]) -> list[object]:
+    """The closing line: no hand, each player's net (the sum of the gains above) under the gains."""
+    net = pgettext("the closing line of a CSV: each player's gains and losses added up", "net")
+    return ["", net, "", "", "", *nets]
+
+
 def rows(state: TableState, hands: Iterable[Hand]) -> Iterator[list[object]]:
-    """Rows from `hands` oldest first, a chip batch row before the hand it preceded. Running numbers are
-    summed from the ledger, so drift shows against the table. Source: RULES.md, Cat Te (chips)."""
+    """Rows from `hands` oldest first, a chip batch row before the hand it preceded, then the nets with the
+    table's final numbers. Running numbers are summed from the ledger, so drift shows against the table.
+    Source: RULES.md, Cat Te (chips)."""
     n_seats = len(state.seats)
-    totals, wins, batches = [0] * n_seats, [0] * n_seats, 0
+    totals, wins, batches, nets = [0] * n_seats, [0] * n_seats, 0, [0] * n_seats
     dated = batch_dates(state.sitting)
     hand_row = HandRows(state)
+    any_hand = False
     for hand in hands:
         while batches < len(dated) and dated[batches] <= hand.number:
             batches += 1
@@ -107,10 +141,15 @@ def rows(state: TableState, hands: Iterable[Hand]) -> Iterator[list[object]]:
         totals = [total + gained for total, gained in zip(totals, hand.points)]
         if hand.winner_id is not None:
             wins[hand_row.positions[hand.winner_id]] += 1
-        yield hand_row(hand) + running(state, totals, wins, batches)
+        row = hand_row(hand)
+        nets = [net + gain for net, gain in zip(nets, row[5:])]
+        any_hand = True
+        yield row + running(state, totals, wins, batches)
     while batches < len(dated):
         batches += 1
         yield batch_row(state, totals, wins, batches)
+    if any_hand:
+        yield nets_row(nets) + running(state, totals, wins, batches)
 
 
 def batch_dates(sitting: Sitting) -> list[float]:
@@ -134,7 +173,10 @@ class HandRows:
         if key not in self.answers:
             self.answers[key] = without_isolates(self.state.describe(hand, worth=False))  # names as typed
         status = self.statuses.get(hand.status, hand.status)
-        return [hand.number, status, seats[hand.dealer_position].name, winner, self.answers[key], *hand.points]
+        return [hand.number, status, seats[hand.dealer_position].name, winner, self.answers[key], *self.gains(hand)]
+
+    def gains(self, hand: Hand) -> list[int]:
+        return gains(self.state.sitting, hand.points)
 
 
 def batch_row(state: TableState, totals: list[int], wins: list[int], batches: int) -> list[object]:

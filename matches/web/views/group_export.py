@@ -55,7 +55,8 @@ def group_json(request: HtmxHttpRequest, group: Group) -> HttpResponse:
 @with_group
 def group_csv(request: HtmxHttpRequest, group: Group) -> StreamingHttpResponse:
     """Every hand of the group's matches, oldest first: match start (table's clock), game, unit, match
-    number, the hand's facts, and one points column per player ever in the group (empty when not seated).
+    number, the hand's facts, and one column per player ever in the group with their gain or loss in the
+    unit (empty when not seated); after each match's hands, a line of its nets.
     Streamed in its own read snapshot (written after the view returns); UTF-8 BOM; ";" as the match CSV."""
     delimiter = export.delimiter(translation.get_language())
     rows = csv_rows(group.pk, translation.get_language())
@@ -89,14 +90,24 @@ def csv_rows(group_pk: int, language: str | None) -> Generator[list[object], Non
             facts = [
                 timezone.localtime(sitting.started_at, sitting.zone).strftime("%Y-%m-%d %H:%M"),
                 _(sitting.rules.name),
-                _(sitting.rules.unit),
+                export.gain_unit(sitting),
                 number,
             ]
+            nets: list[int] | None = None
             for hand in sitting.hands.order_by("number").iterator(chunk_size=500):
-                points: list[object] = [""] * len(players)
-                for seat, gained in zip(seats, hand.points):
-                    points[columns[seat.player_id]] = gained
-                yield facts + hand_row(hand)[:5] + points
+                row = hand_row(hand)
+                nets = [net + gain for net, gain in zip(nets or [0] * len(seats), row[5:])]
+                yield facts + row[:5] + by_player(seats, row[5:], columns)
+            if nets is not None:
+                yield facts + export.nets_row([]) + by_player(seats, nets, columns)
+
+
+def by_player(seats: list[Seat], values: list, columns: dict[int, int]) -> list[object]:
+    """`values` by seat placed in the group's player columns; "" for a player not seated."""
+    cells: list[object] = [""] * len(columns)
+    for seat, value in zip(seats, values):
+        cells[columns[seat.player_id]] = value
+    return cells
 
 
 def headings(players: list[Player]) -> list[str]:
