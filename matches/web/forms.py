@@ -222,11 +222,11 @@ class StartForm(forms.Form):
                     field,
                     sentence(
                         gettext("%(name)s is already at the table (player %(row)d)."),
-                        {"name": bdi(name), "row": seen[name_key(name)]},
+                        {"name": bdi(seen[name_key(name)][1]), "row": seen[name_key(name)][0]},
                     ),
                 )
             else:
-                seen[name_key(name)] = row
+                seen[name_key(name)] = (row, name)  # the spelling typed first is the one named
         return names
 
     def _end_target(self, kind: str | None) -> int | None:

@@ -446,14 +446,14 @@ BROKEN = [
         "sittings[5].hands[0].stamp holds a null",
     ),
     ("a currency with spaces around", _set("sittings.fapfap.stake_label", " FCFA "), 'write it "FCFA"'),
-    ("a member of an erased player's name", _hawa_called_as_the_erased, "are both called Erased player 1"),
+    ("a member of an erased player's name", _hawa_called_as_the_erased, "(Erased player 1) name the same player"),
     (
         "a rematch outside the file",
         _set("sittings.agram.next_sitting", 6),
         "sittings[0].next_sitting should be a whole number from 0 to 5, or null, not 6.",
     ),
-    ("two members of one name", _two_members_called_aicha, "are both called AÏCHA"),
-    ("a member of a former player's name", _hawa_called_as_djibo, "are both called djibo: rename one."),
+    ("two members of one name", _two_members_called_aicha, "(Aïcha) and players[7] (AÏCHA) name the same player"),
+    ("a member of a former player's name", _hawa_called_as_djibo, "(djibo) name the same player: rename one."),
     ("erased but not left", _set("players.0.erased", True), "players[0] is erased but not left"),
     (
         "a name with spaces around it",

@@ -125,8 +125,8 @@ def _distinct_members(players: list[PlayerEntry]) -> None:
     if repeat := next(repeats([player.name for player in players]), None):
         first, second = repeat
         raise ArchiveError(
-            _("players[%(first)d] and players[%(second)d] are both called %(name)s: rename one.")
-            % {"first": first, "second": second, "name": players[second].name}
+            _("players[%(first)d] (%(name)s) and players[%(second)d] (%(again)s) name the same player: rename one.")
+            % {"first": first, "second": second, "name": players[first].name, "again": players[second].name}
         )
 
 

@@ -233,6 +233,8 @@ def show_new_match(
         "status_is_error": status >= 400,
         "typed": typed,
         "newcomer_error": newcomer_error,
+        # A member typed in other letters, accents or spacing: offered, one tap to seat them.
+        "offer": same_as(clean_name(typed), others, lambda player: player.name) if newcomer_error else None,
         "remembered": remembered,
     }
     return page_or_partial(request, "matches/group_new_match.html", "new-match", context, status=status)
