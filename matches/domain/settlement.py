@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from matches.domain.names import name_order
+
 EXACT_LIMIT = 14
 """Up to this many players with a non-zero net, `settle` finds the true fewest transfers."""
 
@@ -37,7 +39,7 @@ def settling(
     """The Settling of `nets` (by key) named by `names` (key -> name, in listing order). Raises KeyError
     for an unnamed key. Ties go by name, never key, so the match page (by seat) and the night's
     settlement (by player id) give the same payments."""
-    transfers = settle(nets, rank=lambda key: by_name(names[key]))
+    transfers = settle(nets, rank=lambda key: name_order(names[key]))
     place = {key: index for index, key in enumerate(names)}
     transfers.sort(key=lambda t: (place[t.payer], place[t.payee]))
     return Settling(
@@ -46,11 +48,6 @@ def settling(
         nets=tuple((name, nets.get(key, 0)) for key, name in names.items()),
         transfers=tuple(Transfer(names[t.payer], names[t.payee], t.amount) for t in transfers),
     )
-
-
-def by_name(name: str) -> tuple[str, str]:
-    """A name's place in a tie-break: without case first ("aïcha" before "Djibo"), then as typed."""
-    return (name.casefold(), name)
 
 
 def nets_from_totals(multipliers: Sequence[int], stake: int) -> list[int]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from matches.domain import rules, stats
+from matches.domain.names import name_order
 from matches.domain.chart import listed, sampled, shortened, spread_labels
 from matches.models import Group, Seat, Sitting
 from matches.domain.stakes import Stakes
@@ -169,7 +170,7 @@ def rate_chart(
     counted = [match for match in matches if match.counts and (game is None or match.game == game)]
     if not counted:
         return None
-    players = sorted({player for match in counted for player in match.players}, key=lambda p: (names[p].casefold(), p))
+    players = sorted({player for match in counted for player in match.players}, key=lambda p: (name_order(names[p]), p))
     own: dict[int, list[tuple[int, int]]] = {player: [] for player in players}  # (match index, rate after it)
     played = dict.fromkeys(players, 0)
     won = dict.fromkeys(players, 0)

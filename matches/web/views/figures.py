@@ -29,7 +29,7 @@ from matches.services.figures import GroupRead, rate_chart, read_group
 from matches.models import Group, Sitting
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.table_state import grouped, score_is_hands_won
-from matches.domain.names import FSI, PDI, is_right_to_left, shared
+from matches.domain.names import FSI, PDI, is_right_to_left, name_order, shared
 from matches.domain.settlement import Settling, Transfer, settling
 from matches.models.snapshot import read_snapshot
 from matches.web.views.common import HtmxHttpRequest
@@ -262,7 +262,7 @@ def stats_context(request: HtmxHttpRequest, group: Group, read: GroupRead, watch
         for key, text in shown.items()
     ]
     pairs = stats.head_to_head(matches, game)
-    by_names = sorted(pairs.items(), key=lambda item: (names[item[0][0]].casefold(), names[item[0][1]].casefold()))
+    by_names = sorted(pairs.items(), key=lambda item: (name_order(names[item[0][0]]), name_order(names[item[0][1]])))
     explained = [*shown, "head_to_head"]
     return {
         "group": group,
@@ -346,7 +346,7 @@ def hand_shares(matches: list[stats.MatchRecord], names: dict[int, str]) -> list
     for slug in rules.GAMES:
         rows = [(names[player], stats.percent_of(share)) for player, share in by_game.get(slug, {}).items()]
         if rows:
-            rows.sort(key=lambda row: (-row[1], row[0].casefold()))
+            rows.sort(key=lambda row: (-row[1], name_order(row[0])))
             shares.append((rules.get_game(slug).name, rows))
     return shares
 
@@ -361,7 +361,7 @@ def nights(matches: list[stats.MatchRecord], names: dict[int, str], shown: int =
         keys, playing, settled = days.setdefault(night.day, (set(), set(), []))
         keys.update(night.matches)
         playing.update(night.playing)
-        players = sorted(night.nets, key=lambda player: (names[player].casefold(), player))
+        players = sorted(night.nets, key=lambda player: (name_order(names[player]), player))
         settled.append(settling({player: names[player] for player in players}, night.nets, night.currency, night.chips))
     return [
         Night(formats.date_format(day, "DATE_FORMAT"), len(keys), tuple(settled), len(playing))

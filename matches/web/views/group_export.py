@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
+from matches.domain.names import name_order
 from matches.web.csrf import NoReferrerCsrfViewMiddleware
 from matches.services.archive import ArchiveError, dumps, export_group, import_group, read_archive
 from matches.models import Group, Player, Seat, Sitting
@@ -68,7 +69,7 @@ def csv_rows(group_pk: int, language: str | None) -> Generator[list[object], Non
     """Header, then a row per hand; runs while streaming, in one read snapshot and the request's language."""
     with translation.override(language), read_snapshot():
         players = sorted(
-            Player.objects.filter(seats__sitting__group_id=group_pk).distinct(), key=lambda p: (p.name.casefold(), p.pk)
+            Player.objects.filter(seats__sitting__group_id=group_pk).distinct(), key=lambda p: (name_order(p.name), p.pk)
         )
         columns = {player.pk: number for number, player in enumerate(players)}
         yield [

@@ -12,7 +12,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from matches.domain import rules
 from matches.domain.errors import BadInput, TableError
-from matches.domain.names import clean_name, same_as
+from matches.domain.names import by_name, clean_name, same_as
 from matches.models import Group, Player
 from matches.models.zones import posted_zone
 from matches.web.bidi import joined
@@ -216,7 +216,7 @@ def show_new_match(
         former = [p.name for p in group.players.filter(left=True, erased=False)]
         for seated in seating:
             seated.returning = seated.member is None and same_as(seated.name, former) is not None
-    others = sorted((p for p in members.values() if p.pk not in seated_ids), key=lambda p: p.name.casefold())
+    others = by_name((p for p in members.values() if p.pk not in seated_ids), lambda p: p.name)
     full = len(seating) >= game.max_players
     context = {
         "group": group,

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from matches.domain.errors import TableError
+from matches.domain.names import by_name
 from matches.models import Group, Player, Seat, Sitting
 from matches.models.snapshot import read_snapshot
 from matches.web.bidi import joined
@@ -60,7 +61,13 @@ def remembered_groups(request: HttpRequest) -> list[Group]:
         "players", queryset=Player.objects.filter(left=False, erased=False).order_by("name"), to_attr="current"
     )
     found = {g.token: g for g in Group.objects.filter(token__in=tokens).prefetch_related(current)}
+    for group in found.values():
+        group.current = by_name(group.current, _name)  # as people read a list, not the database's byte order
     return [found[t] for t in tokens if t in found]
+
+
+def _name(player: Player) -> str:
+    return player.name
 
 
 def with_group(
@@ -141,7 +148,7 @@ class MatchLine:
 
 def group_context(request: HtmxHttpRequest, group: Group, watching: bool = False, links: bool = True) -> dict:
     """The group page's data; with `links`, the links to bring phones in (QR only on a whole page)."""
-    players = list(group.players.filter(erased=False).order_by("name", "pk"))
+    players = by_name(group.players.filter(erased=False).order_by("pk"), _name)
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
     sittings = list(group.sittings.order_by("-started_at", "-pk").prefetch_related(seats)[:MATCHES_SHOWN])
     more = group.sittings.count() - len(sittings)  # always counted: the same queries for any group
