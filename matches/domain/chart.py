@@ -1,5 +1,5 @@
 """The score over time as drawing instructions for a small server-rendered SVG: a line per player,
-threshold steps, end labels, and rows for the accessible table; integer coordinates and sampling
+threshold steps, every player's name beside their line's end, and rows for the accessible table; integer coordinates and sampling
 down to `max_points` keep the tap's answer small."""
 
 from __future__ import annotations
@@ -9,33 +9,33 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
-from matches.domain.names import isolate
-
-WIDTH, HEIGHT = 260, 120  # plot area, in viewBox units (the names take the 130 units on its right)
-# The whole drawing (x, y, w, h): values on the left, plot, names on the right.
-VIEW_BOX = (-34, -10, 424, 146)
-# Name metrics in viewBox units for the 14-unit font (app.css: .chart text); Chromium measures
-# 13.3 ascent and 3.2 descent.
-NAME_BASELINE, NAME_ASCENT, NAME_DESCENT = 5, 14, 4
-LABEL_GAP = 17  # the least vertical distance between two names: more than a name is tall (16.5)
+# Sizes in viewBox units, about CSS px on a 360 px phone (the drawing spans the page's width there):
+# text of FONT units (app.css: .chart text) stays 12 px or more.
+WIDTH, HEIGHT = 182, 120  # the plot area
+FONT = 13
+NAME_GAP, NAMES_WIDTH = 6, 136  # between the plot and the names; room for NAME_CHARS letters
+# What a line of text takes above and below its baseline in any font a phone may use (Noto Sans reaches
+# 1.07 em up and 0.29 em down, DejaVu Sans and Roboto 0.93 and 0.24): never drawn past the edge.
+NAME_ASCENT, NAME_DESCENT = 15, 4
+NAME_BASELINE = 5  # a name's baseline below its label_y, so its letters' middle is at label_y
+LABEL_GAP = NAME_ASCENT + NAME_DESCENT + 1  # the least vertical distance between two names
+TOP = -(NAME_ASCENT + 4)  # room above the plot for the top value, written above its grid line
+LEFT, RIGHT, BOTTOM = -2, WIDTH + NAME_GAP + NAMES_WIDTH, HEIGHT + 6
 CHART_POINTS = 40  # hands drawn at most: longer matches are sampled evenly, the newest hand always in
 NAME_CHARS = 12  # longer names are shortened in the drawing (the table beside it has them whole)
-# SEPARATOR is about one letter wide; a label holds NAME_CHARS letters, a separator counted as one.
-SEPARATOR, MORE = ", ", "…"  # MORE, listed last: and others the label has no room for
+MORE = "…"  # the last letter of a shortened name
 
 
 @dataclass(frozen=True)
 class Line:
-    """One player's line: `points` (polyline text), `label` at `label_y`, the last value. Players ending
-    at one value share a label (`listed`), carried by the last in seat order (drawn on top);
-    `shared` labels take the text colour, a lone one its line's colour."""
+    """One player's line: `points` (polyline text), its name (`label`, maybe shortened) at `label_y` in
+    the line's colour, the last value. Players ending level are named one under the other, in seat order."""
 
     name: str
     label: str
     points: str
     label_y: int
     last: int
-    shared: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,7 @@ class Chart:
     rows: tuple[tuple[int, ...], ...]
     steps: str
     ticks: tuple[tuple[int, int], ...]
+    view_box: tuple[int, int, int, int] = (LEFT, TOP, RIGHT - LEFT, BOTTOM - TOP)
     width: int = WIDTH
     height: int = HEIGHT
 
@@ -69,8 +70,22 @@ def running(start: Sequence[int], per_hand: Sequence[Sequence[int]]) -> list[tup
     return list(accumulate(per_hand, lambda totals, gained: tuple(map(sum, zip(totals, gained))), initial=tuple(start)))
 
 
-LABEL_TOP = VIEW_BOX[1] + NAME_ASCENT - NAME_BASELINE  # the highest label_y whose name stays in the drawing
-LABEL_BOTTOM = VIEW_BOX[1] + VIEW_BOX[3] - NAME_DESCENT - NAME_BASELINE
+LABEL_TOP = TOP + NAME_ASCENT - NAME_BASELINE  # the highest label_y whose name stays in the drawing
+LABEL_BOTTOM = BOTTOM - NAME_DESCENT - NAME_BASELINE
+
+
+def label_heights(ys: Sequence[float], height: int = HEIGHT) -> list[int]:
+    """Each name's label_y, near `ys` (its line's end) and LABEL_GAP apart: more names than a plot of
+    `height` holds go on below it (view_box grows to them)."""
+    bottom = max(height + BOTTOM - HEIGHT - NAME_DESCENT - NAME_BASELINE, LABEL_TOP + (len(ys) - 1) * LABEL_GAP)
+    return spread_labels(ys, LABEL_GAP, LABEL_TOP, bottom)
+
+
+def view_box(label_ys: Sequence[int], height: int = HEIGHT) -> tuple[int, int, int, int]:
+    """The drawing's box (x, y, width, height): the values above their grid lines, the plot of `height`,
+    the names on its right down to the lowest of `label_ys`."""
+    bottom = max(height + BOTTOM - HEIGHT, max(label_ys, default=0) + NAME_BASELINE + NAME_DESCENT)
+    return (LEFT, TOP, RIGHT - LEFT, bottom - TOP)
 
 
 def spread_labels(
@@ -137,44 +152,24 @@ def draw(
     def y(value: float) -> int:
         return round((high - value) * HEIGHT / span)
 
-    ends = sorted(set(rows[-1]), reverse=True)  # the values the lines end at, top first: a label each
-    at = dict(zip(ends, spread_labels([(high - v) * HEIGHT / span for v in ends])))
-    together = {value: [seat for seat, last in enumerate(rows[-1]) if last == value] for value in ends}
-    lines = []
-    for seat, name in enumerate(names):
-        points = " ".join([f"{px},{y(row[seat])}" for px, row in zip(xs, rows)])
-        last = rows[-1][seat]
-        group = together[last]
-        if seat != group[-1]:
-            label = ""  # the label of the last of them names this player
-        else:
-            label = shortened(name) if len(group) == 1 else listed([names[other] for other in group])
-        lines.append(Line(name, label, points, at[last], last, shared=len(group) > 1))
+    heights = label_heights([(high - last) * HEIGHT / span for last in rows[-1]])
+    lines = [
+        Line(name, shortened(name), " ".join([f"{px},{y(row[seat])}" for px, row in zip(xs, rows)]), at, rows[-1][seat])
+        for seat, (name, at) in enumerate(zip(names, heights))
+    ]
     return Chart(
         lines=tuple(lines),
         hands=tuple(hands),
         rows=rows,
         steps=step_line(xs, [None if s is None else y(s) for s in steps]),
         ticks=tuple((y(value), value) for value in axis_values(low, high)),
+        view_box=view_box(heights),
     )
 
 
 def shortened(name: str, chars: int = NAME_CHARS) -> str:
     """`name` in at most `chars` characters: cut, with "…" as its last, when longer."""
     return name if len(name) <= chars else name[: chars - 1] + MORE
-
-
-def listed(names: Sequence[str], chars: int = NAME_CHARS) -> str:
-    """One label for several players in `chars` letters: all names, else whole names and "…", else the
-    first shortened ("Ousmane A…, …"). Names after the first are isolated (FSI…PDI) to keep order."""
-    shown = [shortened(names[0], chars - 2)]  # when no whole name fits: room for a separator and MORE
-    for kept in range(len(names), 0, -1):
-        more = kept < len(names)  # a last MORE for those left out
-        if sum(map(len, names[:kept])) + more + (kept + more - 1) <= chars:
-            shown = list(names[:kept])
-            break
-    # The first name bare so the label takes its direction; the others isolated in it.
-    return SEPARATOR.join([shown[0], *map(isolate, shown[1:]), *([MORE] if len(shown) < len(names) else [])])
 
 
 def step_line(xs: Sequence[int], ys: Sequence[int | None]) -> str:

@@ -11,12 +11,12 @@ from typing import NamedTuple
 
 from matches.domain import rules, stats
 from matches.domain.names import name_order
-from matches.domain.chart import listed, sampled, shortened, spread_labels
+from matches.domain.chart import NAME_BASELINE, NAME_GAP, WIDTH, label_heights, sampled, shortened, view_box
 from matches.models import Group, Seat, Sitting
 from matches.domain.stakes import Stakes
 from matches.models.zones import zone_named
 
-RATE_WIDTH, RATE_HEIGHT = 260, 100  # the win-rate chart's plot area, in viewBox units
+RATE_WIDTH, RATE_HEIGHT = WIDTH, 100  # the win-rate chart's plot area, in viewBox units (domain/chart.py)
 RATE_POINTS = 60  # at most this many matches drawn across (evenly sampled; always the last)
 COLOURS = 8  # line styles (.chart .l0 to .l7 in app.css)
 
@@ -154,8 +154,15 @@ class RateChart:
 
     lines: tuple[RateLine, ...]
     matches: int
+    view_box: tuple[int, int, int, int]
     width: int = RATE_WIDTH
     height: int = RATE_HEIGHT
+    name_x: int = RATE_WIDTH + NAME_GAP
+    baseline: int = NAME_BASELINE
+
+    @property
+    def view_box_text(self) -> str:
+        return " ".join(map(str, self.view_box))
 
     @property
     def ticks(self) -> list[tuple[int, int]]:
@@ -187,13 +194,9 @@ def rate_chart(
     def y(percent: int) -> int:
         return round((100 - percent) * RATE_HEIGHT / 100)
 
-    final = {player: own[player][-1][1] for player in players}
-    ends = sorted(set(final.values()), reverse=True)  # the rates the lines end at, top first: a label each
-    at = dict(zip(ends, spread_labels([y(rate) for rate in ends], top=0, bottom=RATE_HEIGHT)))
-    together = {rate: [player for player in players if final[player] == rate] for rate in ends}
+    heights = label_heights([y(own[player][-1][1]) for player in players], RATE_HEIGHT)
     lines = []
-    for index, player in enumerate(players):
-        label_y, group = at[final[player]], together[final[player]]
+    for index, (player, label_y) in enumerate(zip(players, heights)):
         rates = own[player]
         first = rates[0][0]
         # A line starts at the player's first match, then holds the rate after their latest match so far.
@@ -205,19 +208,15 @@ def rate_chart(
                 latest += 1
             drawn.append((x(i), y(rates[latest][1])))
         name = names[player]
-        if player != group[-1]:
-            label = ""  # the last of those ending at the same rate names them all
-        else:
-            label = shortened(name) if len(group) == 1 else listed([names[other] for other in group])
         lines.append(
             RateLine(
                 colour=f"l{index % COLOURS}",
                 name=name,
-                label=label,
+                label=shortened(name),
                 points=" ".join(f"{px},{py}" for px, py in drawn),
                 label_y=label_y,
                 end=drawn[-1],
                 rates=tuple(rates[i][1] for i in sampled(len(rates), RATE_POINTS)),
             )
         )
-    return RateChart(tuple(lines), len(counted))
+    return RateChart(tuple(lines), len(counted), view_box(heights, RATE_HEIGHT))

@@ -12,10 +12,8 @@ from matches.domain.chart import (
     NAME_ASCENT,
     NAME_BASELINE,
     NAME_DESCENT,
-    VIEW_BOX,
     WIDTH,
     axis_values,
-    listed,
     running,
     sampled,
     score_chart,
@@ -44,18 +42,16 @@ def test_running_totals_start_from_the_stacks():
 
 
 def names_apart_and_inside(chart) -> None:
-    """Every pair of labels at least LABEL_GAP apart, every label (its tallest letter to its deepest
-    descender, drawn NAME_BASELINE below its label_y) inside the drawing's viewBox, and the lines
-    that end at the same value at the height of their one label."""
-    _, top, _, height = VIEW_BOX
-    heights = sorted(line.label_y for line in chart.lines if line.label)
+    """Every player named (shortened at most), every pair of names at least LABEL_GAP apart, every name
+    (its tallest letter to its deepest descender, drawn NAME_BASELINE below its label_y) inside the
+    drawing's viewBox; players ending level are named one under the other, in seat order."""
+    _, top, _, height = chart.view_box
+    heights = sorted(line.label_y for line in chart.lines)
     assert all(b - a >= LABEL_GAP for a, b in pairwise(heights)), heights
-    assert len(heights) == len({line.last for line in chart.lines})
-    assert all(len({line.label_y for line in chart.lines if line.last == v}) == 1 for v in chart.rows[-1])
-    for value in set(chart.rows[-1]):  # one label names them: one player by name, several listed
-        level = [line for line in chart.lines if line.last == value]
-        (label,) = [line.label for line in level if line.label]
-        assert label == (shortened(level[0].name) if len(level) == 1 else listed([line.name for line in level]))
+    assert [line.label for line in chart.lines] == [shortened(line.name) for line in chart.lines]
+    for value in set(chart.rows[-1]):
+        level = [line.label_y for line in chart.lines if line.last == value]
+        assert level == sorted(level)
     for line in chart.lines:
         assert top <= line.label_y + NAME_BASELINE - NAME_ASCENT, (line.name, line.label_y)
         assert line.label_y + NAME_BASELINE + NAME_DESCENT <= top + height, (line.name, line.label_y)
@@ -97,10 +93,11 @@ def test_sink_sink_after_two_hands_keeps_four_names_apart_and_in_the_drawing():
 
 @given(st.lists(st.integers(-50, 200), min_size=1, max_size=8))
 def test_labels_keep_their_gap_and_their_bounds_whatever_the_heights(ys):
-    placed = spread_labels(ys, top=-1, bottom=127)
+    bottom = -1 + 7 * LABEL_GAP  # room for eight
+    placed = spread_labels(ys, top=-1, bottom=bottom)
     ordered = sorted(placed)
     assert all(b - a >= LABEL_GAP for a, b in pairwise(ordered))
-    assert -1 <= ordered[0] and ordered[-1] <= 127
+    assert -1 <= ordered[0] and ordered[-1] <= bottom
     by_height = sorted(range(len(ys)), key=lambda i: (ys[i], i))
     assert [placed[i] for i in by_height] == sorted(placed)  # who is higher stays higher
 
@@ -165,3 +162,20 @@ def test_chips_start_from_the_stacks_and_the_threshold_is_drawn():
 def test_shapes_that_do_not_match_are_refused(per_hand, start, thresholds):
     with pytest.raises(ValueError):
         score_chart(["A", "B"], per_hand, start=start, thresholds=thresholds)
+
+
+def test_eight_players_level_are_each_named_and_the_drawing_grows_to_hold_them():
+    """Eighty Three, eight seats all at 0 after an abandoned hand: eight names one under the other,
+    each in its line's colour, the drawing taller than the plot to hold them."""
+    names = ["Ali", "Bintou", "Chloé", "Dan", "Éric", "Fanta", "Garba", "Hawa"]
+    chart = score_chart(names, [[0] * 8])
+    names_apart_and_inside(chart)
+    assert [line.label for line in chart.lines] == names
+    assert chart.view_box[3] > HEIGHT - chart.view_box[1]  # below the plot's bottom too
+
+
+def test_a_name_tied_with_a_right_to_left_one_is_drawn_apart_from_it():
+    chart = score_chart(["عائشة", "|calc", "Boubacar"], [[1, 1, 0]])
+    assert [line.label for line in chart.lines] == ["عائشة", "|calc", "Boubacar"]
+    assert chart.lines[0].label_y < chart.lines[1].label_y  # level: in seat order, one under the other
+    names_apart_and_inside(chart)

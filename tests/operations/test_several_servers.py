@@ -36,7 +36,7 @@ def shared_redis():
 
 def test_two_servers_one_database_taps_through_both_polls_through_the_other(tmp_path, shared_redis):
     sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
-    settings = {"CACHE_URL": shared_redis, "TAP_RATE_LIMIT": f"{HANDS + 5}/m", "TAP_ADDRESS_RATE_LIMIT": "1000/m"}
+    settings = {"CACHE_URL": shared_redis, "TAP_RATE_LIMIT": f"{HANDS + 5}/h", "TAP_ADDRESS_RATE_LIMIT": "1000/h"}
     with gunicorn(tmp_path, workers=2, **settings) as one, gunicorn(tmp_path, workers=2, **settings) as two:
         servers = [f"{one}/s/{sitting.token}/", f"{two}/s/{sitting.token}/"]
         watch = [f"{one}/w/{sitting.watch_token}/", f"{two}/w/{sitting.watch_token}/"]

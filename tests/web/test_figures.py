@@ -419,10 +419,10 @@ def test_a_long_history_is_drawn_with_at_most_sixty_matches_across():
     assert rate_chart([], {}) is None
 
 
-def test_players_ending_at_the_same_win_rate_share_one_label_at_that_rate():
-    """Ana and Ben each won one of their two matches (50%), Cyr none (0%): two labels, not three
-    spread apart (which would put a name beside a rate it does not have)."""
-    from matches.domain.chart import listed
+def test_players_ending_at_the_same_win_rate_are_each_named_one_under_the_other_at_that_rate():
+    """Ana and Ben each won one of their two matches (50%), Cyr none (0%): three names, Ana's and Ben's
+    stacked around the 50% line, Cyr's at 0%."""
+    from matches.domain.chart import LABEL_GAP
     from matches.services.figures import RATE_HEIGHT, rate_chart
     from matches.domain.stats import HandRecord, MatchRecord
 
@@ -434,5 +434,6 @@ def test_players_ending_at_the_same_win_rate_share_one_label_at_that_rate():
 
     chart = rate_chart([match(1, 0), match(2, 1)], {1: "Ana", 2: "Ben", 3: "Cyr"})
     ana, ben, cyr = chart.lines
-    assert (ana.label, ben.label, cyr.label) == ("", listed(["Ana", "Ben"]), "Cyr")
-    assert ana.label_y == ben.label_y == RATE_HEIGHT // 2 and cyr.label_y == RATE_HEIGHT
+    assert (ana.label, ben.label, cyr.label) == ("Ana", "Ben", "Cyr")
+    assert ben.label_y - ana.label_y == LABEL_GAP and ana.label_y < RATE_HEIGHT // 2 < ben.label_y
+    assert cyr.label_y >= RATE_HEIGHT - LABEL_GAP // 2 and cyr.label_y - ben.label_y >= LABEL_GAP

@@ -105,7 +105,7 @@ def test_each_game_played_to_its_end_and_exported(client, slug, settings, names,
     rows = list(
         csv.reader(io.StringIO(b"".join(client.get(url(sitting, "hands.csv")).streaming_content).decode("utf-8-sig")))
     )
-    assert len(rows) == len(taps) + 1
+    assert len(rows) == len(taps) + 2  # the header, a row per hand, the nets
     assert sitting.check_totals() == []
 
 

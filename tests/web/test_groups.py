@@ -712,7 +712,7 @@ def test_starting_from_the_group_counts_against_the_new_match_limit(group):
     assert state(group) == before
 
 
-@override_settings(TAP_RATE_LIMIT="3/m", TAP_ADDRESS_RATE_LIMIT="1000/m")
+@override_settings(TAP_RATE_LIMIT="3/h", TAP_ADDRESS_RATE_LIMIT="1000/h")
 def test_changes_to_a_group_count_against_the_tap_limit(group):
     caches["ratelimit"].clear()
     phone = Client()

@@ -40,7 +40,7 @@ def tap(client: Client, sitting: Sitting, number: int, winner: int = 1):
     return client.post(f"/s/{sitting.token}/tap/", {"number": number, "winner": winner}, **HX)
 
 
-@override_settings(TAP_RATE_LIMIT="5/m", TAP_ADDRESS_RATE_LIMIT="1000/m")
+@override_settings(TAP_RATE_LIMIT="5/m", TAP_ADDRESS_RATE_LIMIT="1000/m")  # a minute: what Retry-After says
 def test_a_phone_over_its_limit_gets_429_naming_the_phone_and_nothing_changes(sitting):
     phone = phone_at_the_table(sitting)
     caches["ratelimit"].clear()
@@ -53,7 +53,7 @@ def test_a_phone_over_its_limit_gets_429_naming_the_phone_and_nothing_changes(si
     assert snapshot(sitting) == before
 
 
-@override_settings(TAP_RATE_LIMIT="5/m", TAP_ADDRESS_RATE_LIMIT="20/m")
+@override_settings(TAP_RATE_LIMIT="5/h", TAP_ADDRESS_RATE_LIMIT="20/h")
 def test_phone_c_at_the_same_address_is_never_refused_because_phones_a_and_b_flooded(sitting):
     a, b, c = (phone_at_the_table(sitting) for _ in range(3))
     caches["ratelimit"].clear()
@@ -64,14 +64,14 @@ def test_phone_c_at_the_same_address_is_never_refused_because_phones_a_and_b_flo
     assert tap(c, sitting, open_number).status_code == 200
 
 
-@override_settings(TAP_RATE_LIMIT="1000/m", TAP_ADDRESS_RATE_LIMIT="8/m")
+@override_settings(TAP_RATE_LIMIT="1000/h", TAP_ADDRESS_RATE_LIMIT="8/h")
 def test_clients_without_a_session_share_their_address_ceiling(sitting):
     answers = [Client().post(f"/s/{sitting.token}/tap/", {"number": 1000, "winner": 1}, **HX) for _ in range(10)]
     assert [r.status_code for r in answers] == [409] * 8 + [429] * 2
     assert "Too many taps from this network" in answers[-1].content.decode()
 
 
-@override_settings(TAP_RATE_LIMIT="3/m", TAP_ADDRESS_RATE_LIMIT="1000/m")
+@override_settings(TAP_RATE_LIMIT="3/h", TAP_ADDRESS_RATE_LIMIT="1000/h")
 @pytest.mark.parametrize("path", ["undo/", "end/", "hands/1/", "chips/", "links/", "me/", "rematch/"])
 def test_every_change_to_a_sitting_counts_against_the_phone(sitting, path):
     phone = phone_at_the_table(sitting)

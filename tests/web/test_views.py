@@ -423,7 +423,7 @@ def test_start_with_a_match_end(client):
     "game, names, extra, message",
     [
         ("agram", ["Aïcha", "\u200b", "Chaibou"], {}, "Type a name, or remove this row."),
-        ("agram", ["Aïcha", "AÏCHA"], {}, "AÏCHA is already at the table (player 1)."),
+        ("agram", ["Aïcha", "AÏCHA"], {}, "Aïcha is already at the table (player 1)."),
         ("agram", ["Aïcha", "x" * 41], {}, "Keep names to 40 characters (this one has 41)."),
         (
             "agram",

@@ -8,7 +8,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from matches.domain import rules
-from matches.domain.chart import CHART_POINTS, NAME_BASELINE, VIEW_BOX, Chart, draw, sampled
+from matches.domain.chart import CHART_POINTS, NAME_BASELINE, NAME_GAP, Chart, draw, sampled
 from matches.models import Hand, Sitting
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.table_state import grouped, grouper
@@ -95,24 +95,24 @@ def chart_title(sitting: Sitting) -> str:
 
 
 def chart_svg(chart: Chart) -> SafeString:
-    """The chart as inline SVG: grid, threshold steps, a line per player, an isolated label per end value.
-    Built here: in a tap's answer a template loop costs more than the rest of the drawing."""
+    """The chart as inline SVG: grid with each value above its line, threshold steps, a line per player,
+    each player's isolated name beside its end in the line's colour. Built here: in a tap's answer a
+    template loop costs more than the rest of the drawing."""
     width = chart.width
-    parts = [f'<svg viewBox="{" ".join(map(str, VIEW_BOX))}" aria-hidden="true" focusable="false">']
+    parts = [f'<svg viewBox="{" ".join(map(str, chart.view_box))}" aria-hidden="true" focusable="false">']
     for y, value in chart.ticks:
         parts.append(
             f'<line class="tick" x1="0" x2="{width}" y1="{y}" y2="{y}"/>'
-            f'<text class="axis" x="-4" y="{y + 4}">{escape(grouped(value))}</text>'
+            f'<text class="axis" x="0" y="{y - 4}">{escape(grouped(value))}</text>'
         )
     if chart.steps:
         parts.append(f'<polyline class="steps" points="{chart.steps}"/>')
     for index, line in enumerate(chart.lines):
         parts.append(f'<polyline class="l{index}" points="{line.points}"/>')
-        if line.label:  # else another line's label names this player too: they end at the same value
-            parts.append(
-                f'<text class="{"shared" if line.shared else f"l{index}"}" x="{width + 4}" '
-                f'y="{line.label_y + NAME_BASELINE}">'
-                f"{escape(isolate(line.label))}</text>"
-            )
+    for index, line in enumerate(chart.lines):  # names over every line
+        parts.append(
+            f'<text class="l{index}" x="{width + NAME_GAP}" y="{line.label_y + NAME_BASELINE}">'
+            f"{escape(isolate(line.label))}</text>"
+        )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - numbers and escaped names only
