@@ -5,7 +5,7 @@ import json
 from functools import cache
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.utils import translation
 from django.utils.translation import gettext_noop
@@ -40,5 +40,14 @@ def web_manifest(request: HttpRequest, language: str) -> HttpResponse:
     response = HttpResponse(
         json.dumps(manifest, ensure_ascii=False, indent=1), content_type="application/manifest+json; charset=utf-8"
     )
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """/favicon.ico, which browsers ask for whatever the page's <link rel="icon">: the app's icon,
+    rather than a 404 in the console."""
+    response = HttpResponsePermanentRedirect(static("icon-192.png"))
     response["Cache-Control"] = "public, max-age=86400"
     return response

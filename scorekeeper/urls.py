@@ -1,13 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from .manifest import web_manifest
+from .manifest import favicon, web_manifest
 
 urlpatterns = [
     path("admin/", admin.site.urls),  # the operator's, behind a superuser login
     path("", include("matches.web.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switcher
     path("manifest.<str:language>.webmanifest", web_manifest, name="web-manifest"),  # in the page's language
+    path("favicon.ico", favicon),
 ]
 
 handler400 = "matches.web.views.errors.bad_request"

@@ -312,3 +312,10 @@ def test_the_static_manifest_holds_the_english_that_is_translated():
 @pytest.mark.django_db
 def test_no_manifest_for_a_language_the_app_lacks(client):
     assert client.get("/manifest.xx.webmanifest").status_code == 404
+
+
+@pytest.mark.django_db
+def test_the_favicon_browsers_ask_for_is_the_apps_icon_not_a_404(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and "icon-192" in response["Location"]
+    assert client.get(response["Location"]).status_code == 200
