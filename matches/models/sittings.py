@@ -45,6 +45,9 @@ class Sitting(SittingVerbs, models.Model):
     options = models.JSONField(default=dict, blank=True)
     threshold = models.PositiveIntegerField(null=True, blank=True)
     tied_at = models.PositiveIntegerField(null=True, blank=True)
+    # The hand an undo reopened, until the next hand is recorded: ending the match then abandons no hand
+    # (an undone hand is gone; only a hand being played when the match ends is abandoned).
+    reopened = models.PositiveIntegerField(null=True, blank=True)
     group = models.ForeignKey(
         "Group", on_delete=models.SET_NULL, null=True, blank=True, related_name="sittings", editable=False
     )

@@ -150,7 +150,7 @@ class SittingVerbs:
             if gained or won:  # One short UPDATE per moved seat: most games move only one.
                 Seat.objects.filter(pk=seat.pk).update(total=F("total") + gained, hands_won=F("hands_won") + won)
                 seat.total, seat.hands_won = seat.total + gained, seat.hands_won + won
-        self._save_progress(progress, table.seats)
+        self._save_progress(progress, table.seats, **({"reopened": None} if self.reopened else {}))
         return hand
 
     def correct_hand(
@@ -201,11 +201,12 @@ class SittingVerbs:
             last.delete()
             if any(batch > number for batch in self.reissued_before):
                 self._update(reissued_before=[min(batch, number) for batch in self.reissued_before])
-            self._recompute(seats)
+            self._recompute(seats, reopened=number)
         return last
 
     def end_match(self, open_number: int | None = None) -> None:
-        """End the match: the open hand abandoned, the sitting final; Conflict unless `open_number` is still open."""
+        """End the match: the open hand abandoned (unless an undo just reopened it: an undone hand is gone),
+        the sitting final; Conflict unless `open_number` is still open."""
         with transaction.atomic():
             seats = self._lock()
             if self.is_finished:
@@ -213,16 +214,17 @@ class SittingVerbs:
             table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
             if open_number is not None and open_number != table.open_number:
                 raise Conflict("end_moved_on", open=table.open_number, seen=open_number)
-            Hand.objects.create(
-                sitting=self,
-                number=table.open_number,
-                status=Hand.Status.ABANDONED,
-                winner=None,
-                dealer_position=table.dealer,
-                points=[0] * len(seats),
-                running=[seat.total for seat in seats],
-                threshold_after=self.threshold,
-            )
+            if self.reopened != table.open_number:
+                Hand.objects.create(
+                    sitting=self,
+                    number=table.open_number,
+                    status=Hand.Status.ABANDONED,
+                    winner=None,
+                    dealer_position=table.dealer,
+                    points=[0] * len(seats),
+                    running=[seat.total for seat in seats],
+                    threshold_after=self.threshold,
+                )
             self._update(finished_at=timezone.now(), ended_how=EndedHow.ENDED_EARLY)
             self._store_best_runs(seats)
 
@@ -295,9 +297,10 @@ class SittingVerbs:
             return AlreadyRecorded("hand_abandoned", number)
         return AlreadyRecorded("hand_recorded", number, winner=hand.winner.player.name)
 
-    def _recompute(self, seats: list[Seat], corrected: int | None = None) -> None:
+    def _recompute(self, seats: list[Seat], corrected: int | None = None, **reopened: object) -> None:
         """Replay every hand into totals, running totals, threshold and match end (after a correction or
-        undo). Raises Conflict when the replay ends the match before a later won hand."""
+        undo, which names the hand it `reopened`). Raises Conflict when the replay ends the match before a
+        later won hand."""
         position = {seat.pk: seat.position for seat in seats}
         hands = list(self.hands.order_by("number"))
         replayed = replay(len(seats), self.match_end, [Played(position.get(h.winner_id), h.points) for h in hands])
@@ -311,7 +314,7 @@ class SittingVerbs:
         for seat in seats:
             seat.total, seat.hands_won = final.totals[seat.position], final.wins[seat.position]
         Seat.objects.bulk_update(seats, ["total", "hands_won"])
-        self._save_progress(final, seats)
+        self._save_progress(final, seats, **reopened)
 
     def _store_best_runs(self, seats: list[Seat]) -> None:
         """Each seat's longest run of hands won, for the group's figures: kept when the match ends."""
@@ -321,9 +324,8 @@ class SittingVerbs:
             seat.best_run = run
         Seat.objects.bulk_update(seats, ["best_run"])
 
-    def _save_progress(self, progress: rules.Progress, seats: list[Seat]) -> None:
-        """Store the threshold and match end that `progress` says hold now, and a new version."""
-        changes: dict[str, object] = {}
+    def _save_progress(self, progress: rules.Progress, seats: list[Seat], **changes: object) -> None:
+        """Store the threshold and match end that `progress` says hold now, `changes`, and a new version."""
         if (progress.threshold, progress.tied_at) != (self.threshold, self.tied_at):
             changes.update(threshold=progress.threshold, tied_at=progress.tied_at)
         if progress.over and not self.is_finished:

@@ -208,3 +208,34 @@ def test_links_never_start_with_a_dash_that_a_command_line_takes_for_an_option(m
     made = iter(["-abcdefghijklmnopqrstu", "Zabcdefghijklmnopqrstu"])
     monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda n: next(made))
     assert tokens.new_token() == "Zabcdefghijklmnopqrstu"
+
+
+@pytest.mark.parametrize(
+    "steps, abandoned",
+    [
+        (["tap", "tap", "tap", "undo"], []),  # hand 3 undone, then End: it is gone, nothing abandoned
+        (["tap", "tap", "tap", "undo", "undo"], []),
+        (["tap", "tap", "tap"], [4]),  # End during hand 4: it was being played
+        (["tap", "tap", "tap", "undo", "tap"], [4]),  # hand 3 tapped again: hand 4 is the one stopped
+        (["tap", "tap", "tap", "undo", "correct"], []),  # a correction of hand 1 keeps hand 3 undone
+        ([], [1]),
+    ],
+)
+def test_ending_the_match_abandons_the_hand_being_played_never_an_undone_one(steps, abandoned):
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou"])
+    recorded = 0
+    for step in steps:
+        if step == "tap":
+            recorded += 1
+            sitting.record_hand(recorded, recorded % 3)
+        elif step == "undo":
+            sitting.undo_hand(recorded)
+            recorded -= 1
+        else:
+            sitting.correct_hand(1, 2)
+    sitting.end_match()
+    hands = list(sitting.hands.order_by("number").values_list("number", "status"))
+    assert hands == [(n, Hand.Status.WON) for n in range(1, recorded + 1)] + [
+        (n, Hand.Status.ABANDONED) for n in abandoned
+    ]
+    assert sitting.ended_how == Sitting.EndedHow.ENDED_EARLY and sitting.check_totals() == []

@@ -854,3 +854,14 @@ def test_a_head_request_on_a_page_that_takes_a_form_answers_as_a_get_and_changes
     address = path if path.startswith("/") else url(sitting, path)
     assert client.head(address).status_code == client.get(address).status_code == 200
     assert snapshot(sitting) == before
+
+
+def test_an_undone_hand_is_gone_from_every_list_once_the_match_is_ended(client, sitting):
+    play(sitting, [0, 1, 2])
+    assert client.post(url(sitting, "undo/"), {"number": 3}, **HX).status_code == 200
+    assert client.post(url(sitting, "end/"), {"number": 3}, **HX).status_code == 200
+    pages = [client.get(url(sitting, path)).content.decode() for path in ("", "hands/")]
+    body = b"".join(client.get(url(sitting, "hands.csv")).streaming_content).decode("utf-8-sig")
+    for text in (*pages, body):
+        assert "abandoned" not in text
+    assert [row.split(",")[0] for row in body.splitlines()[1:]] == ["1", "2", ""]  # two hands, then the nets
