@@ -111,7 +111,27 @@
   document.addEventListener("htmx:afterSettle", function () {
     if (held && held.version <= versionOf(live())) held = null;
     if (!live()) stop(); else connect();
+    newest(live());
   });
+
+  // --- never older than this phone has seen: a page loaded while a tap was on its way may have been
+  // read before the tap was saved; its answer (or a push) told this phone the newer version ---
+  function newest(region) { // the newest version of this table this phone was shown, now this one's too
+    if (!region) return 0;
+    var key = "lasttrick-version:" + region.dataset.events, seen = 0;
+    try {
+      seen = Number(localStorage.getItem(key)) || 0;
+      if (versionOf(region) > seen) localStorage.setItem(key, String(versionOf(region)));
+    } catch (error) { /* no storage (a private window): the stream still catches up */ }
+    return seen;
+  }
+  function freshIfOlder() {
+    var region = live();
+    var copy = document.querySelector('meta[name="offline-copy"]'); // offline: as last seen, on purpose
+    if (region && window.htmx && region.hasAttribute("hx-get") && !copy && versionOf(region) < newest(region)) {
+      window.htmx.trigger(region, "poll");
+    }
+  }
 
   // --- the group page: a change reloads its region (rarely: a match ended, a player renamed) ---
   function refreshGroup() {
@@ -132,6 +152,8 @@
   setInterval(poll, POLL_MS);
   document.addEventListener("visibilitychange", poll);
   document.addEventListener("DOMContentLoaded", connect);
+  document.addEventListener("DOMContentLoaded", freshIfOlder);
+  document.addEventListener("lasttrick:table", function () { newest(live()); });
   // No network: no stream to keep trying (offline.js keeps the taps); back online: the stream catches up.
   window.addEventListener("offline", stop);
   window.addEventListener("online", function () { failures = 0; connect(); });

@@ -170,8 +170,9 @@ class Sitting(SittingVerbs, models.Model):
         return state, last
 
     def _last_number(self, seats: Sequence[Seat]) -> int:
-        """The last hand's number: every won hand, and the abandoned one a member's end leaves."""
-        return sum(seat.hands_won for seat in seats) + (1 if self.is_final else 0)
+        """The last hand's number: every won hand, and the abandoned one a member's end leaves (none when
+        an undo had just reopened the hand)."""
+        return sum(seat.hands_won for seat in seats) + (1 if self.is_final and self.reopened is None else 0)
 
     def _read_hands(self, seats: Sequence[Seat], recent: int | None, chart: bool = True) -> tuple[list[Hand], dict]:
         """The newest `recent` hands (None: all) and, with `chart`, the chart's sampled hands: two queries at most."""

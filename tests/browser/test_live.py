@@ -134,3 +134,24 @@ def test_a_phone_shown_the_end_by_a_push_can_start_the_rematch_and_share_a_whole
     assert Sitting.objects.count() == 2 and other.errors == []
     for page in (tapper, other):
         page.context.close()
+
+
+def test_a_page_read_before_a_tap_was_saved_shows_the_newer_table_at_once(browser, live_server):
+    """Reloading while a tap was on its way: the page may have been read before the tap was saved. The
+    phone was told of the newer version (the tap's answer), so it asks for the table at once, without
+    waiting for the stream (blocked here) or the 5-second poll."""
+    sitting = Sitting.start("agram", NAMES)
+    url = live_server.url + sitting.get_absolute_url()
+    page = open_phone(browser, service_workers="block")  # every request through page.route
+    page.errors = []
+    page.on("console", lambda message: message.type == "error" and page.errors.append(message.text))
+    page.goto(url)
+    stale = page.content()  # the table of hand 1, as a page read just before the tap was saved
+    page.locator("button.tap", has_text="Chaibou").click()
+    expect(page.locator("#who-won .hand")).to_have_text("Hand 2")
+    page.route("**/events/**", lambda route: route.abort())
+    page.route(url, lambda route: route.fulfill(status=200, content_type="text/html; charset=utf-8", body=stale))
+    page.reload()
+    expect(page.locator("#who-won .hand")).to_have_text("Hand 2", timeout=2500)
+    expect(page.locator(".tally tr.lead .name")).to_have_text("Chaibou")
+    page.context.close()

@@ -865,3 +865,4 @@ def test_an_undone_hand_is_gone_from_every_list_once_the_match_is_ended(client, 
     for text in (*pages, body):
         assert "abandoned" not in text
     assert [row.split(",")[0] for row in body.splitlines()[1:]] == ["1", "2", ""]  # two hands, then the nets
+    assert "Ended after hand 2." in pages[0]  # not "hand 3 was not played": it was undone

@@ -193,8 +193,8 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> Sitt
     for number, hand in enumerate(hands):
         if hand.winner is None and not (ended_early and number == len(hands) - 1):
             raise abandoned_error(f"{where}.hands[{number}]")
-    if ended_early and (not hands or hands[-1].winner is not None):
-        raise abandoned_error(f"{where}.hands")
+    # Ended early right after an undo: no hand was being played, none abandoned (models: Sitting.reopened).
+    reopened = len(hands) + 1 if ended_early and (not hands or hands[-1].winner is not None) else None
     check_replay(entry, where, seats, hands, match_end, ended_how, finished_at is not None)
     check_dealers(where, game, hands, n_seats)
     chips_reissued = read_whole(entry, "chips_reissued", f"{where}.chips_reissued", 0, INT_MAX)
@@ -228,6 +228,7 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> Sitt
         "finished_at": finished_at,
         "ended_how": ended_how,
         "time_zone": read_zone(entry, f"{where}.{ZONE}"),
+        "reopened": reopened,
     }
     rematch = read_whole(entry, "next_sitting", f"{where}.next_sitting", 0, n_sittings - 1, optional=True)
     return SittingEntry(fields, rematch, seats, hands)

@@ -203,10 +203,11 @@ class TableState(Table):
     def ended_early(self) -> str:
         """ "Ended early: hand 4 was not played." (open hand abandoned), "Ended after hand 3.", or ""."""
         last = self.last_hand
-        if not self.sitting.is_final or last is None:
+        if not self.sitting.is_final:
             return ""
-        if self.sitting.end_kind == "open":
-            played = last.number - 1
+        stopped = last is not None and last.winner_id is None  # the hand being played when it ended
+        played = last.number - stopped if last else 0
+        if self.sitting.end_kind == "open" or not stopped:
             if not played:
                 return _("Ended before its first hand.")
             return _("Ended after hand %(number)d.") % {"number": played}
