@@ -1,6 +1,6 @@
 """The score over time as drawing instructions for a small server-rendered SVG: a line per player,
-threshold steps, every player's name beside their line's end, and rows for the accessible table; integer coordinates and sampling
-down to `max_points` keep the tap's answer small."""
+threshold steps, every player's name beside their line's end, and rows for the accessible table;
+integer coordinates and sampling down to `max_points` keep the tap's answer small."""
 
 from __future__ import annotations
 

@@ -61,7 +61,8 @@ def test_the_chart_reads_on_a_phone_in_every_game_and_language(browser, live_ser
     assert all(text["px"] >= 12 for text in texts), [(text["text"], round(text["px"], 1)) for text in texts]
     names = [text for text in texts if not text["axis"]]
     shown = [text["text"].strip("\u2068\u2069") for text in names]
-    assert [name.rstrip("…") for name in shown] == [name[: len(shown_name.rstrip("…"))] for name, shown_name in zip(NAMES, shown)]
+    kept = [name.rstrip("…") for name in shown]  # whole, or shortened with an ellipsis
+    assert kept == [name[: len(start)] for name, start in zip(NAMES, kept)]
     for text in texts:
         assert drawn["top"] <= text["top"] and text["bottom"] <= drawn["bottom"], (text, drawn)
         assert drawn["left"] <= text["left"] and text["right"] <= drawn["right"], (text, drawn)

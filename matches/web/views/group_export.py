@@ -68,9 +68,8 @@ def group_csv(request: HtmxHttpRequest, group: Group) -> StreamingHttpResponse:
 def csv_rows(group_pk: int, language: str | None) -> Generator[list[object], None, None]:
     """Header, then a row per hand; runs while streaming, in one read snapshot and the request's language."""
     with translation.override(language), read_snapshot():
-        players = sorted(
-            Player.objects.filter(seats__sitting__group_id=group_pk).distinct(), key=lambda p: (name_order(p.name), p.pk)
-        )
+        seated = Player.objects.filter(seats__sitting__group_id=group_pk).distinct()
+        players = sorted(seated, key=lambda p: (name_order(p.name), p.pk))
         columns = {player.pk: number for number, player in enumerate(players)}
         yield [
             _("started"),
