@@ -72,3 +72,25 @@ def test_the_chart_reads_on_a_phone_in_every_game_and_language(browser, live_ser
         shot(page, f"chart-{slug}-{language}-360")
     assert errors == []
     page.context.close()
+
+
+@pytest.mark.parametrize("font", ["Noto Sans", "DejaVu Sans"])
+@pytest.mark.parametrize("slug", ["eighty-three", "cat-te"])
+def test_the_charts_names_stay_inside_whatever_the_phones_font(browser, live_server, slug, font):
+    """Noto's letters reach higher than DejaVu's: both keep every name inside the drawing."""
+    sitting = played(slug)
+    page = open_phone(browser, "360x640", locale="fr-FR")
+
+    def with_font(route):
+        css = route.fetch().text() + f'\n.chart text{{font-family:"{font}"}}'
+        route.fulfill(status=200, content_type="text/css", body=css)
+
+    page.route("**/static/app*.css", with_font)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    used = page.locator("figure.chart svg text").first.evaluate("text => getComputedStyle(text).fontFamily")
+    assert font in used
+    drawn = page.locator("figure.chart svg").evaluate(DRAWN)
+    for text in drawn["texts"]:
+        assert drawn["top"] <= text["top"] and text["bottom"] <= drawn["bottom"], (font, text, drawn)
+        assert drawn["left"] <= text["left"] and text["right"] <= drawn["right"], (font, text, drawn)
+    page.context.close()
