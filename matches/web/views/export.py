@@ -114,11 +114,6 @@ def gain_unit(sitting: Sitting) -> str:
     return _(sitting.rules.unit)
 
 
-def gains(sitting: Sitting, points: Iterable[int]) -> list[int]:
-    """A hand's gain or loss per seat in gain_unit (domain/settlement.hand_gains)."""
-    return hand_gains(list(points), sitting.rules.uses_stake, sitting.stake_amount or 0)
-
-
 def nets_row(nets: Iterable[object]) -> list[object]:
     """The closing line: no hand, each player's net (the sum of the gains above) under the gains."""
     net = pgettext("the closing line of a CSV: each player's gains and losses added up", "net")
@@ -176,7 +171,9 @@ class HandRows:
         return [hand.number, status, seats[hand.dealer_position].name, winner, self.answers[key], *self.gains(hand)]
 
     def gains(self, hand: Hand) -> list[int]:
-        return gains(self.state.sitting, hand.points)
+        """The hand's gain or loss per seat in gain_unit (domain/settlement.hand_gains)."""
+        sitting = self.state.sitting
+        return hand_gains(list(hand.points), sitting.rules.uses_stake, sitting.stake_amount or 0)
 
 
 def batch_row(state: TableState, totals: list[int], wins: list[int], batches: int) -> list[object]:
