@@ -267,17 +267,20 @@ class Connection:
         self.port = port
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
+        # One request at a time, as a browser's connection: a tap while a slow poll is still out waits.
+        self.busy = asyncio.Lock()
 
     async def request(self, method: str, path: str, headers: dict, body: bytes = b"") -> Answer:
         """As a browser: a kept connection the server has closed meanwhile (its keep-alive timeout) is
         reopened and the request sent again at once; the time counts from the request that answered."""
-        reused = self.writer is not None
-        try:
-            return await self._request(method, path, headers, body)
-        except (OSError, asyncio.IncompleteReadError) as error:
-            if not reused or (isinstance(error, asyncio.IncompleteReadError) and error.partial):
-                raise
-            return await self._request(method, path, headers, body)
+        async with self.busy:
+            reused = self.writer is not None
+            try:
+                return await self._request(method, path, headers, body)
+            except (OSError, asyncio.IncompleteReadError) as error:
+                if not reused or (isinstance(error, asyncio.IncompleteReadError) and error.partial):
+                    raise
+                return await self._request(method, path, headers, body)
 
     async def _request(self, method: str, path: str, headers: dict, body: bytes = b"") -> Answer:
         if self.writer is None:

@@ -75,6 +75,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "matches.web.middleware.explain_refusals",
     "matches.web.middleware.never_store_sittings",
+    "matches.web.outages.ServeThroughOutages",  # last: it runs the view (again on a lost connection)
 ]
 
 ROOT_URLCONF = "scorekeeper.urls"
@@ -118,7 +119,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # transaction starts, and wait for it rather than fail at once.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
-        "timeout": 20,
+        "timeout": env_int("SQLITE_TIMEOUT", 20),  # seconds a write waits for the lock, then "try again"
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 
@@ -211,7 +212,12 @@ if not DEBUG and not PLAIN_HTTP:
 # machine shares (counted under a lock), or Redis at CACHE_URL, which several app servers share.
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-    "ratelimit": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": os.environ["CACHE_URL"]}
+    "ratelimit": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": os.environ["CACHE_URL"],
+        # A Redis that does not answer costs a tap a second at most: then nothing is counted.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
     if os.environ.get("CACHE_URL")
     else {
         "BACKEND": "matches.web.counting_cache.CountingFileCache",

@@ -68,6 +68,17 @@
   }
   document.addEventListener("htmx:sendError", failed);
   document.addEventListener("htmx:timeout", failed);
+  // The server could not do it now (5xx, not swapped): its own words when it sent them for the notice
+  // area ("try again"), else the "not saved" mark; a tap offline.js keeps is sent again by itself.
+  document.addEventListener("htmx:responseError", function (event) {
+    var xhr = event.detail.xhr, notice = document.getElementById("notice");
+    if (event.detail.queued || !xhr) return;
+    if (notice && xhr.getResponseHeader("HX-Retarget") === "#notice") {
+      window.htmx.swap(notice, xhr.responseText, { swapStyle: "innerHTML" });
+    } else {
+      failed(event);
+    }
+  });
   // Every answer ends the pending state; a refusal's message shows in the notice area instead.
   document.addEventListener("htmx:afterRequest", function (event) {
     var button = tapped(event);

@@ -323,6 +323,16 @@
   }
   document.addEventListener("htmx:sendError", lost, true);
   document.addEventListener("htmx:timeout", lost, true);
+  // The server answered but could not save it now (its database away: 503 "try again"): the tap waits
+  // on the table like one made offline, and is sent again by itself.
+  document.addEventListener("htmx:responseError", function (event) {
+    var op = event.detail.xhr && event.detail.xhr.status >= 500 && sent.get(event.detail.elt);
+    if (!op) return;
+    sent.delete(event.detail.elt);
+    event.detail.queued = true;  // app.js: no "not saved" mark, the tap waits on the table instead
+    keep(op);
+    schedule(RETRY_MS);
+  }, true);
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.xhr && event.detail.xhr.status) {
       var wasOffline = noAnswer;

@@ -358,3 +358,31 @@ def test_a_pushed_form_the_browser_sends_itself_carries_the_pages_csrf_token(bro
     assert page.url.endswith(f"/s/{sitting.token}/")
     assert winners(sitting) == [(1, "Aïcha"), (2, "Djibo")]
     assert errors == []
+
+
+def test_a_tap_the_server_could_not_save_for_a_moment_waits_on_the_table_and_is_sent_again(browser, live_server):
+    """The server answers 503 "try again" (its database away): the tap is not lost nor marked failed; it
+    waits on the table like one made offline and is sent again by itself."""
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, "360x640", locale="fr-FR")
+    errors = watch_console(page)
+    page.goto(f"{live_server.url}/s/{sitting.token}/")
+    refused = []
+
+    def once_away(route):
+        if refused:
+            return route.continue_()
+        refused.append(route.request.url)
+        headers = {"Retry-After": "3", "Content-Type": "text/html", "HX-Retarget": "#notice", "HX-Reswap": "innerHTML"}
+        route.fulfill(status=503, headers=headers, body='<p class="notice error">Try again soon.</p>')
+
+    page.route("**/tap/", once_away)
+    tap(page, "Djibo")
+    expect(page.locator(".waiting li")).to_have_count(1)
+    expect(page.locator(".waiting li").first).to_contain_text("Main 1 : Djibo")
+    shot(page, "tap-waiting-after-503-fr")
+    expect(page.locator(".waiting li")).to_have_count(0, timeout=15_000)
+    expect(page.locator(".hands tbody tr")).to_have_count(1)
+    assert refused and winners(sitting) == [(1, "Djibo")]
+    assert page.locator("button.tap.failed").count() == 0
+    assert [error for error in errors if "503" not in error] == []

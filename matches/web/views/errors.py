@@ -3,26 +3,33 @@
 from __future__ import annotations
 
 import re
+import sys
 
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 
 # The page a form was sent from: a match table or a group page (its actions' addresses start with it).
 PAGE_OF_ACTION = re.compile(r"^/(s|g)/[A-Za-z0-9_-]{1,64}/")
 
 
-def message_response(request: HttpRequest, message: str, status: int, back: str = "") -> HttpResponse:
+def message_response(
+    request: HttpRequest, message: str, status: int, back: str = "", reload_after: int = 0
+) -> HttpResponse:
     """A 4xx/5xx answer carrying `message`: the notice fragment for htmx, a full page otherwise (with a
-    way `back` to the page the request came from, when given)."""
+    way `back` to the page the request came from, when given; reloading itself after `reload_after` s)."""
     if getattr(request, "htmx", False) and not request.htmx.history_restore_request:
         response = render(request, "error.html#message", {"message": message}, status=status)
         response["HX-Retarget"] = "#notice"
         response["HX-Reswap"] = "innerHTML"
         return response
-    return render(request, "error.html", {"message": message, "back": back}, status=status)
+    context = {"message": message, "back": back, "reload_after": reload_after}
+    return render(request, "error.html", context, status=status)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -39,7 +46,30 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     )
 
 
+# A database or cache that went away (a restart, a failover, a dropped connection, a locked SQLite file).
+BACKING_SERVICE_ERRORS = (OperationalError, InterfaceError, RedisConnectionError, RedisTimeoutError)
+RETRY_AFTER = 3  # seconds: a database restart or failover is usually over by then
+
+
+def try_again(request: HttpRequest, unsure: bool = False) -> HttpResponse:
+    """503 with Retry-After: a backing service is away for a moment. The table's script sends a tap
+    again by itself; a page asked for by GET reloads itself (error.html's refresh). `unsure`: a change
+    was on its way to the database when it went, and may or may not be saved."""
+    if unsure:
+        message = _("The server lost its database while saving this: look at the page again before you repeat it.")
+    else:
+        message = _("The server lost its database for a moment: nothing was changed. Try again in a few seconds.")
+    page = request.method in ("GET", "HEAD")  # asked again by itself; a form's POST is the player's to send
+    response = message_response(request, message, 503, reload_after=RETRY_AFTER if page else 0)
+    response["Retry-After"] = str(RETRY_AFTER)
+    return response
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
+    """500, or a 503 "try again" when what failed was a backing service that went away (Django calls
+    this while its exception is being handled)."""
+    if isinstance(sys.exc_info()[1], BACKING_SERVICE_ERRORS):
+        return try_again(request, unsure=request.method not in ("GET", "HEAD"))
     return message_response(request, _("Something went wrong on our side. Your taps so far are saved; try again."), 500)
 
 

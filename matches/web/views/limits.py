@@ -1,10 +1,12 @@
 """Rate limits: per phone (session), which a real table never meets, and a higher ceiling per address
 (shared Wi-Fi, carrier NAT). A request refused for its phone is not counted against its address, so
-one busy phone never locks out its network. Counted by django-ratelimit in the "ratelimit" cache."""
+one busy phone never locks out its network. Counted by django-ratelimit in the "ratelimit" cache; while
+that cache (Redis) is away nothing is counted, so the table keeps playing."""
 
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 import re
 from dataclasses import dataclass
@@ -16,7 +18,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_ratelimit.core import is_ratelimited
 
-from matches.web.views.errors import message_response
+from matches.web.views.errors import BACKING_SERVICE_ERRORS, message_response
+
+logger = logging.getLogger(__name__)
 
 RATE = re.compile(r"(\d+)/(\d*)([smhd])")
 SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -94,7 +98,12 @@ def over_limit(request: HttpRequest, limit: Limit, phone: str | None) -> HttpRes
             continue
         rate = getattr(settings, rate_setting)
         group = f"{limit.name}-{'address' if key is client_address else 'phone'}"
-        if is_ratelimited(request, group=group, key=key, rate=rate, increment=True):
+        try:
+            limited = is_ratelimited(request, group=group, key=key, rate=rate, increment=True)
+        except (*BACKING_SERVICE_ERRORS, OSError) as error:
+            logger.warning("rate limits not counted: %s", error)
+            return None
+        if limited:
             response = message_response(request, message % {"wait": wait_words(period_of(rate))}, 429)
             response["Retry-After"] = str(period_of(rate))
             return response

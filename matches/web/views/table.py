@@ -38,6 +38,7 @@ from matches.web.views.common import (
 )
 from matches.web.views.limits import STARTS, over_limit
 from matches.web.live.prerendered import keep
+from matches.web.outages import exact
 from matches.web.live.regions import Region
 from matches.web.views.links import share_panel
 from matches.web.views.region import region_context
@@ -142,6 +143,7 @@ def poll_response(request: HtmxHttpRequest, sitting: Sitting, watching: bool) ->
     return table_response(request, sitting, watching=watching)
 
 
+@exact  # a second run finds the first one's hand, if it was saved, and says it is recorded
 @vary_on_headers("HX-Request")
 @action
 def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:

@@ -1,0 +1,85 @@
+"""A database that drops its connections (a restart, a failover, a pooler, a SQLite file locked by a
+backup) costs a phone a retry, never an error page.
+
+A view whose connection was lost before it sent any write is run again on a new connection; so is a
+view marked `exact` (the tap: its hand number makes a second run answer from what the database holds,
+whether the first commit happened or not). Anything else gets a short "try again" (503 with
+Retry-After), which the phone's script retries by itself."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from asgiref.sync import iscoroutinefunction
+from django.db import InterfaceError, OperationalError, connection
+from django.http import HttpRequest, HttpResponse
+
+from matches.web.views.errors import try_again
+
+logger = logging.getLogger(__name__)
+
+LOST = (OperationalError, InterfaceError)
+RUNS = 3  # the first run and two more, each on a new connection
+READS = ("SELECT", "SAVEPOINT", "RELEASE", "ROLLBACK", "BEGIN", "SET", "SHOW", "PRAGMA")
+
+
+def exact(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Mark `view` as safe to run again after its commit's outcome was lost: its second run finds its
+    own first write and answers as if it were the first."""
+    view.run_again_after_lost_commit = True  # type: ignore[attr-defined]
+    return view
+
+
+class Writes:
+    """A database execute wrapper noting whether any statement that may write was sent."""
+
+    def __init__(self) -> None:
+        self.sent = False
+
+    def __call__(self, execute, sql, params, many, context):
+        if not self.sent and not sql.lstrip()[:9].upper().startswith(READS):
+            self.sent = True
+        return execute(sql, params, many, context)
+
+
+def start_afresh() -> None:
+    """Let go of the lost connection; a pool also drops its idle connections that the database ended."""
+    try:
+        connection.close()
+    except LOST:
+        pass
+    pool = getattr(connection, "pool", None)  # PostgreSQL with a pool (Django 5.1+)
+    if pool is not None:
+        try:
+            pool.check()
+        except Exception as error:  # the database is still away: the next run finds out and says so
+            logger.warning("checking the pool's connections failed: %s", error)
+
+
+class ServeThroughOutages:
+    """Middleware (last in MIDDLEWARE, so that CSRF and the rest have looked at the request first):
+    runs the view, and again on a new connection when the first run lost its database connection."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view, args, kwargs) -> HttpResponse | None:
+        if iscoroutinefunction(view) or connection.in_atomic_block:  # the streams; a test's transaction
+            return None
+        again = getattr(view, "run_again_after_lost_commit", False)
+        writes = Writes()
+        for run in range(1, RUNS + 1):
+            writes.sent = False
+            try:
+                with connection.execute_wrapper(writes):
+                    return view(request, *args, **kwargs)
+            except LOST as error:
+                logger.warning("database connection lost (run %d of %s %s): %s", run, request.method, request.path, error)
+                start_afresh()
+                if writes.sent and not again:
+                    break  # its write may or may not be saved: the phone is told so
+        return try_again(request, unsure=writes.sent)

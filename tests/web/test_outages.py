@@ -1,0 +1,115 @@
+"""A database connection lost under a request (in-process; tests/operations/test_faults.py ends real
+servers' connections): served again on a new connection when nothing was written or the view is exact,
+else a 503 "try again" with Retry-After; never a 500, never a wrong answer."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from django.db import OperationalError, connection
+from django.test import RequestFactory, override_settings
+
+from matches.models import Hand, Sitting
+from matches.web.views.errors import server_error
+from tests.conftest import WORKED, shown
+
+HX = {"HTTP_HX_REQUEST": "true"}
+pytestmark = pytest.mark.django_db(transaction=True)  # the view runs outside a test's own transaction
+
+
+class DropConnection:
+    """An execute wrapper that fails the statements it is told (counted from 1, by their first word)
+    as a lost connection does."""
+
+    def __init__(self, *losses: tuple[str, int]) -> None:
+        self.losses = {(word.upper(), n) for word, n in losses}
+        self.seen: dict[str, int] = {}
+
+    def __call__(self, execute, sql, params, many, context):
+        word = sql.lstrip().split(None, 1)[0].upper()
+        self.seen[word] = self.seen.get(word, 0) + 1
+        if (word, self.seen[word]) in self.losses:
+            raise OperationalError("server closed the connection unexpectedly")
+        return execute(sql, params, many, context)
+
+
+def lost(client, method: str, path: str, *losses: tuple[str, int], **extra):
+    with connection.execute_wrapper(DropConnection(*losses)):
+        return getattr(client, method)(path, **extra)
+
+
+def test_a_page_whose_first_read_lost_its_connection_is_served_on_a_new_one(client):
+    sitting = Sitting.start("agram", WORKED)
+    response = lost(client, "get", f"/s/{sitting.token}/", ("SELECT", 1))
+    assert response.status_code == 200 and "Aïcha" in shown(response.content.decode())
+
+
+def test_a_tap_whose_connection_dropped_before_it_wrote_is_recorded_once(client):
+    sitting = Sitting.start("agram", WORKED)
+    response = lost(client, "post", f"/s/{sitting.token}/tap/", ("SELECT", 1), data={"number": 1, "winner": 2}, **HX)
+    assert response.status_code == 200 and "Hand 1 recorded: Boubacar." in shown(response.content.decode())
+    assert list(sitting.hands.values_list("number", "winner__position")) == [(1, 1)]
+
+
+def test_a_tap_saved_before_the_connection_dropped_is_answered_as_recorded_not_refused(client):
+    """The commit went through, then the read of the fresh table lost the connection: the second run
+    finds the hand saved with the same winner and answers as if it had saved it itself."""
+    sitting = Sitting.start("agram", WORKED)
+    saved = ("SELECT", 4)  # the sitting, its lock, its seats, the hands; then the read after the commit
+    response = lost(client, "post", f"/s/{sitting.token}/tap/", saved, data={"number": 1, "winner": 3}, **HX)
+    assert Hand.objects.filter(sitting=sitting).count() == 1
+    assert response.status_code == 200 and "Hand 1 recorded: Chaibou." in shown(response.content.decode())
+    assert sitting.check_totals() == []
+
+
+def test_a_change_whose_outcome_is_unknown_is_a_503_try_again_never_a_500(client):
+    """Ending a match is not exact: a second run would find the match over and say so, a wrong answer."""
+    sitting = Sitting.start("agram", WORKED)
+    writes = [("INSERT", 1), ("UPDATE", 1)]  # whichever it sends first is lost
+    response = lost(client, "post", f"/s/{sitting.token}/end/", *writes, data={"number": 1}, **HX)
+    assert response.status_code == 503 and response["Retry-After"].isdecimal()
+    assert "look at the page again" in response.content.decode()
+    sitting.refresh_from_db()
+    assert sitting.finished_at is None  # the transaction never committed
+
+
+def test_a_database_away_for_every_run_answers_503_with_retry_after_and_the_page_reloads_itself(client):
+    sitting = Sitting.start("agram", WORKED)
+    response = lost(client, "get", f"/s/{sitting.token}/", *[("SELECT", n) for n in range(1, 10)])
+    assert response.status_code == 503 and int(response["Retry-After"]) > 0
+    body = response.content.decode()
+    assert "nothing was changed" in body and f'http-equiv="refresh" content="{response["Retry-After"]}"' in body
+
+
+def test_an_htmx_request_during_an_outage_gets_the_message_in_the_notice_area(client):
+    sitting = Sitting.start("agram", WORKED)
+    response = lost(client, "get", f"/s/{sitting.token}/", *[("SELECT", n) for n in range(1, 10)], **HX)
+    assert response.status_code == 503 and response["HX-Retarget"] == "#notice"
+    assert "http-equiv" not in response.content.decode()
+
+
+def test_a_backing_service_error_outside_any_view_is_a_503_not_a_500():
+    request = RequestFactory().post("/s/x/tap/")
+    try:
+        raise OperationalError("terminating connection due to administrator command")
+    except OperationalError:
+        response = server_error(request)
+    assert sys.exc_info() == (None, None, None)
+    assert response.status_code == 503 and "Retry-After" in response
+    try:
+        raise ValueError("a bug")
+    except ValueError:
+        assert server_error(request).status_code == 500
+
+
+@override_settings(
+    CACHES={
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "ratelimit": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:9/0"},
+    }
+)
+def test_a_tap_goes_through_while_the_rate_limits_cache_is_away(client):
+    sitting = Sitting.start("agram", WORKED)
+    response = client.post(f"/s/{sitting.token}/tap/", {"number": 1, "winner": 1}, **HX)
+    assert response.status_code == 200 and sitting.hands.count() == 1
