@@ -47,8 +47,13 @@
   function hold(html, version) {
     if (version <= versionOf(live())) return; // a tap's own answer already showed it
     held = { html: html, version: version };
+    showOrSay();
+  }
+  function showOrSay() {
     show();
-    if (held) sayHeld(live());
+    // (not while this phone's own request is on its way: the push is most likely of its own change,
+    // and its answer says whether another phone's came first)
+    if (held && asking === 0) sayHeld(live());
   }
   // Someone has a panel open (about to answer for a hand another phone may just have recorded): say
   // the table changed, and that closing the panel shows it.
@@ -92,7 +97,7 @@
     if (!config || !config.heldPushes) return;
     config.heldPushes = false;
     asking = Math.max(0, asking - 1);
-    setTimeout(show, 0); // (a push older than the answer is dropped there)
+    setTimeout(showOrSay, 0); // (a push older than the answer is dropped there)
   }
   ["htmx:afterRequest", "htmx:sendError", "htmx:timeout", "htmx:sendAbort"].forEach(function (name) {
     document.addEventListener(name, answered);

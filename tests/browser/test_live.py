@@ -119,6 +119,28 @@ def test_the_tapping_phone_keeps_its_answer_when_the_push_of_its_own_tap_comes_f
     page.context.close()
 
 
+def test_a_phone_alone_whose_answer_is_slow_is_not_told_another_phone_changed_the_table(browser, live_server):
+    """The push of this phone's own tap comes while its answer panel is still open (a slow network): no
+    "another phone just changed the table" note, which would have a player think someone else tapped."""
+    sitting = Sitting.start("fapfap", NAMES)
+    (page,) = phones_at(browser, live_server.url + sitting.get_absolute_url(), count=1)
+    pushed = []
+
+    def slow_answer(route):
+        answer = route.fetch()  # recorded now, and pushed to this phone
+        time.sleep(2)
+        pushed.append(page.locator(".held").count())  # (read while the answer is still on its way)
+        route.fulfill(response=answer)
+
+    page.route("**/tap/", slow_answer)
+    page.locator("details.ask summary", has_text="Aïcha").click()
+    page.locator("details.ask[open] button.answer").first.click()
+    page.get_by_text("Hand 1 recorded: Aïcha", exact=False).wait_for()
+    assert pushed == [0] and page.locator(".held").count() == 0
+    assert page.errors == [] and sitting.hands.count() == 1
+    page.context.close()
+
+
 def test_a_phone_shown_the_end_by_a_push_can_start_the_rematch_and_share_a_whole_link(browser, live_server):
     from matches.domain.rules import MatchEnd, MatchEndKind
 
