@@ -140,8 +140,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Notices that follow a plain form's redirect ride in a cookie.
 MESSAGE_STORAGE = "django.contrib.messages.storage.cookie.CookieStorage"
 
-# Which sittings this phone started or opened: a signed cookie, no table to query.
-SESSION_ENGINE = "django.contrib.sessions.backends.signed_cookies"
+# Which sittings this phone started or opened: a signed cookie, no table to query (Django's signed_cookies,
+# its values checked as read: matches/web/sessions.py).
+SESSION_ENGINE = "matches.web.sessions"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 365
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"

@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from matches.domain import rules
+from matches.domain.capacity import GROUP_HANDS, GROUP_MATCHES, GROUP_PLAYERS
 from matches.domain.errors import BadInput, Conflict
 from matches.domain.names import (
     GROUP_NAME_MAX_LENGTH,
@@ -22,6 +23,7 @@ from matches.domain.names import (
     same_name,
 )
 from matches.models import announce
+from matches.models.hands import Hand
 from matches.models.options import sitting_options
 from matches.models.sittings import Player, Sitting, new_token
 from matches.models.zones import ZONE_MAX_LENGTH, clean_zone, zone_named
@@ -157,6 +159,7 @@ class Group(models.Model):
         Raises BadInput for a stranger, someone seated twice, a refused name, or what Sitting.start refuses."""
         with transaction.atomic():
             group = self._lock()
+            group._room_for_a_match()
             members = {player.pk: player for player in group.members()}
             players: list[Player] = []
             for entry in seating:
@@ -187,6 +190,8 @@ class Group(models.Model):
                 return sitting
             if sitting.group_id is not None:
                 raise Conflict("saved_elsewhere")
+            group._room_for_a_match(hands=sitting.hands.count())
+            room = GROUP_PLAYERS - group.players.count()  # for those who join
             known = list(group.players.filter(erased=False))
             seats = list(sitting.seats.select_related("player").order_by("position"))
             chosen: list[Player] = []
@@ -198,6 +203,10 @@ class Group(models.Model):
                     member = same_as(player.name, known, _name_of)
                 if member is not None and any(member.pk == other.pk for other in chosen):
                     raise BadInput("same_name_in_match", name=player.name)
+                if member is None:
+                    room -= 1
+                    if room < 0:
+                        raise Conflict("group_players_full", max=GROUP_PLAYERS)
                 if member is None and player.group_id is None:
                     member = player
                     Player.objects.filter(pk=member.pk).update(group=group, left=False)
@@ -277,7 +286,16 @@ class Group(models.Model):
             returning.left = False
             returning.save(update_fields=["left"])
             return returning
+        if self.players.count() >= GROUP_PLAYERS:  # the row of each who left or was erased stays
+            raise Conflict("group_players_full", max=GROUP_PLAYERS)
         return Player.objects.create(name=name, group=self)
+
+    def _room_for_a_match(self, hands: int = 0) -> None:
+        """Conflict unless the (locked) group keeps one more match, holding `hands` hands already."""
+        if self.sittings.count() >= GROUP_MATCHES:
+            raise Conflict("group_matches_full", max=GROUP_MATCHES)
+        if hands and Hand.objects.filter(sitting__group=self).count() + hands > GROUP_HANDS:
+            raise Conflict("group_hands_full", max=GROUP_HANDS)
 
 
 def _name_of(player: Player) -> str:

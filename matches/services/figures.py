@@ -18,6 +18,7 @@ from matches.models.zones import zone_named
 
 RATE_WIDTH, RATE_HEIGHT = WIDTH, 100  # the win-rate chart's plot area, in viewBox units (domain/chart.py)
 RATE_POINTS = 60  # at most this many matches drawn across (evenly sampled; always the last)
+RATE_LINES = 16  # at most this many players drawn: those with the most counted matches
 COLOURS = 8  # line styles (.chart .l0 to .l7 in app.css)
 
 
@@ -155,6 +156,7 @@ class RateChart:
     lines: tuple[RateLine, ...]
     matches: int
     view_box: tuple[int, int, int, int]
+    left_out: int = 0  # players beyond RATE_LINES, not drawn
     width: int = RATE_WIDTH
     height: int = RATE_HEIGHT
     name_x: int = RATE_WIDTH + NAME_GAP
@@ -177,15 +179,17 @@ def rate_chart(
     counted = [match for match in matches if match.counts and (game is None or match.game == game)]
     if not counted:
         return None
-    players = sorted({player for match in counted for player in match.players}, key=lambda p: (name_order(names[p]), p))
-    own: dict[int, list[tuple[int, int]]] = {player: [] for player in players}  # (match index, rate after it)
-    played = dict.fromkeys(players, 0)
-    won = dict.fromkeys(players, 0)
+    everyone = {player for match in counted for player in match.players}
+    own: dict[int, list[tuple[int, int]]] = {player: [] for player in everyone}  # (match index, rate after it)
+    played = dict.fromkeys(everyone, 0)
+    won = dict.fromkeys(everyone, 0)
     for index, match in enumerate(counted):
         for seat, player in enumerate(match.players):
             played[player] += 1
             won[player] += match.won_by(seat)
             own[player].append((index, stats.percent_of(won[player] / played[player])))
+    drawn_players = sorted(everyone, key=lambda p: (-played[p], p))[:RATE_LINES]
+    players = sorted(drawn_players, key=lambda p: (name_order(names[p]), p))
     keep = sampled(len(counted), RATE_POINTS)
 
     def x(index: int) -> int:
@@ -219,4 +223,4 @@ def rate_chart(
                 rates=tuple(rates[i][1] for i in sampled(len(rates), RATE_POINTS)),
             )
         )
-    return RateChart(tuple(lines), len(counted), view_box(heights, RATE_HEIGHT))
+    return RateChart(tuple(lines), len(counted), view_box(heights, RATE_HEIGHT), len(everyone) - len(players))

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from matches.domain import rules
 from matches.domain.errors import TableError
@@ -35,6 +36,15 @@ def _match_end_not_allowed(params: Mapping[str, object]) -> str:
     game = rules.get_game(params["slug"])
     choices = ", ".join(gettext(rules.MATCH_END_WORDS[kind]) for kind in game.match_ends)
     return gettext("%(game)s cannot end that way: %(choices)s.") % {"game": gettext(game.name), "choices": choices}
+
+
+def _full(template: str):
+    """A refusal saying a limit (matches.domain.capacity) as the reader's language groups numbers."""
+
+    def words(params: Mapping[str, object]) -> str:
+        return gettext(template) % {"max": number_format(params["max"], force_grouping=True)}
+
+    return words
 
 
 REFUSALS: dict[str, object] = {
@@ -81,6 +91,22 @@ REFUSALS: dict[str, object] = {
     "picked_twice": gettext_lazy("%(name)s is picked twice: seat each player once."),
     "saved_elsewhere": gettext_lazy("This match is saved in another group already."),
     "same_name_in_match": gettext_lazy("Two players of this match are both called %(name)s: this group cannot tell them apart."),
+    # How big a group grows (matches.domain.capacity).
+    "group_players_full": _full(
+        gettext_noop(
+            "This group is full: a group keeps at most %(max)s players, counting those who left. "
+            "Start a new group for the others."
+        )
+    ),
+    "group_matches_full": _full(
+        gettext_noop("This group is full: a group keeps at most %(max)s matches. Start a new group to play on.")
+    ),
+    "group_hands_full": _full(
+        gettext_noop("This group is full: a group keeps at most %(max)s hands. Start a new group to play on.")
+    ),
+    "match_hands_full": _full(
+        gettext_noop("This match is full: a match keeps at most %(max)s hands. End it and start a new match.")
+    ),
 }
 
 

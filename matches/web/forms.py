@@ -70,9 +70,15 @@ def whole_number(label: str, low: int, high: int, invalid: str, **kwargs) -> for
     )
 
 
+# A player row's field name: its number in ASCII digits, at most 4 of them (no form has 10,000 rows; a
+# name of 5,000 digits would stop int() and answer 500). Any other name is no row, as an unknown field.
+PLAYER_ROW = re.compile(r"player_([0-9]{1,4})")
+
+
 def posted_rows(data) -> dict[int, str]:
     """The player rows a posted form carries: {row number: text as typed}."""
-    return {int(key[7:]): data.get(key) or "" for key in data if key.startswith("player_") and key[7:].isdecimal()}
+    rows = {key: PLAYER_ROW.fullmatch(key) for key in data}
+    return {int(row[1]): data.get(key) or "" for key, row in rows.items() if row is not None}
 
 
 def rows_to_show(game: rules.Game, typed: dict[int, str]) -> int:

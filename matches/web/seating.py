@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from matches.domain import rules
+from matches.domain.capacity import GROUP_PLAYERS
 from matches.domain.errors import BadInput
 from matches.domain.names import clean_name, name_refusal, same_as
 from matches.models import Group, Player
@@ -151,7 +152,12 @@ def seat_newcomer(
         )
     if len(seating) >= game.max_players:
         raise BadInput(table_full(game))
-    former = same_as(name, group.players.filter(left=True, erased=False), _name_of)
+    formers = list(group.players.filter(left=True, erased=False))
+    former = same_as(name, formers, _name_of)
+    if former is None:  # a new player: the group keeps room for them and the other newcomers seated
+        joining = 1 + sum(s.member is None and same_as(s.name, formers, _name_of) is None for s in seating)
+        if group.players.count() + joining > GROUP_PLAYERS:
+            raise BadInput("group_players_full", max=GROUP_PLAYERS)
     return [*seating, Seated(former.name if former else name)]
 
 

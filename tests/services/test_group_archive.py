@@ -640,7 +640,7 @@ def test_the_import_page_refuses_a_file_too_big(group, size):
     before = counts()
     response = Client().post("/groups/import/", upload(b" " * size))
     assert response.status_code == 413
-    assert "This file is larger than 5 MB" in response.content.decode()
+    assert f"This file is larger than {MAX_ARCHIVE // (1024 * 1024)} MB" in response.content.decode()
     assert counts() == before
 
 

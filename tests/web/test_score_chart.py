@@ -113,6 +113,7 @@ def test_a_taps_queries_do_not_grow_with_the_chart(client):
     "game, options, answers, title",
     [
         ("fapfap", {"stake_amount": 100, "stake_label": "CFA"}, {"multiplier": "2"}, "Money after each hand (CFA)"),
+        ("fapfap", {"stake_amount": 100, "stake_label": ""}, {"multiplier": "2"}, "Money after each hand"),
         ("cat-te", {}, {"how": "last"}, "Chips after each hand"),
         ("agram", {}, {}, "Score after each hand"),
     ],

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from matches.domain.capacity import ARCHIVE_BYTES
 from matches.services.archive import ArchiveError, import_group, read_archive
 
 
@@ -21,7 +22,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, file: str, **options) -> None:
         try:
-            raw = sys.stdin.buffer.read() if file == "-" else Path(file).read_bytes()
+            if file == "-":
+                raw = sys.stdin.buffer.read(ARCHIVE_BYTES + 1)
+            else:
+                with Path(file).open("rb") as opened:
+                    raw = opened.read(ARCHIVE_BYTES + 1)  # one byte more than an archive may hold: refused
         except OSError as error:
             raise CommandError(f"Could not read {file}: {error.strerror or error}.") from None
         try:

@@ -1,8 +1,8 @@
 """A whole group as one JSON document and back: the archive another server imports.
 
-export.py writes it; fields.py reads a file, checks.py and hands.py check it, importing.py writes
-the group. `import_group(data)` writes in one transaction or raises ArchiveError having written
-nothing; exporting the imported group gives the same document again.
+export.py writes it; reading.py reads a file, checks.py and hands.py check it (fields.py: the field
+readers), importing.py writes the group. `import_group(data)` writes in one transaction or raises
+ArchiveError having written nothing; exporting the imported group gives the same document again.
 
 Format "last-trick-group", version 1 (indexes are 0-based positions in the file's lists):
 
@@ -34,13 +34,16 @@ purpose: links (tokens are the exporting server's secrets), database ids and `ve
 Import trusts only the history the models keep as it was (when and by whom hands were recorded or
 corrected; the dealer after a corrected winner). Everything derived (points, dealers, totals, wins,
 best runs, running totals, thresholds, match end) is recomputed by the same rules and must agree.
-Moments lie between 2000 and the day after the import.
+Moments lie between 2000 and the day after the import. A group's size is bounded as on this server
+(matches.domain.capacity: players, matches, hands per match and per group; the file's bytes, its
+numbers' digits, its nesting); text holds no null character and no lone surrogate (no database keeps them).
 """
 
 from matches.services.archive.checks import checked_archive
 from matches.services.archive.export import dumps, export_group
-from matches.services.archive.fields import FORMAT, VERSION, ArchiveError, read_archive
+from matches.services.archive.fields import FORMAT, VERSION, ArchiveError
 from matches.services.archive.importing import import_group
+from matches.services.archive.reading import read_archive, too_big_message
 
 __all__ = [
     "FORMAT",
@@ -51,4 +54,5 @@ __all__ = [
     "export_group",
     "import_group",
     "read_archive",
+    "too_big_message",
 ]

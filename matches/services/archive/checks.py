@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 
 from matches.domain import rules
+from matches.domain.capacity import GROUP_HANDS, GROUP_MATCHES, GROUP_PLAYERS, MATCH_HANDS
 from matches.domain.errors import BadInput
 from matches.domain.names import GROUP_NAME_MAX_LENGTH, NAME_MAX_LENGTH, clean_name, name_refusal, repeats
 from matches.models import STAKE_LABEL_MAX_LENGTH, Sitting, check_match_end, check_options
@@ -25,6 +26,7 @@ from matches.services.archive.fields import (
     ZONE,
     ArchiveError,
     check_fields,
+    counted,
     fail_type,
     fail_unclean,
     is_whole,
@@ -37,8 +39,10 @@ from matches.services.archive.fields import (
     read_text,
     read_whole,
     read_zone,
+    shown,
     whole_kind,
 )
+from matches.services.archive.reading import check_values
 from matches.services.archive.hands import HandEntry, abandoned_error, check_dealers, check_replay, read_hand
 from matches.services.wording import rule_message
 
@@ -62,6 +66,7 @@ def checked_archive(
     data: object,
 ) -> tuple[str, datetime.datetime, datetime.datetime, list[PlayerEntry], list[SittingEntry]]:
     """The archive's contents, every field checked (raises ArchiveError)."""
+    check_values(data)
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ArchiveError(
             _('This file is not a Last Trick group archive: its "format" should be "%(format)s".') % {"format": FORMAT}
@@ -69,7 +74,7 @@ def checked_archive(
     if data.get("version") != VERSION or type(data.get("version")) is not int:  # (not true, not 1.0)
         raise ArchiveError(
             _("This archive is version %(found)s of the format; this server reads version %(known)d only.")
-            % {"found": json.dumps(data.get("version")), "known": VERSION}
+            % {"found": shown(data.get("version")), "known": VERSION}
         )
     check_fields(data, _("The archive"), GROUP_FIELDS, optional=(ZONE,))
     name = read_text(data, "name", "name", GROUP_NAME_MAX_LENGTH)
@@ -78,12 +83,28 @@ def checked_archive(
     created_at = read_moment(data, "created_at", "created_at")
     changed_at = read_moment(data, "changed_at", "changed_at")
     listed = read_list(data, "players", "players")
+    if len(listed) > GROUP_PLAYERS:
+        raise ArchiveError(
+            _("The archive lists %(count)s players: a group keeps at most %(max)s.")
+            % {"count": counted(len(listed)), "max": counted(GROUP_PLAYERS)}
+        )
     players = [_player(entry, f"players[{number}]") for number, entry in enumerate(listed)]
     _distinct_members(players)
     entries = read_list(data, "sittings", "sittings")
-    sittings = [
-        _sitting(entry, f"sittings[{number}]", len(players), len(entries)) for number, entry in enumerate(entries)
-    ]
+    if len(entries) > GROUP_MATCHES:
+        raise ArchiveError(
+            _("The archive lists %(count)s matches: a group keeps at most %(max)s.")
+            % {"count": counted(len(entries)), "max": counted(GROUP_MATCHES)}
+        )
+    listed_hands = sum(len(e["hands"]) for e in entries if isinstance(e, dict) and isinstance(e.get("hands"), list))
+    if listed_hands > GROUP_HANDS + len(entries):  # (each match may end on an abandoned hand)
+        _too_many_hands()
+    sittings, won = [], 0
+    for number, entry in enumerate(entries):
+        sittings.append(_sitting(entry, f"sittings[{number}]", len(players), len(entries)))
+        won += sum(hand.winner is not None for hand in sittings[-1].hands)
+        if won > GROUP_HANDS:
+            _too_many_hands()
     rematched: dict[int, int] = {}
     for number, sitting in enumerate(sittings):
         target = sitting.next_sitting
@@ -99,6 +120,13 @@ def checked_archive(
             )
         rematched[target] = number
     return name, created_at, changed_at, players, sittings
+
+
+def _too_many_hands() -> None:
+    raise ArchiveError(
+        _("The archive's matches hold more hands than a group keeps (%(max)s at most).")
+        % {"max": counted(GROUP_HANDS)}
+    )
 
 
 def _player(entry: object, where: str) -> PlayerEntry:
@@ -175,10 +203,15 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> Sitt
                 % {"where": f"{where}.seats[{position}].player", "player": seat["player"]}
             )
     n_seats = len(seats)
+    listed = read_list(entry, "hands", f"{where}.hands")
+    if len(listed) > MATCH_HANDS + 1:  # (a member's end may leave an abandoned hand after the last)
+        _too_many_match_hands(where, len(listed))
     hands = [
         read_hand(hand, f"{where}.hands[{number - 1}]", number, game, n_seats)
-        for number, hand in enumerate(read_list(entry, "hands", f"{where}.hands"), start=1)
+        for number, hand in enumerate(listed, start=1)
     ]
+    if (won := sum(hand.winner is not None for hand in hands)) > MATCH_HANDS:
+        _too_many_match_hands(where, won)
     ended_how = read_choice(entry, "ended_how", f"{where}.ended_how", list(Sitting.EndedHow.values))
     finished_at = read_moment(entry, "finished_at", f"{where}.finished_at", optional=True)
     if (finished_at is None) != (ended_how == Sitting.EndedHow.PLAYING):
@@ -187,7 +220,7 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> Sitt
                 "%(where)s has ended_how %(how)s and finished_at %(at)s: a finished match has both, "
                 'a match in progress neither ("" and null).'
             )
-            % {"where": where, "how": json.dumps(ended_how), "at": json.dumps(entry["finished_at"])}
+            % {"where": where, "how": json.dumps(ended_how), "at": shown(entry["finished_at"])}
         )
     ended_early = ended_how == Sitting.EndedHow.ENDED_EARLY
     for number, hand in enumerate(hands):
@@ -232,6 +265,13 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> Sitt
     }
     rematch = read_whole(entry, "next_sitting", f"{where}.next_sitting", 0, n_sittings - 1, optional=True)
     return SittingEntry(fields, rematch, seats, hands)
+
+
+def _too_many_match_hands(where: str, count: int) -> None:
+    raise ArchiveError(
+        _("%(where)s holds %(count)s hands: a match keeps at most %(max)s.")
+        % {"where": f"{where}.hands", "count": counted(count), "max": counted(MATCH_HANDS)}
+    )
 
 
 def _seat(entry: object, where: str, n_players: int) -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 import json
 
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from matches.domain.names import clean_name
@@ -17,6 +17,7 @@ VERSION = 1
 INT_MAX = 2**31 - 1  # the databases' integer columns
 POINTS_MAX = 1_000_000  # what one hand may give or take from one seat
 PHONE_MAX_LENGTH = STAMP_MAX_LENGTH = 12  # Hand.recorded_by_phone, corrected_by_phone, stamp
+EXTRAS_MAX_LENGTH = 200  # a hand's extras as JSON (the longest a game records: about 60 characters)
 # A file's moments: from EARLIEST to CLOCKS_APART after this server's now (another server's clock).
 EARLIEST = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
 CLOCKS_APART = datetime.timedelta(days=1)
@@ -71,28 +72,6 @@ class ArchiveError(ValueError):
         self.message = message
 
 
-def read_archive(raw: bytes) -> object:
-    """The JSON value of an uploaded or read file; ArchiveError when it is not UTF-8 JSON."""
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ArchiveError(_("This file is not UTF-8 text: choose the .json file the group's page gave.")) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ArchiveError(
-            _(
-                "This file is not JSON (line %(line)d, column %(column)d: %(error)s): "
-                "choose the .json file the group's page gave."
-            )
-            % {"line": error.lineno, "column": error.colno, "error": error.msg}
-        ) from None
-    except RecursionError:
-        raise ArchiveError(
-            _("This file is not a Last Trick group archive: choose the .json file the group's page gave.")
-        ) from None
-
-
 def check_fields(entry: dict, where: str, names: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
     """`entry` has exactly the fields `names`, and may have those of `optional`."""
     for name in names:
@@ -102,7 +81,7 @@ def check_fields(entry: dict, where: str, names: tuple[str, ...], optional: tupl
         if name not in names and name not in optional:
             raise ArchiveError(
                 _('%(where)s has a field "%(field)s" that this format does not know: remove it.')
-                % {"where": where, "field": name}
+                % {"where": where, "field": shown(name, quoted=False)}
             )
 
 
@@ -120,12 +99,21 @@ def problem_at(where: str, problem: str) -> ArchiveError:
     return ArchiveError(_("%(where)s: %(problem)s") % {"where": where, "problem": problem})
 
 
+def shown(value: object, quoted: bool = True, length: int = 40) -> str:
+    """`value` as a refusal shows it: as JSON (`quoted`; else text as it is), cut after `length` characters.
+    (Values reach here read by read_archive: finite numbers, no lone surrogate, shallow.)"""
+    written = json.dumps(value, ensure_ascii=False) if quoted else str(value)
+    return written if len(written) <= length else f"{written[:length]}…"
+
+
+def counted(number: int) -> str:
+    """A count as the reader's language groups it: "5,000", "5 000"."""
+    return formats.number_format(number, force_grouping=True)
+
+
 def fail_type(where: str, value: object, kind: str) -> None:
-    shown = json.dumps(value, ensure_ascii=False)
-    if len(shown) > 40:
-        shown = f"{shown[:40]}…"
     raise ArchiveError(
-        _("%(where)s should be %(kind)s, not %(value)s.") % {"where": where, "kind": kind, "value": shown}
+        _("%(where)s should be %(kind)s, not %(value)s.") % {"where": where, "kind": kind, "value": shown(value)}
     )
 
 
@@ -211,6 +199,6 @@ def read_moment(entry: dict, key: str, where: str, optional: bool = False) -> da
     if not EARLIEST <= moment <= timezone.now() + CLOCKS_APART:
         raise ArchiveError(
             _("%(where)s is %(value)s: a moment this group played or changed something is from 2000 until today.")
-            % {"where": where, "value": json.dumps(value)}
+            % {"where": where, "value": shown(value)}
         )
     return moment

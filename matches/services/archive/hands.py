@@ -16,6 +16,7 @@ from matches.services.archive.fields import (
     PHONE_MAX_LENGTH,
     POINTS_MAX,
     STAMP_MAX_LENGTH,
+    EXTRAS_MAX_LENGTH,
     ArchiveError,
     check_fields,
     fail_type,
@@ -27,6 +28,7 @@ from matches.services.archive.fields import (
     read_object,
     read_text,
     read_whole,
+    shown,
     whole_kind,
 )
 from matches.services.wording import rule_message
@@ -63,6 +65,9 @@ def read_hand(entry: object, where: str, number: int, game: rules.Game, n_seats:
         if not is_whole(gained) or not -POINTS_MAX <= gained <= POINTS_MAX:
             fail_type(f"{where}.points[{seat}]", gained, whole_kind(-POINTS_MAX, POINTS_MAX))
     extras = read_object(entry["extras"], f"{where}.extras")
+    if len(json.dumps(extras)) > EXTRAS_MAX_LENGTH:  # (its values go into the rules' sentences)
+        kind = _("an object {...} of at most %(max)d characters") % {"max": EXTRAS_MAX_LENGTH}
+        fail_type(f"{where}.extras", extras, kind)
     if status == Hand.Status.ABANDONED:
         if winner is not None or any(points) or extras:
             raise ArchiveError(
@@ -198,5 +203,5 @@ def _agree(where: str, found: object, expected: object) -> None:
     if json.dumps(found) != json.dumps(expected):
         raise ArchiveError(
             _("%(where)s is %(found)s, but replaying the match's hands by its game's rules gives %(expected)s.")
-            % {"where": where, "found": json.dumps(found), "expected": json.dumps(expected)}
+            % {"where": where, "found": shown(found, length=120), "expected": shown(expected, length=120)}
         )

@@ -90,7 +90,9 @@ def chart_title(sitting: Sitting) -> str:
     if sitting.rules.uses_chips:
         return _("Chips after each hand")
     if sitting.stake_amount:
-        return _("Money after each hand (%(currency)s)") % {"currency": sitting.stake_label or _("money")}
+        if not sitting.stake_label:
+            return _("Money after each hand")
+        return _("Money after each hand (%(currency)s)") % {"currency": sitting.stake_label}
     return _("Score after each hand")
 
 

@@ -43,6 +43,10 @@ NO_SUCH_GROUP = gettext_lazy(
 BOLD = re.compile(r"<strong>(.*?)</strong>", re.DOTALL)  # a name in TableState.result
 DEFAULT_SORT = "matches_won"
 NIGHTS_SHOWN = 10  # the newest nights with money or chips to settle
+# A group may keep hundreds of players (matches.domain.capacity): the page stays light with at most
+PAIRS_SHOWN = 120  # head-to-head pairs, those who played together most (16 players make 120 pairs)
+SHARES_SHOWN = 16  # players in each game's shares of hands, the largest shares
+SETTLED_SHOWN = 8  # settlements a night, per currency then chips (a night has one or two)
 HEADINGS = {
     "matches_played": gettext_lazy("Matches"),
     "matches_won": gettext_lazy("Won"),
@@ -186,6 +190,7 @@ class Night:
     matches: int
     settled: tuple[Settling, ...]
     playing: int = 0
+    left_out: int = 0  # settlements beyond SETTLED_SHOWN (in the CSV)
 
 
 def url_or_none(name: str, token: str) -> str | None:
@@ -262,6 +267,8 @@ def stats_context(request: HtmxHttpRequest, group: Group, read: GroupRead, watch
         for key, text in shown.items()
     ]
     pairs = stats.head_to_head(matches, game)
+    every_pair = len(pairs)  # a large group has thousands: those who played together most
+    pairs = dict(sorted(pairs.items(), key=lambda item: (-item[1].matches, item[0]))[:PAIRS_SHOWN])
     by_names = sorted(pairs.items(), key=lambda item: (name_order(names[item[0][0]]), name_order(names[item[0][1]])))
     explained = [*shown, "head_to_head"]
     return {
@@ -281,8 +288,10 @@ def stats_context(request: HtmxHttpRequest, group: Group, read: GroupRead, watch
             (names[first], names[second], pair, ahead(names[first], pair.first_wins, names[second], pair.second_wins))
             for (first, second), pair in by_names
         ],
+        "pairs_left_out": every_pair - len(by_names),
         "rate_chart": rate_chart(matches, names, game),
         "shares": hand_shares(matches, names) if game is None else [],
+        "shares_shown": SHARES_SHOWN,
         "nights": nights(read.every_match, names),
         "counted": sum(1 for match in matches if match.counts and (game is None or match.game == game)),
     }
@@ -339,15 +348,16 @@ def cells(figure: stats.PlayerStats, shown: dict[str, str]) -> list[str]:
     return [text[key] for key in shown]
 
 
-def hand_shares(matches: list[stats.MatchRecord], names: dict[int, str]) -> list[tuple[str, list[tuple[str, int]]]]:
-    """Per game played (registry order), each player's share of its hands won, whole percents, highest first."""
+def hand_shares(matches: list[stats.MatchRecord], names: dict[int, str]) -> list[tuple[str, list, int]]:
+    """Per game played (registry order), each player's share of its hands won, whole percents, highest first:
+    (game, the SHARES_SHOWN largest, how many more players)."""
     by_game = stats.hand_shares(matches)
     shares = []
     for slug in rules.GAMES:
         rows = [(names[player], stats.percent_of(share)) for player, share in by_game.get(slug, {}).items()]
         if rows:
             rows.sort(key=lambda row: (-row[1], name_order(row[0])))
-            shares.append((rules.get_game(slug).name, rows))
+            shares.append((rules.get_game(slug).name, rows[:SHARES_SHOWN], len(rows) - SHARES_SHOWN))
     return shares
 
 
@@ -363,9 +373,10 @@ def nights(matches: list[stats.MatchRecord], names: dict[int, str], shown: int =
         playing.update(night.playing)
         players = sorted(night.nets, key=lambda player: (name_order(names[player]), player))
         settled.append(settling({player: names[player] for player in players}, night.nets, night.currency, night.chips))
+    shown_days = [(formats.date_format(day, "DATE_FORMAT"), *kept) for day, kept in days.items()]
     return [
-        Night(formats.date_format(day, "DATE_FORMAT"), len(keys), tuple(settled), len(playing))
-        for day, (keys, playing, settled) in days.items()
+        Night(day, len(keys), tuple(settled[:SETTLED_SHOWN]), len(playing), len(settled[SETTLED_SHOWN:]))
+        for day, keys, playing, settled in shown_days
     ]
 
 

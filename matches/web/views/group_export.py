@@ -4,10 +4,12 @@ page that imports such an archive as a new group (see matches.services.archive f
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Generator
 
 from django.core.files.uploadedfile import InMemoryUploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, SkipFile
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
@@ -19,10 +21,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
+from matches.domain.capacity import ARCHIVE_BYTES
 from matches.domain.names import name_order
 from matches.web.csrf import NoReferrerCsrfViewMiddleware
-from matches.services.archive import ArchiveError, dumps, export_group, import_group, read_archive
-from matches.models import Group, Player, Seat, Sitting
+from matches.services.archive import ArchiveError, dumps, export_group, import_group, read_archive, too_big_message
+from matches.models import Group, Hand, Player, Seat, Sitting
 from matches.web.presenters.table_state import TableState
 from matches.models.snapshot import read_snapshot
 from matches.web.views import export
@@ -31,8 +34,11 @@ from matches.web.views.export import HandRows
 from matches.web.views.groups import remember_group, with_group
 from matches.web.views.limits import STARTS, over_limit
 
-MAX_ARCHIVE = 5 * 1024 * 1024  # bytes: a group of years of weekly matches is well under 1 MB
+MAX_ARCHIVE = ARCHIVE_BYTES  # a group at the limits is about half of it (matches.domain.capacity)
 FORM_ALLOWANCE = 64 * 1024  # the rest of the upload's body: multipart headers, CSRF token
+# Checking an archive at the limits holds a few hundred MB for a while: one at a time in each process.
+ONE_IMPORT = threading.Lock()
+IMPORT_WAIT = 10  # seconds an import waits for the one before it, then is asked to come back
 
 
 def attachment(response: HttpResponse, group: Group, extension: str) -> HttpResponse:
@@ -83,9 +89,14 @@ def csv_rows(group_pk: int, language: str | None) -> Generator[list[object], Non
             _("how"),
             *headings(players),
         ]
-        sittings = Sitting.objects.filter(group_id=group_pk).order_by("started_at", "pk")
-        for number, sitting in enumerate(sittings.iterator(chunk_size=100), start=1):
-            seats = list(Seat.objects.filter(sitting=sitting).select_related("player").order_by("position"))
+        order = ("started_at", "pk")
+        in_seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+        sittings = Sitting.objects.filter(group_id=group_pk).order_by(*order).prefetch_related(in_seats)
+        # Every hand in one streamed query, in the sittings' order: a few queries whatever the group's size.
+        hands = Hand.objects.filter(sitting__group_id=group_pk).order_by("sitting__started_at", "sitting__pk", "number")
+        upcoming = HandsInOrder(hands.iterator(chunk_size=2000))
+        for number, sitting in enumerate(sittings.iterator(chunk_size=500), start=1):
+            seats = list(sitting.seats.all())
             hand_row = HandRows(TableState(sitting, seats, []))
             facts = [
                 timezone.localtime(sitting.started_at, sitting.zone).strftime("%Y-%m-%d %H:%M"),
@@ -94,12 +105,27 @@ def csv_rows(group_pk: int, language: str | None) -> Generator[list[object], Non
                 number,
             ]
             nets: list[int] | None = None
-            for hand in sitting.hands.order_by("number").iterator(chunk_size=500):
+            while (hand := upcoming.next_of(sitting.pk)) is not None:
                 row = hand_row(hand)
                 nets = [net + gain for net, gain in zip(nets or [0] * len(seats), row[5:])]
                 yield facts + row[:5] + by_player(seats, row[5:], columns)
             if nets is not None:
                 yield facts + export.nets_row([]) + by_player(seats, nets, columns)
+
+
+class HandsInOrder:
+    """The hands of one sitting after another from one ordered iterator."""
+
+    def __init__(self, hands) -> None:
+        self.hands, self.waiting = hands, next(hands, None)
+
+    def next_of(self, sitting_id: int) -> Hand | None:
+        """The next hand if it is `sitting_id`'s, else None (it stays for its own sitting)."""
+        hand = self.waiting
+        if hand is None or hand.sitting_id != sitting_id:
+            return None
+        self.waiting = next(self.hands, None)
+        return hand
 
 
 def by_player(seats: list[Seat], values: list, columns: dict[int, int]) -> list[object]:
@@ -168,18 +194,18 @@ def checked_import(request: HtmxHttpRequest) -> HttpResponse:
         return import_page(request, too_big_message(), 413)
     if upload is None:
         return import_page(request, _("Choose the group's .json file, then tap Import the group."), 400)
+    if not ONE_IMPORT.acquire(timeout=IMPORT_WAIT):
+        response = import_page(request, _("This server is bringing in another group: try again in a minute."), 503)
+        response["Retry-After"] = "60"
+        return response
     try:
         group = import_group(read_archive(upload.read()))
     except ArchiveError as refusal:
         return import_page(request, refusal.message, 400)
+    finally:
+        ONE_IMPORT.release()
     remember_group(request, group)
     return redirect(group)
-
-
-def too_big_message() -> str:
-    return _("This file is larger than %(size)d MB: a group's archive is much smaller. Choose its .json file.") % {
-        "size": MAX_ARCHIVE // (1024 * 1024)
-    }
 
 
 def import_page(request: HttpRequest, error: str = "", status: int = 200) -> HttpResponse:

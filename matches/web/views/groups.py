@@ -149,12 +149,8 @@ class MatchLine:
 def group_context(request: HtmxHttpRequest, group: Group, watching: bool = False, links: bool = True) -> dict:
     """The group page's data; with `links`, the links to bring phones in (QR only on a whole page)."""
     players = by_name(group.players.filter(erased=False).order_by("pk"), _name)
-    seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-    sittings = list(group.sittings.order_by("-started_at", "-pk").prefetch_related(seats)[:MATCHES_SHOWN])
-    more = group.sittings.count() - len(sittings)  # always counted: the same queries for any group
-    lines = [
-        MatchLine(s, reverse("watch", args=[s.watch_token]) if watching else s.get_absolute_url()) for s in sittings
-    ]
+    lines = match_lines(group, 0, watching)
+    more = group.sittings.count() - len(lines)  # always counted: the same queries for any group
     token = group.watch_token if watching else group.token
     context = {
         "group": group,
@@ -163,6 +159,7 @@ def group_context(request: HtmxHttpRequest, group: Group, watching: bool = False
         "former": [] if watching else [p for p in players if p.left],
         "matches": lines,
         "more": more,
+        "older_url": f"{reverse('group-watch-matches' if watching else 'group-matches', args=[token])}?page=2",
         "watching": watching,
         "figures_url": optional_url("group-watch-stats" if watching else "group-stats", token),
         "csv_url": "" if watching else optional_url("group-csv", token),
@@ -177,6 +174,47 @@ def group_context(request: HtmxHttpRequest, group: Group, watching: bool = False
             qr=mark_safe(qr_svg(member_url)),
         )
     return context
+
+
+def match_lines(group: Group, skip: int, watching: bool) -> list[MatchLine]:
+    """The group's matches, newest first, after the newest `skip`: MATCHES_SHOWN of them (two queries)."""
+    seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+    sittings = group.sittings.order_by("-started_at", "-pk").prefetch_related(seats)[skip : skip + MATCHES_SHOWN]
+    return [MatchLine(s, reverse("watch", args=[s.watch_token]) if watching else s.get_absolute_url()) for s in sittings]
+
+
+@require_safe
+@with_group
+def matches(request: HtmxHttpRequest, group: Group) -> HttpResponse:
+    """Every match of the group, MATCHES_SHOWN a page, newest first (?page=2 the next older ones)."""
+    return matches_page(request, group, watching=False)
+
+
+@require_safe
+@with_group(link="watch_token")
+def watch_matches(request: HtmxHttpRequest, group: Group) -> HttpResponse:
+    return matches_page(request, group, watching=True)
+
+
+def matches_page(request: HtmxHttpRequest, group: Group, watching: bool) -> HttpResponse:
+    """One page of the group's matches; a page number beyond them (or not one) shows the nearest page."""
+    pages = max(1, -(-group.sittings.count() // MATCHES_SHOWN))
+    asked = request.GET.get("page", "")
+    page = min(int(asked), pages) if asked.isdecimal() and len(asked) < 6 and int(asked) > 0 else 1
+    token = group.watch_token if watching else group.token
+    here = reverse("group-watch-matches" if watching else "group-matches", args=[token])
+    context = {
+        "group": group,
+        "name": group_name(group),
+        "watching": watching,
+        "matches": match_lines(group, (page - 1) * MATCHES_SHOWN, watching),
+        "page": page,
+        "pages": pages,
+        "newer_url": f"{here}?page={page - 1}" if page > 1 else "",
+        "older_url": f"{here}?page={page + 1}" if page < pages else "",
+        "back": reverse("group-watch" if watching else "group", args=[token]),
+    }
+    return render(request, "matches/group_matches.html", context)
 
 
 def group_page(

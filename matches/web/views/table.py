@@ -324,7 +324,10 @@ def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         return response
     if limited := over_limit(request, STARTS, known_phone(request)):
         return limited
-    new = sitting.rematch()
+    try:
+        new = sitting.rematch()
+    except TableError as refusal:  # the group keeps no more matches: the table says so
+        return refused(request, sitting, refusal)
     remember(request, new)
     dealer = new.table(recent=1).dealer_seat.name
     messages.success(

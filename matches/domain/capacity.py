@@ -1,0 +1,19 @@
+"""How big a group may grow: the one place of each number, which the verbs, the forms, the archive's
+checks and the pages all read. Far beyond what a weekly group of friends plays in twenty years
+(a night is a few matches of a few dozen hands), and small enough that every page of a group at the
+limits stays light and its archive imports again (tests/web/test_group_limits.py)."""
+
+from __future__ import annotations
+
+GROUP_PLAYERS = 300  # players a group keeps, those who left and those erased included (their rows stay)
+GROUP_MATCHES = 5_000  # matches a group keeps
+MATCH_HANDS = 5_000  # hands won in one match (a member's end adds the abandoned one after them)
+GROUP_HANDS = 50_000  # hands won over all of a group's matches: what bounds its archive and its CSV
+
+# The archive: a group at the limits above is 15 to 20 MB in the export's compact form (every field as
+# long as it can be, 8 seats a match: 34 MB); a file over this is refused before it is read.
+ARCHIVE_BYTES = 40 * 1024 * 1024
+# No field of the archive holds a longer number, text or nesting (the longest number: a moment's
+# microseconds or a total, 11 characters; the deepest: a hand's extras in a match of a group, 6).
+ARCHIVE_DIGITS = 20
+ARCHIVE_DEPTH = 12
