@@ -235,6 +235,7 @@ def test_a_hostile_archive_is_refused_by_the_command_saying_what_to_fix_and_writ
         (raw("players.1.name", '"\\udc00"'), "players[1].name contient un caractère cassé"),
         (many("sittings", GROUP_MATCHES + 1, {}), "L’archive compte 5\xa0001 parties\xa0: un groupe en garde au plus 5\xa0000."),
         (text(lambda t: t.replace('{"format":', '{"format":"x","format":', 1)), "Ce fichier donne deux fois le champ"),
+        (lambda data: b"hand;winner\n1;Ali\n", "Ce fichier n’est pas du JSON (ligne 1, colonne 1)\xa0: choisissez"),
     ],
 )
 def test_the_import_page_says_the_new_refusals_in_french(archive, make, message):

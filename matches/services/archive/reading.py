@@ -46,10 +46,9 @@ def read_archive(raw: bytes) -> object:
     except json.JSONDecodeError as error:
         raise ArchiveError(
             _(
-                "This file is not JSON (line %(line)d, column %(column)d: %(error)s): "
-                "choose the .json file the group's page gave."
+                "This file is not JSON (line %(line)d, column %(column)d): choose the .json file the group's page gave."
             )
-            % {"line": error.lineno, "column": error.colno, "error": error.msg}
+            % {"line": error.lineno, "column": error.colno}  # (not json's own words: English only)
         ) from None
     except RecursionError:
         raise _too_deep() from None
