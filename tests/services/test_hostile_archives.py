@@ -181,6 +181,7 @@ HOSTILE = [
     ("a stamp of 100,000 letters", changed("sittings.0.hands.0.stamp", "s" * 100_000), "sittings[0].hands[0].stamp should be text of at most 12 characters"),
     # Over the limits of a group (matches.domain.capacity), counted before any entry is read.
     ("301 players", many("players", GROUP_PLAYERS + 1, {}), "The archive lists 301 players: a group keeps at most 300."),
+    ("100,000 players (the reported 4 MB archive)", many("players", 100_000, {"name": "Joueur"}), "The archive lists 100,000 players: a group keeps at most 300."),
     ("5,001 matches", many("sittings", GROUP_MATCHES + 1, {}), "The archive lists 5,001 matches: a group keeps at most 5,000."),
     ("a match of 5,002 hands", many("sittings.0.hands", 5_002, {}), "sittings[0].hands holds 5,002 hands: a match keeps at most 5,000."),
     (
