@@ -63,10 +63,14 @@ class Table:
         if answer.status == 503 and not headers.get("retry-after", "").isdecimal():
             self.without_retry_after += 1
 
-    def tap(self) -> None:
+    def tap(self, faulted: threading.Event | None = None) -> None:
+        """Hand after hand until HANDS are in and the faults have all been made (a fast machine
+        would otherwise finish its hands before the faults are done)."""
         phone = Phone()
         self.seen(phone.get(self.url))
-        for number in range(1, HANDS + 1):
+        number = 0
+        while number < HANDS or (faulted and not faulted.is_set() and number < 50 * HANDS):
+            number += 1
             winner = number % len(WORKED) + 1
             while True:
                 answer = phone.post(self.url + "tap/", {"number": number, "winner": winner})
@@ -91,7 +95,8 @@ def test_phones_keep_playing_while_the_databases_connections_are_ended_again_and
     with gunicorn(tmp_path, workers=3, **RATES) as base:
         tables = [Table(base, sitting) for sitting in sittings]
         done = threading.Event()
-        tappers = [threading.Thread(target=table.tap) for table in tables]
+        faulted = threading.Event()
+        tappers = [threading.Thread(target=table.tap, args=(faulted,)) for table in tables]
         watchers = [threading.Thread(target=table.watch, args=(done,)) for table in tables]
         for thread in tappers + watchers:
             thread.start()
@@ -101,7 +106,10 @@ def test_phones_keep_playing_while_the_databases_connections_are_ended_again_and
         ended = []
         while any(thread.is_alive() for thread in tappers) and time.monotonic() < deadline:
             ended.append(end_connections())
+            if len([n for n in ended if n]) >= FAULTS:
+                faulted.set()
             time.sleep(1.0)
+        faulted.set()
         for thread in tappers:
             thread.join(max(1, deadline - time.monotonic()))
         done.set()
@@ -117,7 +125,7 @@ def test_phones_keep_playing_while_the_databases_connections_are_ended_again_and
     for table in tables:
         hands = list(table.sitting.hands.order_by("number").values_list("number", "winner__position"))
         assert [(number, seat + 1) for number, seat in hands] == table.acknowledged
-        assert len(table.acknowledged) == HANDS and table.sitting.check_totals() == []
+        assert len(table.acknowledged) >= HANDS and table.sitting.check_totals() == []
 
 
 def start_redis(port: int) -> subprocess.Popen:
