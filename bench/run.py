@@ -178,6 +178,7 @@ def fill_group(matches: int):
                 )
             )
     Hand.objects.bulk_create(hands, batch_size=5000)
+    Group.objects.filter(pk=group.pk).update(hands=len(hands))  # (kept by the verbs; written in bulk here)
     return group
 
 

@@ -100,6 +100,8 @@ def big_group(
             Hand.objects.bulk_create(batch, batch_size=2000)
             batch = []
     Hand.objects.bulk_create(batch, batch_size=2000)
+    Group.objects.filter(pk=group.pk).update(hands=Hand.objects.filter(sitting__group=group).count())
+    group.refresh_from_db()
     if former:
         Player.objects.filter(pk__in=[player.pk for player in made[-former:]]).update(left=True)
     return group

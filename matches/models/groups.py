@@ -23,7 +23,6 @@ from matches.domain.names import (
     same_name,
 )
 from matches.models import announce
-from matches.models.hands import Hand
 from matches.models.options import sitting_options
 from matches.models.sittings import Player, Sitting, new_token
 from matches.models.zones import ZONE_MAX_LENGTH, clean_zone, zone_named
@@ -43,6 +42,9 @@ class Group(models.Model):
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(default=timezone.now)
     changed_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # Hands over all its matches (abandoned ones too), kept in step by each verb that adds or removes one
+    # under the group's lock: a tap checks GROUP_HANDS here instead of counting them.
+    hands = models.PositiveIntegerField(default=0)
     # The IANA time zone of the phone that made it; "": the server's TIME_ZONE. Its matches keep their own.
     time_zone = models.CharField(max_length=ZONE_MAX_LENGTH, blank=True, default="")
 
@@ -190,7 +192,8 @@ class Group(models.Model):
                 return sitting
             if sitting.group_id is not None:
                 raise Conflict("saved_elsewhere")
-            group._room_for_a_match(hands=sitting.hands.count())
+            hands = sitting.hands.count()
+            group._room_for_a_match(hands)
             room = GROUP_PLAYERS - group.players.count()  # for those who join
             known = list(group.players.filter(erased=False))
             seats = list(sitting.seats.select_related("player").order_by("position"))
@@ -225,7 +228,8 @@ class Group(models.Model):
                     Player.objects.filter(pk=member.pk).update(left=False)
             sitting.group = group
             sitting._update(group=group)
-            group._touch()
+            group.hands += hands
+            group._touch(["hands"])
         self._adopt(group)
         given.refresh_from_db()
         return sitting
@@ -294,7 +298,7 @@ class Group(models.Model):
         """Conflict unless the (locked) group keeps one more match, holding `hands` hands already."""
         if self.sittings.count() >= GROUP_MATCHES:
             raise Conflict("group_matches_full", max=GROUP_MATCHES)
-        if hands and Hand.objects.filter(sitting__group=self).count() + hands > GROUP_HANDS:
+        if hands and self.hands + hands > GROUP_HANDS:
             raise Conflict("group_hands_full", max=GROUP_HANDS)
 
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Self
 
 from django.db import IntegrityError, models, transaction
-from django.db.models import Count, F, IntegerField, OuterRef, Subquery, Sum
+from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from matches.domain import rules
@@ -25,11 +26,6 @@ from matches.models.seats import Seat
 from matches.models.table import Table
 from matches.models.tokens import new_stamp, new_token
 from matches.models.zones import clean_zone
-
-
-# A tap counts the group's hands before its transaction; this close to GROUP_HANDS it counts them again
-# under the group's lock (no two phones' taps pass the limit together).
-NEARLY_FULL = 1_000
 
 
 @dataclass(frozen=True)
@@ -112,20 +108,16 @@ class SittingVerbs:
     def record_hand(self, number: int, winner: int, extras: Mapping | None = None, by: Recorder = ANYONE) -> Recorded:
         """Record hand `number` won by seat `winner` (0-based) with `extras`; `by` is the tapping phone.
         Idempotent (`again`). Raises AlreadyRecorded, Conflict (over, or not the open hand) or BadInput.
-        Source: RULES.md, Common to every game. A match keeps MATCH_HANDS hands, a group GROUP_HANDS
-        (counted before the transaction; near the limit, again under the group's lock, taken first)."""
-        nearly_full = self.group_id is not None and self._group_hands() >= GROUP_HANDS - NEARLY_FULL
+        Source: RULES.md, Common to every game. A match keeps MATCH_HANDS hands, a group GROUP_HANDS."""
         try:
             with transaction.atomic():
-                if nearly_full:
-                    self._lock_group()
-                seats = self._lock()
+                seats, group_hands = self._lock_with_group()
                 before = (self.threshold, self.is_finished)
                 table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
                 hand = self._same_as_recorded(table, number, winner, extras)
                 if hand is not None:
                     return Recorded(hand, *before, again=True)
-                return Recorded(self._record(table, number, winner, extras, by, nearly_full), *before)
+                return Recorded(self._record(table, number, winner, extras, by, group_hands), *before)
         except IntegrityError:  # another phone won the race for this hand number
             raise self._already_recorded(number) from None
 
@@ -143,12 +135,12 @@ class SittingVerbs:
         return hand if as_stored(cleaned) == hand.extras else None
 
     def _record(
-        self, table: Table, number: int, winner: int, extras: Mapping | None, by: Recorder, count_group: bool = False
+        self, table: Table, number: int, winner: int, extras: Mapping | None, by: Recorder, group_hands: int = 0
     ) -> Hand:
         self._check_open(table, number)
         if number > MATCH_HANDS:
             raise Conflict("match_hands_full", max=MATCH_HANDS)
-        if count_group and self._group_hands() >= GROUP_HANDS:
+        if group_hands >= GROUP_HANDS:
             raise Conflict("group_hands_full", max=GROUP_HANDS)
         cleaned, points = self._score(len(table.seats), winner, extras)
         progress = table.progress().after(self.match_end, winner, points)
@@ -165,6 +157,7 @@ class SittingVerbs:
             recorded_by_phone=by.phone,
             recorded_by_seat=by.seat,
         )
+        self._count_in_group(1)
         for seat, gained in zip(table.seats, points, strict=True):
             won = int(seat.position == winner)
             if gained or won:  # One short UPDATE per moved seat: most games move only one.
@@ -203,7 +196,7 @@ class SittingVerbs:
         """Remove the last recorded hand `number` and return its row; `stamp` as in correct_hand. Reopens a
         match its rule ended (not a member's end); chips handed out after it are redated. Else Conflict."""
         with transaction.atomic():
-            seats = self._lock()
+            seats, _ = self._lock_with_group()
             if self.is_final:
                 raise Conflict("match_ended")
             table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
@@ -219,6 +212,7 @@ class SittingVerbs:
             if stamp is not None and stamp != last.stamp:
                 raise Conflict("undo_changed", number=number, winner=table.name_of(last.winner_id))
             last.delete()
+            self._count_in_group(-1)
             if any(batch > number for batch in self.reissued_before):
                 self._update(reissued_before=[min(batch, number) for batch in self.reissued_before])
             self._recompute(seats, reopened=number)
@@ -228,7 +222,7 @@ class SittingVerbs:
         """End the match: the open hand abandoned (unless an undo just reopened it: an undone hand is gone),
         the sitting final; Conflict unless `open_number` is still open."""
         with transaction.atomic():
-            seats = self._lock()
+            seats, _ = self._lock_with_group()
             if self.is_finished:
                 raise Conflict("already_over")
             table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
@@ -245,6 +239,7 @@ class SittingVerbs:
                     running=[seat.total for seat in seats],
                     threshold_after=self.threshold,
                 )
+                self._count_in_group(1)
             self._update(finished_at=timezone.now(), ended_how=EndedHow.ENDED_EARLY)
             self._store_best_runs(seats)
 
@@ -286,19 +281,28 @@ class SittingVerbs:
         self.refresh_from_db(from_queryset=locked)
         return self.seated()  # after the lock: a join locking both would read seats from before a racing tap
 
-    def _lock_group(self) -> None:
-        """Lock the group's row (a verb counting what the group keeps, before it locks the sitting)."""
+    def _lock_group(self) -> int:
+        """Lock the group's row (before the sitting's, as the group's verbs lock them); its hand count."""
         groups = self._meta.get_field("group").related_model.objects
-        list(groups.select_for_update().filter(pk=self.group_id).values_list("pk", flat=True))
+        return next(iter(groups.select_for_update().filter(pk=self.group_id).values_list("hands", flat=True)), 0)
 
-    def _group_hands(self) -> int:
-        """Hands over all the group's matches (abandoned ones too: the count a tap may not reach). Counted
-        match by match on the hands' (sitting, number) index: its cost follows the group's size, never the
-        database's (a join lets PostgreSQL scan every hand of every group). A group at the limits: about
-        15 ms; a group of 5,000 hands: 1 to 4 ms."""
-        per_match = Hand.objects.filter(sitting=OuterRef("pk")).order_by().values("sitting").annotate(n=Count("*"))
-        matches = type(self).objects.filter(group_id=self.group_id)
-        return matches.aggregate(n=Sum(Subquery(per_match.values("n"), output_field=IntegerField())))["n"] or 0
+    def _lock_with_group(self) -> tuple[list[Seat], int]:
+        """Lock the group (a verb that adds or removes a hand keeps its count), then the sitting: its seats
+        and the group's hand count (0 outside a group). A match saved to a group since this copy was read
+        locks the group after its own row: that save has committed, so no group verb waits on it."""
+        grouped = self.group_id
+        group_hands = self._lock_group() if grouped is not None else 0
+        seats = self._lock()
+        if self.group_id is not None and self.group_id != grouped:
+            group_hands = self._lock_group()
+        return seats, group_hands
+
+    def _count_in_group(self, change: int) -> None:
+        """Keep the (locked) group's hand count in step with a hand added (1) or removed (-1); never below 0
+        (a count written wrong by hand must not stop an undo)."""
+        if self.group_id is not None:
+            groups = self._meta.get_field("group").related_model.objects
+            groups.filter(pk=self.group_id).update(hands=Greatest(F("hands") + change, 0))
 
     def _update(self, **changes: object) -> None:
         """Write `changes` and the next version to the locked row, and keep them on this copy."""

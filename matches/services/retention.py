@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Count, F, QuerySet
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from matches.models import Group, Hand, Player, Seat, Sitting
@@ -35,6 +36,9 @@ def forget_sittings(sittings: QuerySet[Sitting]) -> tuple[int, int]:
     doomed = Sitting.objects.filter(pk__in=sittings.values("pk"))
     with transaction.atomic():
         list(doomed.select_for_update().values_list("pk", flat=True))
+        per_group = Hand.objects.filter(sitting__in=doomed, sitting__group__isnull=False).values("sitting__group")
+        for group, count in per_group.annotate(n=Count("*")).order_by().values_list("sitting__group", "n"):
+            Group.objects.filter(pk=group).update(hands=Greatest(F("hands") - count, 0))  # (its count of hands kept in step)
         hands = _delete(Hand.objects.filter(sitting__in=doomed))
         _delete(Seat.objects.filter(sitting__in=doomed))
         forgotten = _delete(doomed)

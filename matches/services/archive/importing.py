@@ -17,7 +17,10 @@ def import_group(data: object) -> Group:
     name, created_at, _changed_at, players, sittings = checked_archive(data)
     zone = read_zone(data, ZONE)
     with transaction.atomic():
-        group = Group.objects.create(name=name, created_at=created_at, changed_at=timezone.now(), time_zone=zone)
+        hands = sum(len(s.hands) for s in sittings)
+        group = Group.objects.create(
+            name=name, created_at=created_at, changed_at=timezone.now(), time_zone=zone, hands=hands
+        )
         made = _inserted([Player(name=p.name, group=group, left=p.left, erased=p.erased) for p in players])
         rows = _inserted([Sitting(group=group, **s.fields) for s in sittings])
         seats = _inserted(
