@@ -198,6 +198,27 @@ def test_a_score_for_a_stake_keeps_each_name_whole_at_360px(browser, live_server
     page.context.close()
 
 
+ONE_WORD = "Abdourahamaneousmanemaïnassaraibrahimsan"  # 40 letters, no space: seen pushing the scores away
+
+
+def test_a_name_of_one_long_word_leaves_the_scores_and_hands_in_view_at_360px(browser, live_server):
+    fapfap = Sitting.start(
+        "fapfap", [ONE_WORD, "Boubacar", "Chaibou", "Djibo"], rules.MatchEnd(rules.MatchEndKind.HANDS, 3),
+        stake_amount=100, stake_label="CFA",
+    )
+    fapfap.record_hand(1, 0, {"multiplier": "2"})
+    page = open_phone(browser, locale="fr", extra_http_headers={"Accept-Language": "fr"})
+    page.goto(live_server.url + fapfap.get_absolute_url())
+    shot(page, "fr-one-long-word-name")
+    found = {
+        "scrolling tables": page.evaluate(TABLE_SCROLLS),
+        "page scrolls sideways": not no_horizontal_scroll(page),
+        "broken": page.evaluate(MID_WORD, [[ONE_WORD], "table.tally"]),
+    }
+    assert found == {"scrolling tables": [], "page scrolls sideways": False, "broken": []}
+    page.context.close()
+
+
 @pytest.mark.parametrize("language", ["en", "fr", "de", "vi"])
 def test_the_top_bar_keeps_the_games_name_at_200_percent(browser, live_server, language):
     """At double text size "Last Trick" and the language menu fill the bar's first line: the game's name

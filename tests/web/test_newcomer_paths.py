@@ -199,6 +199,14 @@ def test_fapfaps_score_table_says_what_a_stake_won_counts(client):
     assert "Stakes won:" not in client.get(url(Sitting.start("sipa", NAMES[:2]))).content.decode()
 
 
+def test_a_stake_match_says_what_a_stake_is_worth_before_its_first_hand(client):
+    with_label = Sitting.start("fapfap", NAMES, stake_amount=1500, stake_label="FCFA")
+    without_label = Sitting.start("fapfap", NAMES, stake_amount=100)
+    assert "One stake is worth 1,500\u00a0FCFA." in shown(client.get(url(with_label)).content.decode())
+    assert "One stake is worth 100." in shown(client.get(url(without_label)).content.decode())
+    assert "One stake is worth" not in client.get(url(Sitting.start("fapfap", NAMES))).content.decode()
+
+
 def test_a_match_ended_early_says_so_on_its_result_for_good(client):
     sitting = Sitting.start("agram", NAMES[:3], rules.MatchEnd(rules.MatchEndKind.WINS, 3))
     play(sitting, [0, 1, 0])

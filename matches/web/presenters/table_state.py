@@ -225,6 +225,12 @@ class TableState(Table):
         won = ngettext("%(count)s stake won", "%(count)s stakes won", score) % {"count": grouped(score)}
         return _("%(money)s (%(stakes_won)s)") % {"money": self.money_words(score), "stakes_won": won}
 
+    @property
+    def stake_words(self) -> str:
+        """What one stake is worth, shown from the first hand on: "100 CFA"; "" when played for none."""
+        stake, label = self.sitting.stake_amount, self.sitting.stake_label
+        return f"{grouped(stake)}\u00a0{label}".strip() if stake else ""
+
     def money_words(self, total: int) -> str:
         """Net money of a seat with `total` stakes, signed, in the stake's currency: "−400 CFA"."""
         net = self.money(total, sum(seat.total for seat in self.seats))
