@@ -24,6 +24,7 @@ from matches.web.presenters.table_state import TableState
 from matches.models import Group, Hand, Player, Recorder, Seat, Sitting
 from matches.domain.rules import MatchEnd, MatchEndKind
 from matches.web.views.group_export import MAX_ARCHIVE
+from tests.conftest import shown
 
 pytestmark = pytest.mark.django_db
 
@@ -620,6 +621,25 @@ def test_the_import_page_creates_the_group_and_opens_it(group):
     assert same_document(export_group(imported), data)
     assert phone.session["groups"][0] == token
     assert phone.get(response["Location"]).status_code == 200
+
+
+def test_a_file_this_phone_imported_before_is_said_with_its_groups_link_before_a_second_copy(group):
+    data = dumps(export_group(group)).encode()
+    phone = Client()
+    first = phone.post("/groups/import/", upload(data))
+    assert first.status_code == 302
+    before = counts()
+    again = phone.post("/groups/import/", upload(data))
+    page = shown(again.content.decode())
+    assert again.status_code == 409 and counts() == before
+    assert f'This phone brought this group here already, with the same matches: <a href="{first["Location"]}">' in page
+    assert 'name="second_copy" value="1"' in page and "Import a second copy" in page
+    second = phone.post("/groups/import/", {**upload(data), "second_copy": "1"})
+    assert second.status_code == 302 and second["Location"] != first["Location"]
+    assert Group.objects.count() == before[0] + 1
+    other_phone = Client()  # knows no group here: nothing to say, and no link of another's group to give
+    assert other_phone.post("/groups/import/", upload(data)).status_code == 302
+    assert Group.objects.count() == before[0] + 2
 
 
 def test_the_import_page_checks_its_csrf_token(group):

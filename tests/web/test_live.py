@@ -333,7 +333,7 @@ def test_the_table_page_offers_a_qr_code_and_the_links(client, sitting):
     assert '<svg width="' in page and 'class="segno"' in page
     assert f'value="http://testserver/s/{sitting.token}/"' in page
     assert f'value="http://testserver/w/{sitting.watch_token}/"' in page
-    assert "data-share=" in page and "data-copy=" in page
+    assert "data-share=" in page and 'data-copy="#member-link"' in page and 'data-copy="#watch-link"' in page
 
 
 def test_the_qr_code_is_made_once_per_link_not_per_view(client, sitting, monkeypatch):

@@ -42,10 +42,11 @@ numbers' digits, its nesting); text holds no null character and no lone surrogat
 from matches.services.archive.checks import checked_archive
 from matches.services.archive.export import dumps, export_group
 from matches.services.archive.fields import FORMAT, VERSION, ArchiveError
-from matches.services.archive.importing import import_group
+from matches.services.archive.importing import AlreadyHere, import_group
 from matches.services.archive.reading import read_archive, too_big_message
 
 __all__ = [
+    "AlreadyHere",
     "FORMAT",
     "VERSION",
     "ArchiveError",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import connection, transaction
+from django.db.models import Count, QuerySet
 from django.utils import timezone
 
 from matches.models import Group, Hand, Player, Seat, Sitting
@@ -10,14 +11,28 @@ from matches.services.archive.checks import checked_archive
 from matches.services.archive.fields import ZONE, read_zone
 
 
-def import_group(data: object) -> Group:
+class AlreadyHere(Exception):
+    """The archive's group is among those the importing phone already has (imported before): `group`."""
+
+    def __init__(self, group: Group):
+        super().__init__(group.pk)
+        self.group = group
+
+
+def import_group(data: object, known: QuerySet[Group] | None = None) -> Group:
     """A new group (new links) holding all of `data`; ArchiveError naming the field and fix, with nothing
-    written, when anything is not as this server keeps it. `changed_at` becomes the import's moment
+    written, when anything is not as this server keeps it; AlreadyHere when one of `known` (the groups
+    the phone has) has its name, start, matches and hands. `changed_at` becomes the import's moment
     (retention counts from it); everything else is as in `data`."""
     name, created_at, _changed_at, players, sittings = checked_archive(data)
     zone = read_zone(data, ZONE)
+    hands = sum(len(s.hands) for s in sittings)
+    if known is not None:
+        same = known.filter(name=name, created_at=created_at, hands=hands)
+        copy = same.annotate(matches=Count("sittings")).filter(matches=len(sittings)).first()
+        if copy is not None:
+            raise AlreadyHere(copy)
     with transaction.atomic():
-        hands = sum(len(s.hands) for s in sittings)
         group = Group.objects.create(
             name=name, created_at=created_at, changed_at=timezone.now(), time_zone=zone, hands=hands
         )

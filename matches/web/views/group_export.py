@@ -24,7 +24,15 @@ from django.views.decorators.http import require_http_methods, require_safe
 from matches.domain.capacity import ARCHIVE_BYTES
 from matches.domain.names import name_order
 from matches.web.csrf import NoReferrerCsrfViewMiddleware
-from matches.services.archive import ArchiveError, dumps, export_group, import_group, read_archive, too_big_message
+from matches.services.archive import (
+    AlreadyHere,
+    ArchiveError,
+    dumps,
+    export_group,
+    import_group,
+    read_archive,
+    too_big_message,
+)
 from matches.models import Group, Hand, Player, Seat, Sitting
 from matches.web.presenters.table_state import TableState
 from matches.models.snapshot import read_snapshot
@@ -198,8 +206,13 @@ def checked_import(request: HtmxHttpRequest) -> HttpResponse:
         response = import_page(request, _("This server is bringing in another group: try again in a minute."), 503)
         response["Retry-After"] = "60"
         return response
+    # A file this phone brought here before is said, with its group's link, before a second copy.
+    phones_groups = Group.objects.filter(token__in=request.session.get("groups", []))
+    known = None if request.POST.get("second_copy") == "1" else phones_groups
     try:
-        group = import_group(read_archive(upload.read()))
+        group = import_group(read_archive(upload.read()), known)
+    except AlreadyHere as here:
+        return import_page(request, status=409, copy=here.group)
     except ArchiveError as refusal:
         return import_page(request, refusal.message, 400)
     finally:
@@ -208,7 +221,7 @@ def checked_import(request: HtmxHttpRequest) -> HttpResponse:
     return redirect(group)
 
 
-def import_page(request: HttpRequest, error: str = "", status: int = 200) -> HttpResponse:
-    return render(
-        request, "matches/group_import.html", {"error": error, "max_mb": MAX_ARCHIVE // (1024 * 1024)}, status=status
-    )
+def import_page(request: HttpRequest, error: str = "", status: int = 200, copy: Group | None = None) -> HttpResponse:
+    """The upload form; `copy`: the phone's group the file holds, and the form now imports a second copy."""
+    context = {"error": error, "max_mb": MAX_ARCHIVE // (1024 * 1024), "copy": copy}
+    return render(request, "matches/group_import.html", context, status=status)
