@@ -8,7 +8,7 @@ from __future__ import annotations
 GROUP_PLAYERS = 300  # players a group keeps, those who left and those erased included (their rows stay)
 GROUP_MATCHES = 5_000  # matches a group keeps
 MATCH_HANDS = 5_000  # hands won in one match (a member's end adds the abandoned one after them)
-GROUP_HANDS = 50_000  # hands won over all of a group's matches: what bounds its archive and its CSV
+GROUP_HANDS = 50_000  # hands (won or abandoned) over all of a group's matches: bounds its archive and CSV
 
 # The archive: a group at the limits above is 15 to 20 MB in the export's compact form (every field as
 # long as it can be, 8 seats a match: 34 MB); a file over this is refused before it is read.

@@ -4,6 +4,7 @@ at once are serialised: select_for_update on PostgreSQL, the IMMEDIATE transacti
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Self
@@ -26,6 +27,25 @@ from matches.models.seats import Seat
 from matches.models.table import Table
 from matches.models.tokens import new_stamp, new_token
 from matches.models.zones import clean_zone
+
+
+class GroupMoved(Exception):
+    """The sitting joined a group after this copy was read: its verb runs again, the group locked first."""
+
+
+def group_first(verb):
+    """Run `verb` again when, under the sitting's lock, the sitting turned out to be in a group this copy
+    did not know (saved to it meanwhile): a group locked after its sitting could deadlock with a verb that
+    locks them in order. A sitting never leaves its group, so the second run holds."""
+
+    @functools.wraps(verb)
+    def run(self, *args, **kwargs):
+        try:
+            return verb(self, *args, **kwargs)
+        except GroupMoved:
+            return verb(self, *args, **kwargs)  # (group_id as read under the first run's lock)
+
+    return run
 
 
 @dataclass(frozen=True)
@@ -87,13 +107,12 @@ class SittingVerbs:
             )
         return sitting
 
+    @group_first
     def rematch(self) -> Self:
         """A new sitting with the same game, players, settings, group and zone; one per sitting (a second
         phone gets the first one's). The seating turns so the next dealer deals hand 1."""
         with transaction.atomic():
-            if self.group_id is not None:
-                self._lock_group()  # (before the sitting, as the group's verbs lock them)
-            seats = self._lock()
+            seats, _ = self._lock_with_group()  # (the new sitting's row refers to the group)
             if self.next_sitting_id:
                 return self.next_sitting
             if self.group_id is not None and type(self).objects.filter(group_id=self.group_id).count() >= GROUP_MATCHES:
@@ -105,6 +124,7 @@ class SittingVerbs:
             self._update(next_sitting=new)
         return new
 
+    @group_first
     def record_hand(self, number: int, winner: int, extras: Mapping | None = None, by: Recorder = ANYONE) -> Recorded:
         """Record hand `number` won by seat `winner` (0-based) with `extras`; `by` is the tapping phone.
         Idempotent (`again`). Raises AlreadyRecorded, Conflict (over, or not the open hand) or BadInput.
@@ -192,6 +212,7 @@ class SittingVerbs:
             self._recompute(seats, corrected=number)
         return hand
 
+    @group_first
     def undo_hand(self, number: int, stamp: str | None = None) -> Hand:
         """Remove the last recorded hand `number` and return its row; `stamp` as in correct_hand. Reopens a
         match its rule ended (not a member's end); chips handed out after it are redated. Else Conflict."""
@@ -218,6 +239,7 @@ class SittingVerbs:
             self._recompute(seats, reopened=number)
         return last
 
+    @group_first
     def end_match(self, open_number: int | None = None) -> None:
         """End the match: the open hand abandoned (unless an undo just reopened it: an undone hand is gone),
         the sitting final; Conflict unless `open_number` is still open."""
@@ -282,19 +304,20 @@ class SittingVerbs:
         return self.seated()  # after the lock: a join locking both would read seats from before a racing tap
 
     def _lock_group(self) -> int:
-        """Lock the group's row (before the sitting's, as the group's verbs lock them); its hand count."""
-        groups = self._meta.get_field("group").related_model.objects
-        return next(iter(groups.select_for_update().filter(pk=self.group_id).values_list("hands", flat=True)), 0)
+        """Lock the group's row (before the sitting's, as the group's verbs lock them); its hand count. FOR NO
+        KEY UPDATE: rows that refer to the group (a new match, a new player) need not wait for it."""
+        groups = self._meta.get_field("group").related_model.objects.select_for_update(no_key=True)
+        return next(iter(groups.filter(pk=self.group_id).values_list("hands", flat=True)), 0)
 
     def _lock_with_group(self) -> tuple[list[Seat], int]:
         """Lock the group (a verb that adds or removes a hand keeps its count), then the sitting: its seats
-        and the group's hand count (0 outside a group). A match saved to a group since this copy was read
-        locks the group after its own row: that save has committed, so no group verb waits on it."""
+        and the group's hand count (0 outside a group). GroupMoved when the sitting joined a group after
+        this copy was read (see group_first)."""
         grouped = self.group_id
         group_hands = self._lock_group() if grouped is not None else 0
         seats = self._lock()
-        if self.group_id is not None and self.group_id != grouped:
-            group_hands = self._lock_group()
+        if self.group_id != grouped:
+            raise GroupMoved
         return seats, group_hands
 
     def _count_in_group(self, change: int) -> None:

@@ -30,15 +30,19 @@ def untouched_groups(days: int) -> QuerySet[Group]:
 
 
 def forget_sittings(sittings: QuerySet[Sitting]) -> tuple[int, int]:
-    """Delete `sittings`, their hands and seats, and seatless players; returns (sittings, hands) deleted.
-    Rows are locked first (select_for_update; SQLite's IMMEDIATE lock) and `sittings` re-evaluated
-    per statement, so one a phone changed meanwhile is kept. Rematches survive (SET_NULL)."""
+    """Delete `sittings`, their hands and seats, and seatless players; returns (sittings, hands) deleted;
+    their groups keep their count of hands. Rows are locked first (select_for_update; SQLite's IMMEDIATE
+    lock) and `sittings` re-evaluated per statement, so one a phone changed meanwhile is kept. Rematches
+    survive (SET_NULL)."""
     doomed = Sitting.objects.filter(pk__in=sittings.values("pk"))
     with transaction.atomic():
+        # Their groups first, as the verbs lock them (a group, then its sitting): no deadlock with a tap.
+        groups = Group.objects.filter(pk__in=doomed.values("group")).order_by("pk").select_for_update(no_key=True)
+        list(groups.values_list("pk", flat=True))
         list(doomed.select_for_update().values_list("pk", flat=True))
         per_group = Hand.objects.filter(sitting__in=doomed, sitting__group__isnull=False).values("sitting__group")
         for group, count in per_group.annotate(n=Count("*")).order_by().values_list("sitting__group", "n"):
-            Group.objects.filter(pk=group).update(hands=Greatest(F("hands") - count, 0))  # (its count of hands kept in step)
+            Group.objects.filter(pk=group).update(hands=Greatest(F("hands") - count, 0))
         hands = _delete(Hand.objects.filter(sitting__in=doomed))
         _delete(Seat.objects.filter(sitting__in=doomed))
         forgotten = _delete(doomed)

@@ -3,6 +3,9 @@ limit without counting them: every verb that adds or removes a hand keeps it in 
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -87,3 +90,86 @@ def test_the_migration_counts_each_groups_hands():
         assert counts == {"a": 3, "b": 0}
     finally:
         migrate()
+
+
+# --- lock order on PostgreSQL: a group, then its sitting, whoever locks them ----------------------
+
+
+def at_once(first, second, pause_after) -> dict[str, str]:
+    """Run `first` until it has sent a statement matching `pause_after` (then it pauses 0.5 s, as a busy
+    server may between two statements), and `second` meanwhile; each one's outcome."""
+    locked, outcomes = threading.Event(), {}
+
+    def pausing(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if pause_after(sql) and threading.current_thread().name == "first" and not locked.is_set():
+            locked.set()
+            time.sleep(0.5)
+        return result
+
+    def run(name, work):
+        try:
+            with connection.execute_wrapper(pausing):
+                work()
+            outcomes[name] = "done"
+        except Exception as error:  # noqa: BLE001 (what happened is the finding)
+            outcomes[name] = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+        finally:
+            connection.close()
+
+    one = threading.Thread(target=run, name="first", args=("first", first))
+    one.start()
+    assert locked.wait(10)
+    two = threading.Thread(target=run, name="second", args=("second", second))
+    two.start()
+    one.join(30), two.join(30)
+    return outcomes
+
+
+def sitting_lock(sql: str) -> bool:
+    return '"matches_sitting"' in sql and "FOR UPDATE" in sql
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("verb", ["tap", "undo", "end", "rematch"])
+def test_a_change_read_before_its_match_joined_a_group_does_not_deadlock_with_a_fresh_one(verb):
+    if connection.vendor != "postgresql":
+        pytest.skip("runs on the PostgreSQL leg of the tests")
+    group = Group.create("Jeudi", WORKED)
+    sitting = Sitting.start("agram", WORKED)
+    sitting.record_hand(1, 0)
+    if verb == "rematch":
+        sitting.end_match()
+    stale = Sitting.objects.get(pk=sitting.pk)  # a phone's request read it here, outside any group ...
+    group.save_sitting(Sitting.objects.get(pk=sitting.pk))  # ... then another phone saved it to the group
+    fresh = Sitting.objects.get(pk=sitting.pk)
+    change = {
+        "tap": lambda copy: copy.record_hand(2, 0),  # (the same tap twice: recorded once)
+        "undo": lambda copy: copy.undo_hand(1, copy.hands.get(number=1).stamp),
+        "end": lambda copy: copy.end_match(),
+        "rematch": lambda copy: copy.rematch(),  # (one rematch for both)
+    }[verb]
+    outcomes = at_once(lambda: change(stale), lambda: change(fresh), sitting_lock)
+    assert "deadlock" not in str(outcomes) and outcomes["second"] == "done", outcomes
+    hands = {"tap": 2, "undo": 0, "end": 2, "rematch": 2}[verb]
+    assert kept_and_counted(group) == (hands, hands)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("other", ["tap", "rename"])
+def test_forgetting_a_groups_match_does_not_deadlock_with_a_tap_or_a_rename(other):
+    if connection.vendor != "postgresql":
+        pytest.skip("runs on the PostgreSQL leg of the tests")
+    group = Group.create("Jeudi", WORKED)
+    members = list(group.members())
+    sitting = group.start_match("agram", [player.pk for player in members])
+    sitting.record_hand(1, 0)
+    kept = group.start_match("agram", [player.pk for player in members])
+    kept.record_hand(1, 0)
+    work, outcome = {
+        "tap": (lambda: Sitting.objects.get(pk=sitting.pk).record_hand(2, 1), "DoesNotExist"),  # the match went
+        "rename": (lambda: Group.objects.get(pk=group.pk).rename_player(members[0].pk, "Aïssa"), "done"),
+    }[other]
+    outcomes = at_once(lambda: forget_sittings(Sitting.objects.filter(pk=sitting.pk)), work, sitting_lock)
+    assert outcomes["first"] == "done" and outcomes["second"].split(":")[0] == outcome, outcomes
+    assert kept_and_counted(group) == (1, 1)

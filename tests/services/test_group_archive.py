@@ -632,7 +632,7 @@ def test_a_file_this_phone_imported_before_is_said_with_its_groups_link_before_a
     again = phone.post("/groups/import/", upload(data))
     page = shown(again.content.decode())
     assert again.status_code == 409 and counts() == before
-    assert f'This phone brought this group here already, with the same matches: <a href="{first["Location"]}">' in page
+    assert f'This phone already has this group here, with the same matches: <a href="{first["Location"]}">' in page
     assert 'name="second_copy" value="1"' in page and "Import a second copy" in page
     second = phone.post("/groups/import/", {**upload(data), "second_copy": "1"})
     assert second.status_code == 302 and second["Location"] != first["Location"]
