@@ -1,13 +1,14 @@
 # Two commands do all the set-up on a fresh machine (Python 3.11):
 #   make run    start the app on 0.0.0.0:8000 (SQLite, gunicorn, DEBUG off) for phones on the same Wi-Fi
-#   make test   run the whole test suite on SQLite, then on PostgreSQL when a server answers
-#               (installs Debian's chromium and gettext for the tests)
+#   make test   run the whole test suite on SQLite, then the engine-dependent tests on PostgreSQL,
+#               then the bench's quick mode (installs Debian's chromium, Noto fonts and gettext)
+#   make check  the fast tier after each change: no browser, no real server, nothing slow; SQLite
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run dev test bench messages
+.PHONY: run dev test check bench messages
 
 $(VENV)/installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -22,10 +23,17 @@ dev: $(VENV)/installed
 	DEBUG=1 PLAIN_HTTP=1 $(PY) manage.py migrate --noinput
 	DEBUG=1 PLAIN_HTTP=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
+# pytest-xdist's workers: more than the cores, since the browser tests mostly wait on chromium.
+TEST_WORKERS ?= 3
+
 test: $(VENV)/installed
 	bin/ensure-debian-packages
-	DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 $(PY) -m pytest
-	bin/test-postgres $(PY)
+	HYPOTHESIS_PROFILE=ci DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 $(PY) -m pytest -n $(TEST_WORKERS)
+	HYPOTHESIS_PROFILE=ci bin/test-postgres $(PY) -n $(TEST_WORKERS)
+
+check: $(VENV)/installed
+	bin/ensure-debian-packages gettext
+	DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 $(PY) -m pytest -n auto -m "not browser and not servers and not slow"
 
 # After changing texts: every catalogue (locale/<language>/LC_MESSAGES/django.po) gains the new
 # texts to translate, then the .mo files the app reads are compiled. Both are committed, so that
@@ -36,6 +44,8 @@ messages: $(VENV)/installed
 	DEBUG=1 $(PY) manage.py makemessages $(LOCALES:%=-l %) --no-location --ignore=.venv --ignore=tests --ignore=bench
 	$(PY) manage.py compilemessages --ignore=.venv --ignore=tests --ignore=bench
 
-# Speed and size budgets (not part of the tests): prints a table, writes bench/results.json.
+# The figures of BENCHMARKS.md, the app beside ../shared/peer: prints each beside its budget, writes
+# bench/results.json, fails when a gated budget is missed. QUICK=1: SQLite, small counts, a minute or
+# two, no figure gated, fails on any error (the same as bench/run.py --quick).
 bench: $(VENV)/installed
-	$(PY) bench/run.py
+	$(PY) bench/run.py $(if $(QUICK),--quick)

@@ -14,11 +14,11 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from matches.models import Hand, Seat, Sitting
+from matches.models.tokens import TOKEN_PATTERN
 from matches.services.retention import forget_sittings
 
-TOKEN = r"[A-Za-z0-9_-]{16,32}"
-TOKEN_IN_LINK = re.compile(rf"/[sw]/({TOKEN})(?![A-Za-z0-9_-])")
-BARE_TOKEN = re.compile(TOKEN)
+TOKEN_IN_LINK = re.compile(rf"/[sw]/({TOKEN_PATTERN})(?![A-Za-z0-9_-])")
+BARE_TOKEN = re.compile(TOKEN_PATTERN)
 
 
 def tokens_in(search_term: str) -> list[str]:

@@ -2,13 +2,18 @@
 
 A speed trick, kept because `make bench` shows it (BENCHMARKS.md, live updates): Django's ASGI handler
 runs a sync view and its sync middleware in a thread made for each request, so no database connection
-can be kept from one request to the next. Here, with each thread of a fixed pool keeping its SQLite
-connection, a tap costs a fifth less CPU (13.0-13.5 ms -> 10.6-10.7 ms). Only the async views (the live
-streams, held by the event loop) go to Django's ASGI handler; every other request goes to Django's WSGI
-handler in a fixed pool of threads (a2wsgi), its body read first by the event loop, so a slow client
-holds no thread. A body over BUFFERED bytes, or a path or query that only Django's ASGI handler reads
-safely, goes to Django's ASGI handler as before. tests/web/test_asgi_dispatch.py checks that both
-answer alike."""
+can be kept from one request to the next. Here each thread of a fixed pool keeps its SQLite connection,
+so a tap does not pay for opening one. Only the async views (the live streams, held by the event loop)
+go to Django's ASGI handler; every other request goes to Django's WSGI handler in a fixed pool of
+threads (a2wsgi), its body read first by the event loop, so a slow client holds no thread. A body over
+BUFFERED bytes, or a path or query that only Django's ASGI handler reads safely, goes to Django's ASGI
+handler too. tests/web/test_asgi_dispatch.py checks that both answer alike.
+
+A stream is served by the ASGI handler's `handle`, without the per-request ThreadSensitiveContext that
+its `__call__` opens: that context keeps a thread of its own until the request ends, hours for a
+stream. Without it the few thread-sensitive steps of a stream (its sync middleware, closing the
+response) run on asgiref's one thread for the process, as asgiref does by default, and an open stream
+holds no thread."""
 
 import os
 
@@ -48,7 +53,11 @@ class Dispatcher:
         self.wsgi = WSGIMiddleware(get_wsgi_application(), workers=threads)
 
     async def __call__(self, scope: dict, receive, send) -> None:
-        if scope["type"] != "http" or not wsgi_safe(scope) or held_by_the_loop(path_info(scope)):
+        if scope["type"] != "http":
+            return await self.asgi(scope, receive, send)
+        if held_by_the_loop(path_info(scope)):
+            return await self.asgi.handle(scope, receive, send)
+        if not wsgi_safe(scope):
             return await self.asgi(scope, receive, send)
         chunks, size, more = [], 0, True
         while more and size <= BUFFERED:

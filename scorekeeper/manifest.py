@@ -12,7 +12,7 @@ from django.utils.translation import gettext_noop
 from django.views.decorators.http import require_safe
 
 SOURCE = settings.BASE_DIR / "static" / "manifest.webmanifest"
-# The same English as static/manifest.webmanifest (tests/test_i18n.py checks): the msgids to translate.
+# The same English as static/manifest.webmanifest (a translation test checks): the msgids to translate.
 NAME = gettext_noop("Last Trick: card game scores")
 DESCRIPTION = gettext_noop("Keep the score of last-trick card games at the table: tap who won each hand.")
 

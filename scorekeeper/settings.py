@@ -68,7 +68,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "matches.web.csrf.NoReferrerCsrfViewMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -106,11 +106,11 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         # Requests run in a fixed pool of threads per process (scorekeeper/asgi.py): on SQLite each keeps
-        # its connection (opening one costs a tap a fifth of its CPU); PostgreSQL's come from a pool (below).
+        # its connection (a tap does not pay for opening one); PostgreSQL's come from a pool (below).
         conn_max_age=env_int("CONN_MAX_AGE", 600 if os.environ.get("DATABASE_URL", "sqlite").startswith("sqlite") else 0),
-        # A health check costs every request a `SELECT 1` round trip; without it, a connection the
-        # database dropped (a restart) fails one request per worker, which Django then replaces
-        # (phones retry a tap that was not saved). CONN_HEALTH_CHECKS=1 turns the checks on.
+        # A health check costs every request a `SELECT 1` round trip; without it, a request whose kept
+        # connection the database dropped (a restart) runs again on a new one, or answers 503 "try again",
+        # which the phone retries (matches/web/outages.py). CONN_HEALTH_CHECKS=1 turns the checks on.
         conn_health_checks=env_flag("CONN_HEALTH_CHECKS"),
     )
 }
@@ -172,9 +172,10 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 
-# Links carry the tokens that open a sitting: no page may leak its address.
+# Links carry the tokens that open a sitting: no page's address goes to another site. Requests to this
+# site keep their Origin and Referer, which Django's CSRF check compares with the host.
 SECURE_CONTENT_TYPE_NOSNIFF = True
-SECURE_REFERRER_POLICY = "no-referrer"
+SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # Only the app's own scripts and styles; no third-party request.
 CONTENT_SECURITY_POLICY = {
@@ -259,5 +260,3 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 CSRF_FAILURE_VIEW = "matches.web.views.errors.csrf_failure"
-# The CSRF middleware in MIDDLEWARE is Django's own, subclassed (matches.web.csrf), which this check cannot see.
-SILENCED_SYSTEM_CHECKS = ["security.W003"]

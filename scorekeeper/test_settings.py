@@ -8,9 +8,12 @@ os.environ["DEBUG"] = "0"
 
 from .settings import *  # noqa: E402,F403
 
-# Concurrency tests need a real file (not an in-memory database) to test SQLite's locking.
+# Concurrency tests need a real file (not an in-memory database) to test SQLite's locking; one per test
+# process, so that two runs (or xdist's workers) never share it.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
-    DATABASES["default"]["TEST"] = {"NAME": os.environ.get("TEST_SQLITE_FILE") or str(BASE_DIR / ".test-db.sqlite3")}  # noqa: F405
+    DATABASES["default"]["TEST"] = {  # noqa: F405
+        "NAME": os.environ.get("TEST_SQLITE_FILE") or os.path.join(tempfile.mkdtemp(prefix="last-trick-db-"), "test.sqlite3")
+    }
 
 # The manifest storage needs collectstatic first; tests read static files from the source folders.
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}  # noqa: F405

@@ -20,8 +20,9 @@ class AsgiLiveServer:
         self.socket = socket.socket()
         self.socket.bind(("127.0.0.1", 0))
         self.port = self.socket.getsockname()[1]
+        self.in_flight = 0  # requests begun and not yet ended (an open event stream counts)
         config = uvicorn.Config(
-            ASGIStaticFilesHandler(Dispatcher(threads=4)),  # as scorekeeper.asgi serves the app
+            self.counting(ASGIStaticFilesHandler(Dispatcher(threads=4))),  # as scorekeeper.asgi serves the app
             log_level="warning",
             lifespan="off",
             timeout_graceful_shutdown=1,
@@ -37,6 +38,24 @@ class AsgiLiveServer:
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the ASGI live server did not start")
             time.sleep(0.02)
+
+    def counting(self, app):
+        async def counted(scope, receive, send):
+            self.in_flight += 1
+            try:
+                await app(scope, receive, send)
+            finally:
+                self.in_flight -= 1
+
+        return counted
+
+    def wait_until_idle(self, timeout: float = 10) -> None:
+        """Wait until every request has ended (a closed page's event stream ends when the server sees it go)."""
+        deadline = time.monotonic() + timeout
+        while self.in_flight:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{self.in_flight} requests still open on the live server")
+            time.sleep(0.01)
 
     def stop(self) -> None:
         self.server.should_exit = True

@@ -1,8 +1,9 @@
+import os
 import re
-import time
 
 import pytest
 from django.utils import translation
+from hypothesis import settings
 
 from matches.models import Hand, Seat, Sitting
 from matches.domain.names import without_isolates
@@ -11,6 +12,33 @@ from tests.browsers import browser  # noqa: F401 - the module-wide chromium, for
 
 WORKED = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
 BDI = re.compile(r"</?bdi>")
+
+# Hypothesis: `make test` (CI) runs the full number of examples, `make check` a quarter of them.
+settings.register_profile("ci", max_examples=100)
+settings.register_profile("dev", max_examples=25)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def examples(in_ci: int) -> int:
+    """A database-backed property test's number of examples: `in_ci` under the ci profile, fewer under dev."""
+    return max(3, in_ci * settings.default.max_examples // 100)
+
+
+# Folders whose every test depends on the database engine (the PostgreSQL leg runs them too), and the
+# folder of tests that start real servers. A test elsewhere says so with its own marker.
+ENGINE_FOLDERS = {"models", "services", "operations"}
+SERVER_FOLDERS = {"operations"}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        folder = item.path.parent.name
+        if folder in ENGINE_FOLDERS:
+            item.add_marker(pytest.mark.engine)
+        if folder in SERVER_FOLDERS:
+            item.add_marker(pytest.mark.servers)
+    # The slow tests first, so that xdist's workers do not wait on one at the end of the run.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def shown(text: str) -> str:
@@ -42,7 +70,7 @@ def phones_closed_before_the_flush(request):
     yield
     for context in request.getfixturevalue("browser").contexts:
         context.close()
-    time.sleep(0.3)  # a read already under way ends
+    request.getfixturevalue("live_server").wait_until_idle()
 
 
 @pytest.fixture(autouse=True)

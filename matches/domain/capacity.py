@@ -10,8 +10,8 @@ GROUP_MATCHES = 5_000  # matches a group keeps
 MATCH_HANDS = 5_000  # hands won in one match (a member's end adds the abandoned one after them)
 GROUP_HANDS = 50_000  # hands (won or abandoned) over all of a group's matches: bounds its archive and CSV
 
-# The archive: a group at the limits above is 15 to 20 MB in the export's compact form (every field as
-# long as it can be, 8 seats a match: 34 MB); a file over this is refused before it is read.
+# The archive: a group at the limits above fits under this in the export's compact form, even with every
+# field as long as it can be and 8 seats a match; a file over this is refused before it is read.
 ARCHIVE_BYTES = 40 * 1024 * 1024
 # No field of the archive holds a longer number, text or nesting (the longest number: a moment's
 # microseconds or a total, 11 characters; the deepest: a hand's extras in a match of a group, 6).

@@ -86,7 +86,7 @@ def repeats(names: Sequence[str]) -> Iterator[tuple[int, int]]:
 
 @cache
 def _collator() -> Collator:
-    return Collator()  # reads the Unicode collation table once per process (about 0.3 s)
+    return Collator()  # reads the Unicode collation table, which is slow: once per process
 
 
 def name_order(name: str) -> tuple:

@@ -3,7 +3,6 @@ accounts). Every verb locks the group row, so two phones changing one group are 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from django.db import models, transaction
@@ -25,10 +24,9 @@ from matches.domain.names import (
 from matches.models import announce
 from matches.models.options import sitting_options
 from matches.models.sittings import Player, Sitting, new_token
+from matches.models.tokens import LinkedQuerySet
 from matches.models.zones import ZONE_MAX_LENGTH, clean_zone, zone_named
 
-TOKEN = re.compile(r"[A-Za-z0-9_-]{16,32}")  # what new_token() makes; anything else is not looked up
-LINKS = ("token", "watch_token")
 ERASED_NAME = "Erased player %(n)d"  # the web layer passes it in the reader's language
 LARGEST_ID = 2**63 - 1  # ids beyond this are no row's (and would overflow the database's integers)
 
@@ -48,6 +46,8 @@ class Group(models.Model):
     # The IANA time zone of the phone that made it; "": the server's TIME_ZONE. Its matches keep their own.
     time_zone = models.CharField(max_length=ZONE_MAX_LENGTH, blank=True, default="")
 
+    objects = LinkedQuerySet.as_manager()
+
     def __str__(self) -> str:
         return self.name or f"group {self.pk}"
 
@@ -62,21 +62,17 @@ class Group(models.Model):
     @classmethod
     def reached_by(cls, link: str, token: object) -> Group | None:
         """The group whose `link` field ("token"/"watch_token") is `token`, or None; malformed tokens not looked up."""
-        if link not in LINKS:
-            raise ValueError(f"no such link: {link!r}")
-        if not isinstance(token, str) or not TOKEN.fullmatch(token):
-            return None
-        return cls.objects.filter(**{link: token}).first()
+        return cls.objects.reached_by(link, token).first()
 
     def members(self) -> models.QuerySet[Player]:
         """The players who can be seated today: in the group, not removed, not erased; by name."""
-        return self.players.filter(left=False, erased=False).order_by("name")
+        return self.players.current().order_by("name")
 
     def find_player(self, player_id: int) -> Player | None:
         """The group's player `player_id` (a member or a former player); None when erased or not the group's."""
         if player_id > LARGEST_ID:
             return None
-        return self.players.filter(pk=player_id, erased=False).first()
+        return self.players.named().filter(pk=player_id).first()
 
 
     @classmethod
@@ -195,7 +191,7 @@ class Group(models.Model):
             hands = sitting.hands.count()
             group._room_for_a_match(hands)
             room = GROUP_PLAYERS - group.players.count()  # for those who join
-            known = list(group.players.filter(erased=False))
+            known = list(group.players.named())
             seats = list(sitting.seats.select_related("player").order_by("position"))
             chosen: list[Player] = []
             for seat in seats:
@@ -285,7 +281,7 @@ class Group(models.Model):
 
     def _new_player(self, raw: str) -> Player:
         name = self._checked_name(raw)
-        returning = same_as(name, self.players.filter(left=True, erased=False), _name_of)
+        returning = same_as(name, self.players.former(), _name_of)
         if returning is not None:
             returning.left = False
             returning.save(update_fields=["left"])

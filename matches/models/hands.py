@@ -11,6 +11,12 @@ from matches.models.choices import HandStatus
 from matches.models.tokens import new_stamp
 
 
+class HandQuerySet(models.QuerySet):
+    def won(self) -> models.QuerySet:
+        """Hands with a winner (not abandoned)."""
+        return self.filter(status=HandStatus.WON)
+
+
 class Hand(models.Model):
     """One hand: its number, winner, and per-seat `points` (seat order), fixed when recorded so history
     never shifts if scoring code changes; `extras` holds the game's answers."""
@@ -33,6 +39,8 @@ class Hand(models.Model):
     corrected_by_phone = models.CharField(max_length=12, blank=True)
     corrected_by_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     stamp = models.CharField(max_length=12, default=new_stamp, editable=False)  # new on every change
+
+    objects = HandQuerySet.as_manager()
 
     class Meta:
         ordering = ["number"]

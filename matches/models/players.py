@@ -7,6 +7,20 @@ from django.db import models
 from matches.domain.names import NAME_MAX_LENGTH
 
 
+class PlayerQuerySet(models.QuerySet):
+    def current(self) -> models.QuerySet:
+        """On their group's list: neither removed nor erased."""
+        return self.filter(left=False, erased=False)
+
+    def former(self) -> models.QuerySet:
+        """Removed from their group's list (they may come back), not erased."""
+        return self.filter(left=True, erased=False)
+
+    def named(self) -> models.QuerySet:
+        """Not erased: their own name still shows."""
+        return self.filter(erased=False)
+
+
 class Player(models.Model):
     """A person at the table by the typed name (domain.names); in a group when `group` is set: `left`
     when removed from its list (matches stay), `erased` when the name was replaced everywhere."""
@@ -17,6 +31,8 @@ class Player(models.Model):
     )
     left = models.BooleanField(default=False)
     erased = models.BooleanField(default=False)
+
+    objects = PlayerQuerySet.as_manager()
 
     def __str__(self) -> str:
         return self.name

@@ -18,9 +18,15 @@ from matches.models.players import Player
 from matches.models.seats import Seat
 from matches.models.snapshot import read_snapshot
 from matches.models.table import HANDS_ON_TABLE, ChartPoint, Table
-from matches.models.tokens import new_token
+from matches.models.tokens import LinkedQuerySet, new_token
 from matches.models.verbs import SittingVerbs
 from matches.models.zones import ZONE_MAX_LENGTH, zone_named
+
+
+class SittingQuerySet(LinkedQuerySet):
+    def unfinished(self) -> models.QuerySet:
+        """Matches still being played."""
+        return self.filter(finished_at__isnull=True)
 
 
 class Sitting(SittingVerbs, models.Model):
@@ -64,6 +70,8 @@ class Sitting(SittingVerbs, models.Model):
     starting_chips = option("starting_chips", None)
     stake_amount = option("stake_amount", None)
     stake_label = option("stake_label", "")
+
+    objects = SittingQuerySet.as_manager()
 
     class Meta:
         constraints = [
@@ -113,9 +121,7 @@ class Sitting(SittingVerbs, models.Model):
     @classmethod
     def reached_by(cls, link: str, token: str) -> Sitting | None:
         """The sitting whose `link` ("token" or "watch_token") is `token`, or None."""
-        if link not in ("token", "watch_token"):
-            raise ValueError(f"{link!r} is not a link of a sitting")
-        return cls.objects.filter(**{link: token}).first()
+        return cls.objects.reached_by(link, token).first()
 
     def scores(self) -> list[tuple[str, int]]:
         """(name, score) per seat as the home list shows it: Cat Tê chips, Fapfap net money, else score.

@@ -196,7 +196,7 @@ class SittingVerbs:
             seats = self._lock()
             if self.is_final:
                 raise Conflict("match_ended")
-            hand = self.hands.filter(number=number, status=Hand.Status.WON).first()
+            hand = self.hands.won().filter(number=number).first()
             if hand is None:
                 raise Conflict("correct_unrecorded", number=number)
             cleaned, points = self._score(len(seats), winner, extras)

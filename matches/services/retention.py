@@ -16,7 +16,7 @@ from matches.models import Group, Hand, Player, Seat, Sitting
 def untouched_for(days: int) -> QuerySet[Sitting]:
     """Sittings unchanged for over `days` days, unless their group changed since (old matches are its figures)."""
     cutoff = timezone.now() - timedelta(days=days)
-    active_groups = Sitting.objects.filter(changed_at__gte=cutoff, group__isnull=False).values("group")
+    active_groups = Sitting.objects.changed_since(cutoff).filter(group__isnull=False).values("group")
     return (
         Sitting.objects.filter(changed_at__lt=cutoff)
         .exclude(group__in=active_groups)

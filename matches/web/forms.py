@@ -37,7 +37,7 @@ END_TARGET_FIELDS = {
     rules.MatchEndKind.HANDS: "end_target_hands",
     rules.MatchEndKind.POINTS: "end_target_points",
 }
-OLD_END_TARGET = "end_target"  # the old single N field: still read for the chosen match end
+OLD_END_TARGET = "end_target"  # one N field for any match end, as some pages and scripts post it
 TAP_FIELDS = {"number", "winner", "stamp", "csrfmiddlewaretoken"}
 
 
@@ -91,7 +91,8 @@ def rows_to_show(game: rules.Game, typed: dict[int, str]) -> int:
 
 
 def with_old_end_target(data):
-    """`data` with the old single `end_target` copied to the chosen end's field, for older pages and scripts."""
+    """`data` with a single `end_target` copied to the chosen end's field, for pages and scripts that post
+    one N field for any match end."""
     field = END_TARGET_FIELDS.get(data.get("end_kind"))
     if field is None or OLD_END_TARGET not in data or field in data:
         return data

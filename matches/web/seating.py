@@ -152,7 +152,7 @@ def seat_newcomer(
         )
     if len(seating) >= game.max_players:
         raise BadInput(table_full(game))
-    formers = list(group.players.filter(left=True, erased=False))
+    formers = list(group.players.former())
     former = same_as(name, formers, _name_of)
     if former is None:  # a new player: the group keeps room for them and the other newcomers seated
         joining = 1 + sum(s.member is None and same_as(s.name, formers, _name_of) is None for s in seating)

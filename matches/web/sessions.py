@@ -1,7 +1,7 @@
 """The phone's session: Django's signed cookie, read only in the shape this app writes it.
 
 The views take the session's values as they wrote them (a list of sitting tokens, a seat per token...).
-A cookie with a good signature and another shape (written by an older version of the app, or by hand
+A cookie with a good signature and another shape (written by another version of the app, or by hand
 with the key) would make them answer 500 on every page; here each value of another shape is dropped
 when the cookie is read, as a bad signature drops the whole cookie: the phone forgets that much."""
 

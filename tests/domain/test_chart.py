@@ -22,6 +22,8 @@ from matches.domain.chart import (
     step_line,
 )
 
+from tests.conftest import examples
+
 
 @pytest.mark.parametrize(
     "count, most, expected",
@@ -68,7 +70,7 @@ def totals_of(seats: int):
     )
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(st.data())
 def test_names_are_never_drawn_on_top_of_each_other_nor_outside_the_drawing(data):
     seats = data.draw(st.integers(2, 8), label="seats")

@@ -38,6 +38,7 @@ def torn(body: str) -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_no_answer_is_torn_while_another_phone_taps():
     sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
     pages = [f"/s/{sitting.token}/poll/", f"/w/{sitting.watch_token}/poll/", f"/s/{sitting.token}/"]

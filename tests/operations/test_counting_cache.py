@@ -48,7 +48,7 @@ def test_sweeping_removes_only_expired_counters(tmp_path):
     cache.add("old", 1, 0.01)
     cache.add("live", 5, 60)
     time.sleep(0.05)
-    cache._sweep()
+    cache.sweep()
     assert len(list(Path(tmp_path).glob(f"*{SUFFIX}"))) == 1
     assert cache.get("live") == 5 and cache.get("old") is None
 

@@ -15,7 +15,7 @@ from matches.models import Sitting
 from scorekeeper.asgi import BUFFERED, Dispatcher, held_by_the_loop
 from tests.conftest import WORKED
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engine]
 # What differs between any two sittings or requests: CSRF masks, a hand's stamp, the links' QR codes.
 MASKED = re.compile(rb'(csrfmiddlewaretoken" value="|X-CSRFToken": "|csrftoken=|name="stamp" value="|class="qrline" stroke="#000" d=")[^";]+')
 
@@ -97,8 +97,10 @@ def test_a_tables_requests_are_answered_as_djangos_asgi_handler_answers_them():
 
 @pytest.mark.parametrize(
     "path, held",
-    [("/s/abc/events/", True), ("/w/abc/events/", True), ("/g/abc/events/", True), ("/gw/abc/events/", True),
-     ("/s/abc/tap/", False), ("/s/abc/", False), ("/", False), ("/nowhere/", False), ("/static/app.js", False)],
+    [("/s/abcdefghijklmnop/events/", True), ("/w/abcdefghijklmnop/events/", True),
+     ("/g/abcdefghijklmnop/events/", True), ("/gw/abcdefghijklmnop/events/", True),
+     ("/s/abcdefghijklmnop/tap/", False), ("/s/abcdefghijklmnop/", False), ("/", False), ("/nowhere/", False),
+     ("/static/app.js", False)],
 )
 def test_only_the_live_streams_are_held_by_the_event_loop(path, held):
     assert held_by_the_loop(path) is held

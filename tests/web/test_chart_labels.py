@@ -56,7 +56,7 @@ def test_the_tap_answer_names_every_player_in_the_drawing_and_its_table(client):
 
 def test_a_right_to_left_name_level_with_a_latin_one_is_isolated_on_its_own_line():
     """Once drawn as one label "|calc ,عائشة" (order and comma wrong): now two names, each isolated."""
-    from matches.web.views.chart import chart_svg
+    from matches.web.presenters.chart import chart_svg
 
     svg = str(chart_svg(draw(["عائشة", "|calc"], [0, 1], [[0, 0], [1, 1]])))
     texts = re.findall(r'<text class="l\d"[^>]*>([^<]*)</text>', svg)

@@ -13,7 +13,7 @@ from matches.domain.rules import MatchEnd, MatchEndKind
 from tests.conftest import shown
 from tests.web.test_views import HX, snapshot, url
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 
 # game, start settings, players, taps (winner seat 1-based, answers), end notice shown
 GAMES_TO_THE_END = [

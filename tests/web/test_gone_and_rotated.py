@@ -10,6 +10,8 @@ from matches.services.retention import forget_sittings
 
 from tests.conftest import play
 
+pytestmark = pytest.mark.engine
+
 HX = {"HTTP_HX_REQUEST": "true"}
 CHANGES = {
     "tap/": {"number": 2, "winner": 1},

@@ -28,7 +28,7 @@ from matches.web.views.groups import MATCHES_SHOWN
 from tests.big_groups import big_group
 from tests.conftest import shown
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 
 FULL_OF_PLAYERS = "This group is full: a group keeps at most 300 players, counting those who left."
 FULL_OF_MATCHES = "This group is full: a group keeps at most 5,000 matches."
@@ -90,6 +90,7 @@ def newest_playing(group: Group) -> Sitting:
 # --- pages of a group at the limits: bounded bytes, the queries of a small group ----------------------
 
 
+@pytest.mark.slow
 def test_the_group_page_at_the_limits_stays_under_200_kB_in_the_queries_of_a_small_group(at_limits):
     small = big_group(12, 60, 5, 4, "long", playing=1, former=2)
     page, queries = get(at_limits.get_absolute_url())
@@ -101,6 +102,7 @@ def test_the_group_page_at_the_limits_stays_under_200_kB_in_the_queries_of_a_sma
     assert f"{FORMER} former players" in text and text.count("csrfmiddlewaretoken") < 10  # one form for them all
 
 
+@pytest.mark.slow
 def test_the_watch_page_at_the_limits_stays_under_200_kB_in_the_queries_of_a_small_group(at_limits):
     small = big_group(12, 60, 5, 4, "long", playing=1, former=2)
     page, queries = get(f"/gw/{at_limits.watch_token}/")
@@ -108,6 +110,7 @@ def test_the_watch_page_at_the_limits_stays_under_200_kB_in_the_queries_of_a_sma
     assert f'/gw/{at_limits.watch_token}/matches/?page=2"' in page.decode() and "/g/" not in page.decode()
 
 
+@pytest.mark.slow
 def test_every_match_of_a_group_at_the_limits_is_a_page_of_the_match_list_away(at_limits):
     last = -(-GROUP_MATCHES // MATCHES_SHOWN)
     first, queries = get(f"/g/{at_limits.token}/matches/")
@@ -125,6 +128,7 @@ def test_every_match_of_a_group_at_the_limits_is_a_page_of_the_match_list_away(a
     assert "Matches, page 2 of" in watched and "/s/" not in watched and "/w/" in watched
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("link", ["g", "gw"])
 def test_the_figures_of_a_group_at_the_limits_stay_under_400_kB_in_three_queries(at_limits, link):
     token = at_limits.token if link == "g" else at_limits.watch_token
@@ -137,6 +141,7 @@ def test_the_figures_of_a_group_at_the_limits_stay_under_400_kB_in_three_queries
     assert f"the {SHARES_SHOWN} largest shares" in text
 
 
+@pytest.mark.slow
 def test_the_csv_of_a_group_at_the_limits_is_bounded_and_read_in_a_few_queries(at_limits):
     body, queries = get(f"/g/{at_limits.token}/hands.csv")
     lines = body.count(b"\r\n")
@@ -144,6 +149,7 @@ def test_the_csv_of_a_group_at_the_limits_is_bounded_and_read_in_a_few_queries(a
     assert len(body) < 40_000_000 and queries <= 30
 
 
+@pytest.mark.slow
 def test_the_archive_of_a_group_at_the_limits_fits_the_import_page_and_imports_again(at_limits):
     body, queries = get(f"/g/{at_limits.token}/group.json")
     assert len(body) < ARCHIVE_BYTES and queries < 10
@@ -159,6 +165,7 @@ def test_the_archive_of_a_group_at_the_limits_fits_the_import_page_and_imports_a
 # --- the limits, where players join, matches start and hands are recorded ----------------------------
 
 
+@pytest.mark.slow
 def test_a_full_group_takes_no_newcomer_from_its_page_but_brings_back_a_former_player(at_limits):
     phone = Client()
     before = rows()
@@ -172,6 +179,7 @@ def test_a_full_group_takes_no_newcomer_from_its_page_but_brings_back_a_former_p
     assert at_limits.players.get(pk=former.pk).left is False and rows() == before
 
 
+@pytest.mark.slow
 def test_a_full_group_seats_no_newcomer_on_its_new_match_form(at_limits):
     members = list(at_limits.members()[:2])
     seat = [f"m{player.pk}" for player in members]
@@ -181,6 +189,7 @@ def test_a_full_group_seats_no_newcomer_on_its_new_match_form(at_limits):
     assert answer.status_code == 400 and FULL_OF_PLAYERS in said(answer) and rows() == before
 
 
+@pytest.mark.slow
 def test_a_full_group_starts_no_match_rematch_or_saved_match(at_limits):
     phone = Client()
     members = list(at_limits.members()[:2])
@@ -201,6 +210,7 @@ def test_a_full_group_starts_no_match_rematch_or_saved_match(at_limits):
     assert rows() == before and outside.group_id is None
 
 
+@pytest.mark.slow
 def test_a_group_holding_50000_hands_records_no_more_and_its_last_hand_goes_in_under_its_lock(at_limits):
     sitting = newest_playing(at_limits)
     number = sitting.table(recent=1).open_number

@@ -111,6 +111,7 @@ def test_new_matches_from_one_address_have_a_ceiling(db):
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.servers
 def test_the_limit_is_counted_once_across_gunicorn_workers(tmp_path):
     sitting = Sitting.start("agram", ["A", "B", "C", "D"])
     # Counted per hour, not per minute: a flood that straddles the end of a one-minute window (it takes

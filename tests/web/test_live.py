@@ -14,7 +14,7 @@ from matches.models import Group, Hand, Seat, Sitting
 from tests.conftest import play, shown, snapshot
 from tests.web.test_views import HX, url
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -370,7 +370,7 @@ def test_security_headers_on_every_page(client, sitting, path):
     csp = response["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "style-src 'self'" in csp and "default-src 'self'" in csp
     assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
-    assert response["Referrer-Policy"] == "no-referrer"
+    assert response["Referrer-Policy"] == "same-origin"
     assert response["X-Frame-Options"] == "DENY"
 
 

@@ -11,6 +11,8 @@ from matches.web.live.hub import GROUP, SITTING, Hub
 from matches.web.live.regions import Region
 from matches.web.live.streams import event, seen_version
 
+pytestmark = pytest.mark.engine
+
 
 @pytest.fixture
 def renders(monkeypatch):

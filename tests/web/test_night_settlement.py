@@ -16,7 +16,9 @@ from matches.domain.settlement import settle
 from matches.models import Group, Sitting
 from matches.services.figures import read_group
 
-pytestmark = pytest.mark.django_db
+from tests.conftest import examples
+
+pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 NAMES = ["Mbarga", "Ngono", "Aïcha", "Djibo", "Boubacar"]
 
@@ -133,7 +135,7 @@ def expected_gains(match: dict, ids: list[int]) -> tuple[dict, dict]:
     return money, chips
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(a_match, min_size=1, max_size=5))
 def test_the_nights_settlement_sums_to_zero_and_to_every_hand_won_that_night(matches):
     group = Group.create("Nuit", NAMES)

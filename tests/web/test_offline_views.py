@@ -29,7 +29,7 @@ def test_the_service_worker_is_served_at_the_root_as_javascript_and_checked_at_e
 def test_the_service_worker_keeps_this_deploys_static_files_by_their_served_names(client):
     script = client.get("/sw.js").content.decode()
     urls = kept_urls(script)
-    for name in ["app.css", "app.js", "offline.js", "vendor/htmx-2.0.11.min.js", "icon.svg", "icon-192.png"]:
+    for name in ["app.css", "app.js", "offline.js", "django_htmx/htmx-2.min.js", "icon.svg", "icon-192.png"]:
         assert static(name) in urls
     for url in urls:  # every one is there to fetch, or the worker would not install
         assert client.get(url).status_code == 200

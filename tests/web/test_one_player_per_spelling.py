@@ -12,7 +12,7 @@ from matches.services.archive import export_group
 
 from tests.web.test_start_form import start_data
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 SPELLINGS = ["Aicha", "AÏCHA", "  aïcha ", "Ai\u0308cha", "A\u00efcha\u200b"]  # the last two: NFD, a hidden space
 
 

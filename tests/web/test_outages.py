@@ -15,7 +15,7 @@ from matches.web.views.errors import server_error
 from tests.conftest import WORKED, shown
 
 HX = {"HTTP_HX_REQUEST": "true"}
-pytestmark = pytest.mark.django_db(transaction=True)  # the view runs outside a test's own transaction
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engine]  # the view runs outside a test's own transaction
 
 
 class DropConnection:

@@ -11,7 +11,7 @@ from matches.web.live.regions import render_region
 from tests.conftest import WORKED
 from tests.web.test_views import HX, url
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 
 
 @pytest.mark.parametrize("game", ["agram", "fapfap", "cat-te", "eighty-three"])
@@ -39,7 +39,7 @@ def test_a_region_kept_for_another_version_is_not_taken(client, sitting):
 
 def _answers(sitting):
     """The first answer the game's tap offers (games that ask how the hand was won)."""
-    from matches.web.views.answers import answer_forms
+    from matches.web.presenters.answers import answer_forms
 
     if not sitting.rules.questions:
         return {}

@@ -13,7 +13,7 @@ from matches.models import Sitting
 
 from tests.web.test_views import HX, url
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 FIGURE = re.compile(r'<figure class="chart">.*?</figure>', re.S)
 ROW = re.compile(r'<tr><th scope="row">([^<]+)</th>((?:<td>[^<]*</td>)+)</tr>')  # any row, its heading as said
 TABLE_ROW = re.compile(r'<tr><th scope="row">(\d+)</th>((?:<td>[\u2212+]?[\d,]+</td>)+)</tr>')  # a negative: U+2212

@@ -19,7 +19,7 @@ from matches.models.zones import clean_zone, zone_named
 from tests.conftest import WORKED, shown
 
 NEW_YEAR_ZONES = ["Asia/Ho_Chi_Minh", "Africa/Lome", "Europe/Berlin"]
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 
 
 def at(zone: str, *moment: int) -> datetime.datetime:

@@ -11,8 +11,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from matches.services.archive import dumps, export_group
 from matches.management.commands.backup import write_into_place
 from matches.models import Group
+from matches.models.tokens import TOKEN_PATTERN
 
-GROUP_LINK = re.compile(r"(?:^|/)g/([A-Za-z0-9_-]{16,32})(?:/|$)")
+GROUP_LINK = re.compile(rf"(?:^|/)g/({TOKEN_PATTERN})(?:/|$)")
 
 
 def find_group(link: str) -> Group:

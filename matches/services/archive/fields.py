@@ -23,7 +23,7 @@ EARLIEST = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)
 CLOCKS_APART = datetime.timedelta(days=1)
 
 GROUP_FIELDS = ("format", "version", "name", "created_at", "changed_at", "players", "sittings")
-ZONE = "time_zone"  # in a group and in each of its sittings; optional (archives made before it lack it)
+ZONE = "time_zone"  # in a group and in each of its sittings; optional (absent: the server's clock)
 PLAYER_FIELDS = ("name", "left", "erased")
 SITTING_FIELDS = (
     "game",

@@ -54,7 +54,8 @@ async def run_feed(hub: Hub) -> None:
 
 async def check_recent(hub: Hub) -> None:
     """SQLite: every LIVE_CHECK_SECONDS, the sittings and groups changed in the last few seconds (one
-    indexed range query each, however many tables this process shows), each change heard once."""
+    indexed range query each, however many tables this process shows), each change heard once. Read only
+    while someone listens here and SQLite says something was committed since (sqlite_commits)."""
     read = sync_to_async(recent_changes, thread_sensitive=False)
     heard_of: dict[str, int] = {}  # what the last reads returned, so a change still in the window is not heard again
     commits = commits_of(connections["default"].settings_dict)

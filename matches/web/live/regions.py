@@ -15,7 +15,7 @@ from django.utils import timezone, translation
 from matches.models import Group, Sitting
 from matches.models.snapshot import read_snapshot
 from matches.web.presenters.table_state import TableState
-from matches.web.views.region import region_context
+from matches.web.presenters.region import region_context
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def find(model: type[Sitting] | type[Group], link: str, token: str) -> tuple[int
     `link`; None if nothing."""
     try:
         group = "group_id" if model is Sitting else models.Value(None, output_field=models.IntegerField())
-        return model.objects.filter(**{link: token}).values_list("id", "version", group).first()
+        return model.objects.reached_by(link, token).values_list("id", "version", group).first()
     finally:
         release_connection()
 
@@ -72,8 +72,8 @@ def recent_changes(seconds: float) -> tuple[list[tuple[int, int, int | None]], l
     """(id, version, group id) of the sittings and (id, version) of the groups changed in the last `seconds`."""
     since = timezone.now() - datetime.timedelta(seconds=seconds)
     try:
-        sittings = list(Sitting.objects.filter(changed_at__gte=since).values_list("id", "version", "group_id"))
-        return sittings, list(Group.objects.filter(changed_at__gte=since).values_list("id", "version"))
+        sittings = list(Sitting.objects.changed_since(since).values_list("id", "version", "group_id"))
+        return sittings, list(Group.objects.changed_since(since).values_list("id", "version"))
     finally:
         release_connection()
 

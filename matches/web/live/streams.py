@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from functools import lru_cache
 
-from asgiref.sync import SyncToAsync, sync_to_async
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
@@ -22,10 +22,10 @@ from matches.models import Group, Sitting
 from matches.web.live.feeds import hub
 from matches.web.live.hub import GROUP, SITTING, Hub, Listener
 from matches.web.live.regions import Region, find, versions
-from matches.web.views.common import TOKEN
+from matches.web.tokens import link_field
 
-RETRY_MS = 2000
-NOT_READ = object()  # how soon a phone's browser reconnects after the connection drops
+RETRY_MS = 2000  # how soon a phone's browser reconnects after the connection drops
+NOT_READ = object()  # the region could not be read (the database is away): wait for the next wake
 
 
 @require_safe
@@ -40,12 +40,12 @@ async def watch_events(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_safe
 async def group_events(request: HttpRequest, token: str) -> HttpResponse:
-    return await group_stream(request, "token", token)
+    return await group_stream(request, link_field(watching=False), token)
 
 
 @require_safe
 async def group_watch_events(request: HttpRequest, token: str) -> HttpResponse:
-    return await group_stream(request, "watch_token", token)
+    return await group_stream(request, link_field(watching=True), token)
 
 
 def seen_version(request: HttpRequest) -> int | None:
@@ -55,9 +55,8 @@ def seen_version(request: HttpRequest) -> int | None:
 
 
 async def sitting_stream(request: HttpRequest, token: str, watching: bool) -> HttpResponse:
-    link = "watch_token" if watching else "token"
     try:
-        found = await reached_by(Sitting, link, token)
+        found = await reached_by(Sitting, link_field(watching), token)
     except DatabaseError:
         return try_again()
     if found is None:
@@ -70,14 +69,13 @@ async def sitting_stream(request: HttpRequest, token: str, watching: bool) -> Ht
 
 
 async def reached_by(model: type[Sitting] | type[Group], link: str, token: str) -> tuple[int, int] | None:
-    """(id, version) of what the link reaches; None for a token no link has (not looked up if malformed)."""
-    return await sync_to_async(find, thread_sensitive=False)(model, link, token) if TOKEN.fullmatch(token) else None
+    """(id, version, group id) of what the link reaches (regions.find); None for a token no link has."""
+    return await sync_to_async(find, thread_sensitive=False)(model, link, token)
 
 
 async def table_events(
     live: Hub, listener: Listener, sitting_id: int, seen: int | None, language: str, watching: bool, token: str
 ) -> AsyncIterator[str]:
-    let_go_of_the_request_thread()
     try:
         yield f"retry: {RETRY_MS}\n\n"
         while True:
@@ -120,7 +118,6 @@ async def group_stream(request: HttpRequest, link: str, token: str) -> HttpRespo
 
 async def group_events_of(group_id: int, now: object, missed: bool) -> AsyncIterator[str]:
     """Only "changed": the page fetches its group region again (a group page changes rarely)."""
-    let_go_of_the_request_thread()
     live = hub()
     listener = live.listen(GROUP, group_id, now)
     try:
@@ -131,16 +128,6 @@ async def group_events_of(group_id: int, now: object, missed: bool) -> AsyncIter
             yield event("changed", "") if await woken(listener.changed) else ": ping\n\n"
     finally:
         live.leave(GROUP, group_id, listener)
-
-
-def let_go_of_the_request_thread() -> None:
-    """Django runs a request's sync middleware in a thread that asgiref keeps until the request ends: for
-    a stream, hours, a thread per phone. By the first event that work is done, so the thread is let go
-    (a later sync step, closing the response, gets a new one). 4,000 phones: 4,000 threads without."""
-    context = SyncToAsync.thread_sensitive_context.get(None)
-    executor = SyncToAsync.context_to_thread_executor.pop(context, None) if context is not None else None
-    if executor is not None:
-        executor.shutdown(wait=False)
 
 
 async def woken(changed: asyncio.Event) -> bool:

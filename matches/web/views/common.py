@@ -1,101 +1,107 @@
-"""Helpers shared by the views: finding a sitting by its token, remembering it, answering htmx or plain."""
+"""Helpers shared by the views: finding a sitting or a group by its link, remembering it, answering htmx or plain."""
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Callable
 from functools import wraps
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext_lazy
+from django.utils.cache import add_never_cache_headers
+from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from matches.models import Recorder, Sitting
+from matches.domain.errors import TableError
+from matches.models import Group, Recorder, Sitting
 from matches.models.snapshot import read_snapshot
-from matches.web.views.errors import message_response
-from matches.web.views.limits import CHANGES, over_limit
+from matches.web.refusals import refusal_text
+from matches.web.tokens import link_field
+from matches.web.views.errors import message_response, no_such_group, no_such_sitting, wants_partial
+from matches.web.views.limits import CHANGES, Limit, over_limit
 
 REMEMBERED = 30  # sittings a phone keeps on its home screen
-TOKEN = re.compile(r"[A-Za-z0-9_-]{16,32}")  # what new_token() makes; anything else is not looked up
+READS = ("GET", "HEAD")
 
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def wants_partial(request: HtmxHttpRequest) -> bool:
-    """An htmx swap, not a page load: history-restore requests need the full page."""
-    return bool(request.htmx) and not request.htmx.history_restore_request
+def reached(
+    model: type[Sitting] | type[Group],
+    *,
+    watching: bool = False,
+    snapshot: bool = True,
+    limit: Limit | None = CHANGES,
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """Decorate a view of the sitting or group that the URL's token (its member link, or with `watching`
+    its read-only watch link) reaches: `view(request, found, ...)`; 404 with a message if none, or if it
+    went (deleted, new links) while the view ran. A watch link takes no change (405). GET/HEAD run in one
+    read snapshot, so version, seats and hands agree (`snapshot=False`: the view takes its own); a change
+    counts against `limit` (429 past it; None: the view counts) and its verb locks afresh. A refusal the
+    view leaves is answered with its words. Never cached: pages carry the links."""
+    missing = no_such_sitting if model is Sitting else no_such_group
+    link = link_field(watching)
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        def resolved(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+            found = model.objects.reached_by(link, token).first()
+            try:
+                if found is not None:
+                    return view(request, found, *args, **kwargs)
+            except model.DoesNotExist:  # deleted, or its links made new, while this request ran
+                pass
+            except TableError as refusal:
+                return message_response(request, refusal_text(refusal), refusal.status)
+            return missing(request)
+
+        @wraps(view)
+        def wrapper(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
+            if request.method in READS:
+                if snapshot:
+                    with read_snapshot():
+                        response = resolved(request, token, *args, **kwargs)
+                else:
+                    response = resolved(request, token, *args, **kwargs)
+            elif watching:
+                response = HttpResponseNotAllowed(READS)
+            else:
+                limited = over_limit(request, limit, known_phone(request)) if limit is not None else None
+                response = limited or resolved(request, token, *args, **kwargs)
+            add_never_cache_headers(response)
+            return response
+
+        return wrapper
+
+    return decorate
 
 
-NO_SUCH_SITTING = gettext_lazy(
-    "No match at this link. If someone at the table made new links, ask them for the new one "
-    "(their table shows its QR code); otherwise check the link, or start a new match."
-)
-
-
-def with_sitting(
-    view: Callable[..., HttpResponse], link: str = "token", snapshot: bool = True
-) -> Callable[..., HttpResponse]:
-    """Resolve the URL's token to its sitting and call `view(request, sitting, ...)`; 404 if none.
-    GET/HEAD run in one read snapshot so version, seats and hands agree (`snapshot=False`: the view
-    takes its own); a POST's verb locks afresh and counts against the tap limits (429 past them)."""
-
-    @wraps(view)
-    def wrapper(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-        if request.method not in ("GET", "HEAD"):
-            return over_limit(request, CHANGES, known_phone(request)) or resolved(request, token, *args, **kwargs)
-        if not snapshot:
-            return resolved(request, token, *args, **kwargs)
-        with read_snapshot():
-            return resolved(request, token, *args, **kwargs)
-
-    def resolved(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-        sitting = Sitting.reached_by(link, token) if TOKEN.fullmatch(token) else None
-        try:
-            if sitting is not None:
-                return view(request, sitting, *args, **kwargs)
-        except Sitting.DoesNotExist:  # deleted, or its links made new, while this request ran
-            pass
-        return no_such_sitting(request)
-
-    return wrapper
-
-
-def shows_current_version(request: HtmxHttpRequest, link: str, token: str) -> bool:
-    """Whether this htmx poll's `?v=N` is the version of the sitting whose `link` is `token`: one read."""
+def shows_current_version(request: HtmxHttpRequest, token: str, watching: bool) -> bool:
+    """Whether this htmx poll's `?v=N` is the version of the sitting its link reaches: one read."""
     seen = request.GET.get("v", "")
-    if not (request.htmx and seen.isdecimal() and TOKEN.fullmatch(token)):
+    if not (request.htmx and seen.isdecimal()):
         return False
-    version = Sitting.objects.filter(**{link: token}).values_list("version", flat=True).first()
+    version = Sitting.objects.reached_by(link_field(watching), token).values_list("version", flat=True).first()
     return str(version) == seen
 
 
-def no_such_sitting(request: HtmxHttpRequest) -> HttpResponse:
-    """404 for a link that reaches no sitting. From a match table (htmx aiming at #table) the table is
-    replaced by the message and a way home, since its buttons and polling would only fail again."""
-    if wants_partial(request) and request.htmx.target == "table":
-        response = render(request, "error.html#gone", {"message": NO_SUCH_SITTING}, status=404)
-        response["HX-Retarget"] = "#table"
-        response["HX-Reswap"] = "outerHTML"
-        return response
-    return message_response(request, NO_SUCH_SITTING, 404)
+def action(model: type[Sitting] | type[Group]) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A POST-only change of what the member link reaches; a GET (reload, shared link) goes back to its
+    page instead of a 405 (so does any other method on a group's)."""
 
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapper(request: HtmxHttpRequest, found: Sitting | Group, *args, **kwargs) -> HttpResponse:
+            if request.method in READS or (request.method != "POST" and model is Group):
+                return redirect(found)
+            if request.method != "POST":
+                return HttpResponseNotAllowed(["GET", "POST"])
+            return view(request, found, *args, **kwargs)
 
-def action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A POST-only action; a GET (reload, shared link) goes back to the table instead of a 405."""
+        return reached(model)(wrapper)
 
-    @wraps(view)
-    def wrapper(request: HtmxHttpRequest, sitting: Sitting, *args, **kwargs) -> HttpResponse:
-        if request.method in ("GET", "HEAD"):
-            return redirect(sitting)
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["GET", "POST"])
-        return view(request, sitting, *args, **kwargs)
-
-    return with_sitting(wrapper)
+    return decorate
 
 
 def remember(request: HttpRequest, sitting: Sitting) -> None:
@@ -144,13 +150,12 @@ def remembered_tokens(request: HttpRequest) -> list[str]:
     return list(request.session.get("sittings", []))
 
 
-def go_to(request: HtmxHttpRequest, target) -> HttpResponse:
-    """Send the phone to `target` after a change: a redirect for a plain form, a 204 with HX-Redirect for htmx."""
+def go_to(request: HtmxHttpRequest, target: str | Sitting | Group) -> HttpResponse:
+    """Send the phone to `target` (an address, or what has one): a redirect for a plain request, htmx's
+    client-side redirect (HX-Redirect) for htmx."""
     if not request.htmx:
         return redirect(target)
-    response = HttpResponse(status=204)
-    response["HX-Redirect"] = target.get_absolute_url()
-    return response
+    return HttpResponseClientRedirect(target if isinstance(target, str) else target.get_absolute_url())
 
 
 def page_or_partial(

@@ -10,12 +10,31 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django_htmx.http import reswap, retarget
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from matches.models.tokens import TOKEN, TOKEN_PATTERN
 
 # The page a form was sent from: a match table or a group page (its actions' addresses start with it).
-PAGE_OF_ACTION = re.compile(r"^/(s|g)/[A-Za-z0-9_-]{1,64}/")
+PAGE_OF_ACTION = re.compile(rf"^/(s|g)/{TOKEN_PATTERN}/")
+# An address of a sitting's (/s/, /w/) or a group's (/g/, /gw/) link, well-formed or not.
+LINK_ADDRESS = re.compile(r"^/(s|w|g|gw)/([^/]*)(/|$)")
+
+NO_SUCH_SITTING = gettext_lazy(
+    "No match at this link. If someone at the table made new links, ask them for the new one "
+    "(their table shows its QR code); otherwise check the link, or start a new match."
+)
+NO_SUCH_GROUP = gettext_lazy(
+    "No group at this link. If someone in the group made new links, ask them for the new one "
+    "(their group page shows its QR code); otherwise check the link."
+)
+
+
+def wants_partial(request: HttpRequest) -> bool:
+    """An htmx swap, not a page load: history-restore requests need the full page."""
+    return bool(getattr(request, "htmx", False)) and not request.htmx.history_restore_request
 
 
 def message_response(
@@ -23,13 +42,24 @@ def message_response(
 ) -> HttpResponse:
     """A 4xx/5xx answer carrying `message`: the notice fragment for htmx, a full page otherwise (with a
     way `back` to the page the request came from, when given; reloading itself after `reload_after` s)."""
-    if getattr(request, "htmx", False) and not request.htmx.history_restore_request:
+    if wants_partial(request):
         response = render(request, "error.html#message", {"message": message}, status=status)
-        response["HX-Retarget"] = "#notice"
-        response["HX-Reswap"] = "innerHTML"
-        return response
+        return reswap(retarget(response, "#notice"), "innerHTML")
     context = {"message": message, "back": back, "reload_after": reload_after}
     return render(request, "error.html", context, status=status)
+
+
+def no_such_sitting(request: HttpRequest) -> HttpResponse:
+    """404 for a link that reaches no sitting. From a match table (htmx aiming at #table) the table is
+    replaced by the message and a way home, since its buttons and polling would only fail again."""
+    if wants_partial(request) and request.htmx.target == "table":
+        response = render(request, "error.html#gone", {"message": NO_SUCH_SITTING}, status=404)
+        return reswap(retarget(response, "#table"), "outerHTML")
+    return message_response(request, NO_SUCH_SITTING, 404)
+
+
+def no_such_group(request: HttpRequest) -> HttpResponse:
+    return message_response(request, NO_SUCH_GROUP, 404)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -41,6 +71,11 @@ def forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpR
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """404. A link's address whose token is malformed (the URLconf's `link` converter took none) says
+    that no match or group is at this link, as a well-formed token that reaches nothing does."""
+    link = LINK_ADDRESS.match(request.path_info)
+    if link and not TOKEN.fullmatch(link[2]):
+        return no_such_sitting(request) if link[1] in ("s", "w") else no_such_group(request)
     return message_response(
         request, _("There is nothing at this address. Check the link, or go to the home page."), 404
     )

@@ -5,7 +5,6 @@ length takes little memory; repeated words are translated once."""
 from __future__ import annotations
 
 from collections.abc import Generator, Iterable, Iterator
-from functools import partial
 
 import csv
 from django.http import StreamingHttpResponse
@@ -19,13 +18,13 @@ from matches.web.presenters.table_state import TableState
 from matches.domain.names import without_isolates
 from matches.domain.settlement import hand_gains
 from matches.models.snapshot import read_snapshot
-from matches.web.views.common import HtmxHttpRequest, with_sitting
+from matches.web.views.common import HtmxHttpRequest, reached
 
 ROWS_PER_CHUNK = 200
 
 
 @require_safe
-@partial(with_sitting, snapshot=False)
+@reached(Sitting, snapshot=False)
 def export(request: HtmxHttpRequest, sitting: Sitting) -> StreamingHttpResponse:
     """CSV: one row per hand (facts, points, running numbers per column) plus one per Cat Tê chip batch.
     Named for the start day on the table's clock; UTF-8 with a BOM; ";" where the comma is the decimal mark."""
@@ -148,7 +147,7 @@ def rows(state: TableState, hands: Iterable[Hand]) -> Iterator[list[object]]:
 
 
 def batch_dates(sitting: Sitting) -> list[float]:
-    """Per batch, the hand it preceded; an undated batch goes after every hand, as the migration does."""
+    """Per batch, the hand it preceded; an undated batch goes after every hand (Stakes.of)."""
     return list(sitting.stakes.batches)
 
 

@@ -15,7 +15,6 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import NoReverseMatch, reverse
 from django.utils import formats, timezone
-from django.utils.cache import add_never_cache_headers
 from django.utils.html import format_html, strip_tags
 from django.utils.safestring import SafeString
 from django.utils.text import capfirst
@@ -31,15 +30,9 @@ from matches.web.presenters.table_state import TableState
 from matches.web.presenters.table_state import grouped, score_is_hands_won
 from matches.domain.names import FSI, PDI, is_right_to_left, name_order, shared
 from matches.domain.settlement import Settling, Transfer, settling
-from matches.models.snapshot import read_snapshot
-from matches.web.views.common import HtmxHttpRequest
-from matches.web.views.errors import message_response
+from matches.web.views.common import HtmxHttpRequest, reached
 from matches.web.views.links import shareable_url
 
-NO_SUCH_GROUP = gettext_lazy(
-    "No group at this link. If someone in the group made new links, ask them for the new one "
-    "(their group page shows its QR code); otherwise check the link."
-)
 BOLD = re.compile(r"<strong>(.*?)</strong>", re.DOTALL)  # a name in TableState.result
 DEFAULT_SORT = "matches_won"
 NIGHTS_SHOWN = 10  # the newest nights with money or chips to settle
@@ -201,26 +194,17 @@ def url_or_none(name: str, token: str) -> str | None:
 
 
 @require_safe
-def group_stats(request: HtmxHttpRequest, token: str) -> HttpResponse:
+@reached(Group)
+def group_stats(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """The group's statistics for its members (the group's link)."""
-    return stats_page(request, token, watching=False)
+    return render(request, "matches/group_stats.html", stats_context(request, group, read_group(group), False))
 
 
 @require_safe
-def group_watch_stats(request: HtmxHttpRequest, token: str) -> HttpResponse:
+@reached(Group, watching=True)
+def group_watch_stats(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """The same statistics for the group's read-only watch link: nothing on it leads to the member link."""
-    return stats_page(request, token, watching=True)
-
-
-def stats_page(request: HtmxHttpRequest, token: str, watching: bool) -> HttpResponse:
-    with read_snapshot():
-        group = Group.reached_by("watch_token" if watching else "token", token)
-        if group is None:
-            return message_response(request, NO_SUCH_GROUP, 404)
-        read = read_group(group)
-    response = render(request, "matches/group_stats.html", stats_context(request, group, read, watching))
-    add_never_cache_headers(response)
-    return response
+    return render(request, "matches/group_stats.html", stats_context(request, group, read_group(group), True))
 
 
 def stats_context(request: HtmxHttpRequest, group: Group, read: GroupRead, watching: bool) -> dict:

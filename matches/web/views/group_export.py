@@ -14,16 +14,14 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
 from django.utils.cache import add_never_cache_headers
-from django.utils.decorators import decorator_from_middleware
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_safe
 
 from matches.domain.capacity import ARCHIVE_BYTES
 from matches.domain.names import name_order
-from matches.web.csrf import NoReferrerCsrfViewMiddleware
 from matches.services.archive import (
     AlreadyHere,
     ArchiveError,
@@ -37,14 +35,14 @@ from matches.models import Group, Hand, Player, Seat, Sitting
 from matches.web.presenters.table_state import TableState
 from matches.models.snapshot import read_snapshot
 from matches.web.views import export
-from matches.web.views.common import HtmxHttpRequest, known_phone
+from matches.web.views.common import HtmxHttpRequest, known_phone, reached
 from matches.web.views.export import HandRows
-from matches.web.views.groups import remember_group, with_group
+from matches.web.views.groups import remember_group
 from matches.web.views.limits import STARTS, over_limit
 
-MAX_ARCHIVE = ARCHIVE_BYTES  # a group at the limits is about half of it (matches.domain.capacity)
+MAX_ARCHIVE = ARCHIVE_BYTES  # a group at the limits fits well within it (matches.domain.capacity)
 FORM_ALLOWANCE = 64 * 1024  # the rest of the upload's body: multipart headers, CSRF token
-# Checking an archive at the limits holds a few hundred MB for a while: one at a time in each process.
+# Checking an archive at the limits holds much memory for a while: one at a time in each process.
 ONE_IMPORT = threading.Lock()
 IMPORT_WAIT = 10  # seconds an import waits for the one before it, then is asked to come back
 
@@ -59,7 +57,7 @@ def attachment(response: HttpResponse, group: Group, extension: str) -> HttpResp
 
 
 @require_safe
-@with_group
+@reached(Group)
 def group_json(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """The group's archive, read in the lookup's snapshot, to import into another server."""
     response = HttpResponse(dumps(export_group(group)), content_type="application/json; charset=utf-8")
@@ -67,7 +65,7 @@ def group_json(request: HtmxHttpRequest, group: Group) -> HttpResponse:
 
 
 @require_safe
-@with_group
+@reached(Group)
 def group_csv(request: HtmxHttpRequest, group: Group) -> StreamingHttpResponse:
     """Every hand of the group's matches, oldest first: match start (table's clock), game, unit, match
     number, the hand's facts, and one column per player ever in the group with their gain or loss in the
@@ -172,10 +170,7 @@ class ArchiveUpload(FileUploadHandler):
         )
 
 
-csrf_checked = decorator_from_middleware(NoReferrerCsrfViewMiddleware)
-
-
-@csrf_exempt  # checked by csrf_checked below, once the upload handler is in place
+@csrf_exempt  # checked by csrf_protect below, once the upload handler is in place
 @require_http_methods(["GET", "HEAD", "POST"])
 def group_import(request: HtmxHttpRequest) -> HttpResponse:
     """GET: the upload form. POST: the new group's page, or the form with what to fix; a new match for limits."""
@@ -190,7 +185,7 @@ def group_import(request: HtmxHttpRequest) -> HttpResponse:
     return checked_import(request)
 
 
-@csrf_checked
+@csrf_protect
 def checked_import(request: HtmxHttpRequest) -> HttpResponse:
     """group_import, past its CSRF check (which reads the upload through ArchiveUpload)."""
     if request.method != "POST":
@@ -207,7 +202,7 @@ def checked_import(request: HtmxHttpRequest) -> HttpResponse:
         response["Retry-After"] = "60"
         return response
     # A file this phone brought here before is said, with its group's link, before a second copy.
-    phones_groups = Group.objects.filter(token__in=request.session.get("groups", []))
+    phones_groups = Group.objects.member_links(request.session.get("groups", []))
     known = None if request.POST.get("second_copy") == "1" else phones_groups
     try:
         group = import_group(read_archive(upload.read()), known)
@@ -222,6 +217,6 @@ def checked_import(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def import_page(request: HttpRequest, error: str = "", status: int = 200, copy: Group | None = None) -> HttpResponse:
-    """The upload form; `copy`: the phone's group the file holds, and the form now imports a second copy."""
+    """The upload form; `copy`: the phone's group the file holds, and the form then imports a second copy."""
     context = {"error": error, "max_mb": MAX_ARCHIVE // (1024 * 1024), "copy": copy}
     return render(request, "matches/group_import.html", context, status=status)

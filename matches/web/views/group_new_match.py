@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from django.db.models import Max
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect
 
 from matches.domain import rules
 from matches.domain.errors import BadInput, TableError
@@ -28,14 +27,14 @@ from matches.web.seating import (
     seat_newcomer,
 )
 from matches.web.texts import pack_line, player_range, rule_message, table_full
-from matches.web.views.common import HtmxHttpRequest, known_phone, page_or_partial, remember
+from matches.web.views.common import HtmxHttpRequest, go_to, known_phone, page_or_partial, reached, remember
 from matches.web.views.errors import message_response
-from matches.web.views.groups import group_name, remember_group, with_group
+from matches.web.views.groups import group_name, remember_group
 from matches.web.views.limits import STARTS, over_limit
 
 
 @require_safe
-@with_group
+@reached(Group)
 def choose_game(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """Pick the game: those the group played first, the latest first; then the others."""
     played = [
@@ -54,7 +53,7 @@ def settings_form(game: rules.Game, seated: int, initial: dict) -> StartForm:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @vary_on_headers("HX-Request")
-@with_group(limit=None)
+@reached(Group, limit=None)
 def new_match(request: HtmxHttpRequest, group: Group, game: str) -> HttpResponse:
     """Seat today's table and start a match of `game`: tap members in dealing order, move or remove them,
     type newcomers; last settings first. Buttons post the whole form back (htmx swaps the region);
@@ -147,9 +146,7 @@ def start_from_group(
         return show_new_match(request, group, game, members, seating, form, refusal_text(refusal), refusal.status)
     remember(request, sitting)
     remember_group(request, group)
-    if request.htmx:
-        return HttpResponseClientRedirect(sitting.get_absolute_url())
-    return redirect(sitting)
+    return go_to(request, sitting)
 
 
 def seating_hint(game: rules.Game, seated: bool, to_tap: bool) -> str:
@@ -213,7 +210,7 @@ def show_new_match(
         form = settings_form(game, len(seating), {key: form.data.get(key) for key in form.data})
     seated_ids = {s.member for s in seating}
     if any(s.member is None for s in seating):  # who comes back to the group, who joins it
-        former = [p.name for p in group.players.filter(left=True, erased=False)]
+        former = [p.name for p in group.players.former()]
         for seated in seating:
             seated.returning = seated.member is None and same_as(seated.name, former) is not None
     others = by_name((p for p in members.values() if p.pk not in seated_ids), lambda p: p.name)

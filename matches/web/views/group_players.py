@@ -12,15 +12,15 @@ from matches.domain.errors import TableError
 from matches.models import Group
 from matches.web.bidi import bdi, sentence
 from matches.web.refusals import REFUSALS, refusal_text
-from matches.web.views.common import HtmxHttpRequest
+from matches.web.views.common import HtmxHttpRequest, action, reached
 from matches.web.views.errors import message_response
-from matches.web.views.groups import after_change, group_action, group_name, group_page, with_group
+from matches.web.views.groups import after_change, group_name, group_page
 
 NOT_IN_GROUP = REFUSALS["not_in_group"]
 
 
 @vary_on_headers("HX-Request")
-@group_action
+@action(Group)
 def add_player(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """A newcomer joins the group (a former player of the same name comes back)."""
     typed = request.POST.get("name", "")
@@ -50,13 +50,13 @@ def player_page(
 
 
 @require_safe
-@with_group
+@reached(Group)
 def player(request: HtmxHttpRequest, group: Group, player_id: int) -> HttpResponse:
     """One player of the group: rename, take off the group's list (or bring back), erase."""
     return player_page(request, group, player_id)
 
 
-@group_action
+@action(Group)
 def rename_player(request: HtmxHttpRequest, group: Group, player_id: int) -> HttpResponse:
     before = group.find_player(player_id)
     typed = request.POST.get("name", "")
@@ -75,7 +75,7 @@ def rename_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Htt
     )
 
 
-@group_action
+@action(Group)
 def remove_player(request: HtmxHttpRequest, group: Group, player_id: int) -> HttpResponse:
     if group.find_player(player_id) is None:
         return message_response(request, NOT_IN_GROUP, 404)
@@ -91,7 +91,7 @@ def remove_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Htt
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@with_group
+@reached(Group)
 def erase_player(request: HtmxHttpRequest, group: Group, player_id: int) -> HttpResponse:
     """GET asks to confirm; POST (with the confirmation) replaces the name everywhere, scores stay."""
     player = group.find_player(player_id)

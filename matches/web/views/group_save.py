@@ -17,10 +17,10 @@ from matches.models.snapshot import read_snapshot
 from matches.models.zones import posted_zone
 from matches.web.bidi import bdi, sentence
 from matches.web.refusals import refusal_text
-from matches.web.views.common import HtmxHttpRequest, known_phone, remember, with_sitting
+from matches.web.views.common import HtmxHttpRequest, known_phone, reached, remember
+from matches.web.views.errors import NO_SUCH_GROUP
 from matches.web.views.groups import (
     JUST_MADE,
-    NO_SUCH_GROUP,
     MatchLine,
     group_name,
     remember_group,
@@ -89,7 +89,7 @@ def save_page(request: HtmxHttpRequest, sitting: Sitting, notice: str = "", stat
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@with_sitting
+@reached(Sitting)
 def save_to_group(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """Save a group-less match into this phone's `group` (its token) or a new one (`group=new`, `name`):
     seats become same-named members (case aside), others join."""

@@ -4,41 +4,27 @@ snapshot; a POST calls one verb, then answers the region for htmx or redirects; 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
 
 from django.contrib import messages
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
-from django.utils.cache import add_never_cache_headers
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from matches.domain.errors import TableError
 from matches.domain.names import by_name
 from matches.models import Group, Player, Seat, Sitting
-from matches.models.snapshot import read_snapshot
 from matches.web.bidi import joined
-from matches.web.refusals import refusal_text
-from matches.web.views.common import HtmxHttpRequest, go_to, known_phone, page_or_partial, phone_id, wants_partial
-from matches.web.views.errors import message_response
+from matches.web.views.common import HtmxHttpRequest, action, go_to, page_or_partial, phone_id, reached, wants_partial
 from matches.web.views.figures import tonight
-from matches.web.views.limits import CHANGES, Limit, over_limit
 from matches.web.views.links import qr_svg, shareable_url
 
 REMEMBERED_GROUPS = 20  # groups a phone keeps on its home screen
 MATCHES_SHOWN = 50  # newest matches listed on the group page
-
-NO_SUCH_GROUP = gettext_lazy(
-    "No group at this link. If someone in the group made new links, ask them for the new one "
-    "(their group page shows its QR code); otherwise check the link."
-)
 
 
 def remember_group(request: HttpRequest, group: Group) -> None:
@@ -57,10 +43,8 @@ def remembered_groups(request: HttpRequest) -> list[Group]:
     tokens = list(request.session.get("groups", []))
     if not tokens:
         return []
-    current = Prefetch(
-        "players", queryset=Player.objects.filter(left=False, erased=False).order_by("name"), to_attr="current"
-    )
-    found = {g.token: g for g in Group.objects.filter(token__in=tokens).prefetch_related(current)}
+    current = Prefetch("players", queryset=Player.objects.current().order_by("name"), to_attr="current")
+    found = {g.token: g for g in Group.objects.member_links(tokens).prefetch_related(current)}
     for group in found.values():
         group.current = by_name(group.current, _name)  # as people read a list, not the database's byte order
     return [found[t] for t in tokens if t in found]
@@ -68,53 +52,6 @@ def remembered_groups(request: HttpRequest) -> list[Group]:
 
 def _name(player: Player) -> str:
     return player.name
-
-
-def with_group(
-    view: Callable[..., HttpResponse] | None = None, *, link: str = "token", limit: Limit | None = CHANGES
-) -> Callable[..., HttpResponse]:
-    """Resolve the URL's token to its group and call `view(request, group, ...)`; 404 if none or gone
-    meanwhile. GET/HEAD runs in one read snapshot; a POST's verb locks afresh and counts against `limit`
-    (None: the view counts). Uncaught refusals answer 4xx. Never cached: pages carry the group's links."""
-
-    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        @wraps(view)
-        def wrapper(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-            if request.method in ("GET", "HEAD"):
-                with read_snapshot():
-                    response = resolved(request, token, *args, **kwargs)
-            else:
-                limited = over_limit(request, limit, known_phone(request)) if limit is not None else None
-                response = limited or resolved(request, token, *args, **kwargs)
-            add_never_cache_headers(response)
-            return response
-
-        def resolved(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-            found = Group.reached_by(link, token)
-            try:
-                if found is not None:
-                    return view(request, found, *args, **kwargs)
-            except Group.DoesNotExist:  # deleted, or its links made new, while this request ran
-                pass
-            except TableError as refusal:
-                return message_response(request, refusal_text(refusal), refusal.status)
-            return message_response(request, NO_SUCH_GROUP, 404)
-
-        return wrapper
-
-    return decorate(view) if view is not None else decorate
-
-
-def group_action(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A POST-only change; a GET (reload, shared link) goes back to the group page instead of a 405."""
-
-    @wraps(view)
-    def wrapper(request: HtmxHttpRequest, group: Group, *args, **kwargs) -> HttpResponse:
-        if request.method != "POST":
-            return redirect(group)
-        return view(request, group, *args, **kwargs)
-
-    return with_group(wrapper)
 
 
 JUST_MADE = "just-made"
@@ -148,7 +85,7 @@ class MatchLine:
 
 def group_context(request: HtmxHttpRequest, group: Group, watching: bool = False, links: bool = True) -> dict:
     """The group page's data; with `links`, the links to bring phones in (QR only on a whole page)."""
-    players = by_name(group.players.filter(erased=False).order_by("pk"), _name)
+    players = by_name(group.players.named().order_by("pk"), _name)
     lines = match_lines(group, 0, watching)
     more = group.sittings.count() - len(lines)  # always counted: the same queries for any group
     token = group.watch_token if watching else group.token
@@ -184,14 +121,14 @@ def match_lines(group: Group, skip: int, watching: bool) -> list[MatchLine]:
 
 
 @require_safe
-@with_group
+@reached(Group)
 def matches(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """Every match of the group, MATCHES_SHOWN a page, newest first (?page=2 the next older ones)."""
     return matches_page(request, group, watching=False)
 
 
 @require_safe
-@with_group(link="watch_token")
+@reached(Group, watching=True)
 def watch_matches(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     return matches_page(request, group, watching=True)
 
@@ -235,7 +172,7 @@ def group_page(
 
 @require_safe
 @vary_on_headers("HX-Request")
-@with_group
+@reached(Group)
 def group(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """The group by its member link: New match, the players, the matches, the links."""
     remember_group(request, group)
@@ -243,7 +180,7 @@ def group(request: HtmxHttpRequest, group: Group) -> HttpResponse:
 
 
 @require_safe
-@with_group(link="watch_token")
+@reached(Group, watching=True)
 def watch(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """The read-only group view: no controls, no member link, no POST (405)."""
     return render(request, "matches/group.html", group_context(request, group, watching=True))
@@ -257,7 +194,7 @@ def after_change(request: HtmxHttpRequest, group: Group, notice: str, region: st
     return redirect(group)
 
 
-@group_action
+@action(Group)
 def rotate(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """New member and watch links; the old ones answer 404 from now on."""
     old = group.token

@@ -19,7 +19,7 @@ from matches.web.views.common import HtmxHttpRequest, claimed_seat
 @functools.lru_cache(maxsize=512)
 def qr_svg(url: str) -> str:
     """The link as an inline SVG QR code (segno), black on white in both schemes as scanners expect.
-    Cached per link and worker: it costs more than the rest of the page (~3 ms)."""
+    Cached per link and worker: it costs more than the rest of the page."""
     return segno.make(url, error="m").svg_inline(scale=5, border=3, dark="#000", light="#fff")
 
 

@@ -20,7 +20,7 @@ STATIC_FILES = (
     "app.js",
     "live.js",
     "offline.js",
-    "vendor/htmx-2.0.11.min.js",
+    "django_htmx/htmx-2.min.js",  # htmx 2 as django-htmx ships it
     "icon.svg",
     "icon-192.png",
     "icon-512.png",

@@ -36,7 +36,7 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
     tokens = remembered_tokens(request)
     seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
     with read_snapshot():  # each sitting's state and its seats' totals agree
-        found = {s.token: s for s in Sitting.objects.filter(token__in=tokens).prefetch_related(seats)}
+        found = {s.token: s for s in Sitting.objects.member_links(tokens).prefetch_related(seats)}
         groups = remembered_groups(request)
     sittings = [found[t] for t in tokens if t in found]
     sittings.sort(key=lambda s: s.is_finished)  # stable: most recently opened first within each group
@@ -90,7 +90,7 @@ def match_in_progress(request: HtmxHttpRequest) -> Sitting | None:
     tokens = remembered_tokens(request)
     if not tokens:
         return None
-    return Sitting.objects.filter(token__in=tokens, finished_at__isnull=True).order_by("-started_at", "-pk").first()
+    return Sitting.objects.unfinished().member_links(tokens).order_by("-started_at", "-pk").first()
 
 
 def show_start(
@@ -136,5 +136,5 @@ def demo(request: HtmxHttpRequest) -> HttpResponse:
 def open_demo(request: HtmxHttpRequest, group: Group) -> Sitting | None:
     """The demo match this phone opened in its demo `group`, if it is still being played."""
     tokens = remembered_tokens(request)
-    playing = group.sittings.filter(game=DEMO_GAME, token__in=tokens, finished_at__isnull=True)
+    playing = group.sittings.unfinished().member_links(tokens).filter(game=DEMO_GAME)
     return playing.order_by("-started_at").first()

@@ -3,8 +3,6 @@ watch link, rotating both, and a phone saying which seat it holds."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect
@@ -21,22 +19,17 @@ from matches.web.views.common import (
     claimed_seat,
     forget,
     go_to,
+    reached,
     remember,
     shows_current_version,
-    with_sitting,
 )
 from matches.web.views.errors import message_response
 from matches.web.views.table import poll_response, table_response
 
 
-def watched(view, snapshot: bool = True):
-    """A watch token's sitting (in one read snapshot unless `snapshot` is off); 404 with a message otherwise."""
-    return with_sitting(view, link="watch_token", snapshot=snapshot)
-
-
 @require_safe
 @vary_on_headers("HX-Request")
-@watched
+@reached(Sitting, watching=True)
 def watch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """The read-only view (a TV, spectators): the score live, no control, no member link."""
     return table_response(request, sitting, watching=True)
@@ -46,17 +39,17 @@ def watch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def watch_poll(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The watch link's live updates, answered as the member link's (table.poll)."""
-    if shows_current_version(request, "watch_token", token):
+    if shows_current_version(request, token, watching=True):
         return HttpResponse(status=204)
     return changed_watch_poll(request, token)
 
 
-@partial(watched, snapshot=False)
+@reached(Sitting, watching=True, snapshot=False)
 def changed_watch_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     return poll_response(request, sitting, watching=True)
 
 
-@action
+@action(Sitting)
 def rotate(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """New member and watch links; the old ones answer 404 from now on."""
     old, seat = sitting.token, claimed_seat(request, sitting)
@@ -68,7 +61,7 @@ def rotate(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     return go_to(request, sitting)
 
 
-@action
+@action(Sitting)
 def me(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """ "I am Djibo": this phone's taps are recorded as Djibo's. An empty seat forgets it."""
     raw = request.POST.get("seat", "")

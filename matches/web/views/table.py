@@ -4,8 +4,6 @@ redirect; refusals re-render with the reason and a 4xx."""
 
 from __future__ import annotations
 
-from functools import partial
-
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
@@ -24,24 +22,25 @@ from matches.domain.errors import AlreadyRecorded, TableError
 from matches.web.forms import HandNumberForm, TapForm
 from matches.models import Sitting
 from matches.web.presenters.table_state import TableState
-from matches.web.views.answers import answer_forms, choice_prompt
+from matches.web.presenters.answers import answer_forms, choice_prompt
 from matches.web.views.common import (
     HtmxHttpRequest,
     action,
+    go_to,
     known_phone,
     page_or_partial,
+    reached,
     recorder,
     remember,
     shows_current_version,
     wants_partial,
-    with_sitting,
 )
 from matches.web.views.limits import STARTS, over_limit
 from matches.web.live.prerendered import keep
 from matches.web.outages import exact
 from matches.web.live.regions import Region
 from matches.web.views.links import share_panel
-from matches.web.views.region import region_context
+from matches.web.presenters.region import region_context
 
 
 def table_response(
@@ -111,7 +110,7 @@ def first_error(form) -> str:
 
 @require_safe
 @vary_on_headers("HX-Request")
-@with_sitting
+@reached(Sitting)
 def table(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     remember(request, sitting)
     return table_response(request, sitting)
@@ -121,12 +120,12 @@ def table(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def poll(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """Live updates: 204 while the sitting's version is `?v=`, else the fresh table region."""
-    if shows_current_version(request, "token", token):
+    if shows_current_version(request, token, watching=False):
         return HttpResponse(status=204)
     return changed_poll(request, token)
 
 
-@partial(with_sitting, snapshot=False)
+@reached(Sitting, snapshot=False)
 def changed_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     return poll_response(request, sitting, watching=False)
 
@@ -136,16 +135,13 @@ def poll_response(request: HtmxHttpRequest, sitting: Sitting, watching: bool) ->
     if not request.htmx:
         return redirect(sitting.get_absolute_url() if not watching else reverse("watch", args=[sitting.watch_token]))
     if watching and sitting.next_sitting_id:  # the table started a rematch: the screen follows it
-        response = HttpResponse(status=204)
-        response["HX-Redirect"] = reverse("watch", args=[sitting.next_sitting.watch_token])
-        add_never_cache_headers(response)
-        return response
+        return go_to(request, reverse("watch", args=[sitting.next_sitting.watch_token]))
     return table_response(request, sitting, watching=watching)
 
 
 @exact  # a second run finds the first one's hand, if it was saved, and says it is recorded
 @vary_on_headers("HX-Request")
-@action
+@action(Sitting)
 def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """Record the tapped winner of the open hand."""
     form = TapForm(request.POST)
@@ -185,7 +181,7 @@ def what_changed(sitting: Sitting, threshold: int | None, was_finished: bool) ->
 
 
 @vary_on_headers("HX-Request")
-@action
+@action(Sitting)
 def undo(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     form = HandNumberForm(request.POST)
     if not form.is_valid():
@@ -199,7 +195,7 @@ def undo(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 @vary_on_headers("HX-Request")
-@with_sitting
+@reached(Sitting)
 def end(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """GET asks for confirmation; POST ends the match (the open hand is abandoned)."""
     if request.method in ("GET", "HEAD"):
@@ -217,12 +213,12 @@ def end(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@with_sitting
+@reached(Sitting)
 def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResponse:
     """GET shows hand `number` with its winner and answers to change; POST stores the correction."""
 
     def won_hand():  # read again after a refused correction: another phone may have changed it
-        return sitting.hands.filter(number=number, status="won").first()
+        return sitting.hands.won().filter(number=number).first()
 
     hand = won_hand()
     if hand is None or sitting.is_final:
@@ -282,7 +278,7 @@ def correction_page(request, sitting: Sitting, hand, notice: str = "", status: i
 
 
 @vary_on_headers("HX-Request")
-@action
+@action(Sitting)
 def reissue(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """Cat Tê: hand every player another starting stack. `seen` is the batches this phone had seen."""
     try:
@@ -308,7 +304,7 @@ def reissue(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-@with_sitting
+@reached(Sitting)
 def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """A new sitting, same game and players in order (counted against the phone's and address's limits
     unless another phone started it: then that one). An unfinished match asks first (GET, or POST
@@ -341,7 +337,7 @@ HISTORY_PAGE = 10
 
 
 @require_safe
-@with_sitting
+@reached(Sitting)
 def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """The sitting's hands newest first, HISTORY_PAGE at a time (`?from=N`: the page holding hand N)."""
     asked = request.GET.get("from", "").strip()

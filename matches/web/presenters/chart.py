@@ -65,7 +65,7 @@ def shown(sitting: Sitting, number: int, totals: list[int], then_new_stacks: boo
 
 def table_rows(chart: Chart | None, money: bool = False) -> SafeString:
     """The chart's screen-reader table, written as the score table writes numbers. Built here, not in a
-    template: a tap's answer carries up to forty rows and a template loop costs a millisecond."""
+    template: a tap's answer carries up to forty rows, and a template loop over them costs more than this."""
     if chart is None:
         return mark_safe("")
     number = grouper()

@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from matches.models import Sitting
 from matches.web.presenters.table_state import TableState
-from matches.web.views.answers import answer_forms, choice_prompt
-from matches.web.views.chart import chart_svg, chart_title, sitting_chart, table_rows
+from matches.web.presenters.answers import answer_forms, choice_prompt
+from matches.web.presenters.chart import chart_svg, chart_title, sitting_chart, table_rows
 
 
 def region_context(sitting: Sitting, state: TableState, watching: bool, swap: bool) -> dict:
