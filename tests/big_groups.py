@@ -1,11 +1,12 @@
-"""Large groups written in bulk, as the verbs would have left them (totals, running totals, dealers and
-best runs kept), so that their pages can be measured and their archives import again: the group
-limits' tests (tests/web/test_group_limits.py, tests/services/test_hostile_archives.py)."""
+"""Large groups and long matches written in bulk, as the verbs would have left them (totals, running
+totals, dealers and best runs kept), so that their pages can be measured and their archives import
+again: the group limits' tests (tests/web/test_group_limits.py) and the hands of a long match."""
 
 from __future__ import annotations
 
 import datetime
 
+from django.db.models import F
 from django.utils import timezone
 
 from matches.domain import rules
@@ -105,3 +106,22 @@ def big_group(
     if former:
         Player.objects.filter(pk__in=[player.pk for player in made[-former:]]).update(left=True)
     return group
+
+
+def fill(sitting: Sitting, count: int) -> None:
+    """`count` won hands written in bulk as the verbs keep them (Agram: the winner deals next)."""
+    seats = list(sitting.seats.order_by("position"))
+    hands, running, dealer = [], [0] * len(seats), 0
+    for number in range(1, count + 1):
+        winner = number % len(seats)
+        running[winner] += 1
+        points = [int(position == winner) for position in range(len(seats))]
+        hands.append(Hand(sitting=sitting, number=number, winner=seats[winner], dealer_position=dealer,
+                          points=points, running=list(running)))
+        dealer = winner
+    Hand.objects.bulk_create(hands, batch_size=2000)
+    for seat in seats:
+        seat.total = seat.hands_won = running[seat.position]
+    Seat.objects.bulk_update(seats, ["total", "hands_won"])
+    Group.objects.filter(sittings=sitting).update(hands=F("hands") + count)  # (as the verbs keep it)
+    assert sitting.check_totals() == []

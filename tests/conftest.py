@@ -44,7 +44,7 @@ def pytest_collection_modifyitems(items):
 def shown(text: str) -> str:
     """A page or a message as its words read, without what keeps each name in its own direction (the
     <bdi> around a name beside other words, FSI and PDI in a sentence built as text): for the tests of
-    wording. test_bidi and test_bidi_browser check that isolation itself."""
+    wording. tests/web/test_bidi.py and tests/browser/test_bidi.py check that isolation itself."""
     return without_isolates(BDI.sub("", text))
 
 

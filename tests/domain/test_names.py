@@ -1,8 +1,5 @@
-"""The one set of player-name rules (matches/domain/names.py), as tables of cases, then the places
-that take a name: each refuses a name that is an existing player's in other letters, accents or
-spacing, naming that player."""
-
-import copy
+"""The one set of player-name rules (matches/domain/names.py), as tables of cases (the places that take
+a name: tests/models/test_names_in_a_group.py and tests/web/test_one_player_per_spelling.py)."""
 
 import pytest
 
@@ -18,12 +15,6 @@ from matches.domain.names import (
     same_as,
     same_name,
 )
-from matches.models import Group, Sitting
-from matches.services.archive import ArchiveError, export_group, import_group
-from matches.web.refusals import refusal_text
-
-from tests.conftest import shown
-
 CLEANED = [
     ("Aïcha", "Aïcha"),
     ("  Aïcha   Maïga ", "Aïcha Maïga"),
@@ -119,63 +110,3 @@ def test_same_as_finds_the_first_of_the_others_and_names_it_as_written():
     assert same_as("aicha", ["Boubacar", "Aïcha", "AICHA"]) == "Aïcha"
     assert same_as("Djibo", ["Boubacar", "Aïcha"]) is None
     assert same_as("AICHA", [{"n": "Aïcha"}], lambda entry: entry["n"]) == {"n": "Aïcha"}
-
-
-# --- every place that takes a name ------------------------------------------------------------
-
-
-@pytest.fixture
-def group(db) -> Group:
-    return Group.create("Vendredi", ["Aïcha", "Boubacar"])
-
-
-def said(caught) -> str:
-    return shown(str(refusal_text(caught.value)))
-
-
-SPELLINGS = ["Aicha", "aïcha ", "AÏCHA", "A\u0308icha"]
-
-
-@pytest.mark.parametrize("typed", SPELLINGS)
-def test_a_group_refuses_a_newcomer_who_is_a_member_in_other_letters(group, typed):
-    with pytest.raises(BadInput) as caught:
-        group.add_player(typed)
-    assert said(caught) == "Aïcha is in this group already."
-
-
-@pytest.mark.parametrize("typed", SPELLINGS)
-def test_a_renamed_member_cannot_take_another_members_name_in_other_letters(group, typed):
-    boubacar = group.members().get(name="Boubacar")
-    with pytest.raises(BadInput) as caught:
-        group.rename_player(boubacar.pk, typed)
-    assert said(caught) == "Aïcha is in this group already."
-    aicha = group.members().get(name="Aïcha")
-    assert group.rename_player(aicha.pk, "Aicha").name == "Aicha"  # their own name, in other letters
-
-
-def test_a_former_player_in_other_letters_comes_back(group):
-    aicha = group.members().get(name="Aïcha")
-    group.remove_player(aicha.pk)
-    assert group.add_player("AICHA").pk == aicha.pk
-
-
-def test_a_new_group_refuses_one_player_listed_twice_in_other_letters(db):
-    with pytest.raises(BadInput) as caught:
-        Group.create("Vendredi", ["Aïcha", "Boubacar", "aicha"])
-    assert said(caught) == "Aïcha is on the list twice: type each player once."
-    assert not Group.objects.exists()
-
-
-def test_a_match_saved_into_a_group_seats_the_member_of_that_name_in_other_letters(group):
-    sitting = Sitting.start("agram", ["AICHA", "Djibo"])
-    group.save_sitting(sitting)
-    assert [seat.player.name for seat in sitting.seats.order_by("position")] == ["Aïcha", "Djibo"]
-
-
-def test_an_archive_with_one_player_twice_in_other_letters_is_refused(group):
-    data = export_group(group)
-    broken = copy.deepcopy(data)
-    broken["players"][1]["name"] = "AICHA"
-    with pytest.raises(ArchiveError) as caught:
-        import_group(broken)
-    assert caught.value.message == "players[0] (Aïcha) and players[1] (AICHA) name the same player: rename one."

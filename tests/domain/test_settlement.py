@@ -1,9 +1,6 @@
 """Settling up: hand-worked tables, then properties checked against brute-force minimums written here."""
 
-import subprocess
-import sys
 from collections import deque
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -245,6 +242,38 @@ def test_a_settling_names_the_players_and_keeps_their_order():
     assert settling({"a": "A", "b": "B"}, {"a": 4, "b": -4}, chips=True).transfers == (T("B", "A", 4),)
     with pytest.raises(ValueError, match="sum to 1"):
         settling({0: "A"}, {0: 1})
+
+
+NAMES = st.lists(
+    st.text("abcdefghijklmnopqrstuvwxyzÀÏé", min_size=1, max_size=6), min_size=1, max_size=7, unique_by=str.casefold
+)
+
+
+@st.composite
+def nets_by_name(draw) -> dict[str, int]:
+    names = draw(NAMES)
+    values = draw(st.lists(st.integers(-6, 6), min_size=len(names) - 1, max_size=len(names) - 1))
+    values.append(-sum(values))
+    return dict(zip(names, values))
+
+
+@given(nets_by_name(), st.randoms(use_true_random=False), st.randoms(use_true_random=False))
+def test_permuting_or_rekeying_the_players_never_changes_the_payments(nets, first, second):
+    """The match page keys its players by seat, the statistics page by player id, in another order:
+    the payments are the same whatever the keys and their order, and each screen lists them in its
+    own order of the players."""
+
+    def settled(random):
+        names = list(nets)
+        random.shuffle(names)
+        keys = random.sample(range(1000), len(names))  # any keys, in any order
+        key_of = dict(zip(names, keys))
+        result = settling({key_of[n]: n for n in names}, {key_of[n]: nets[n] for n in names})
+        order = {name: place for place, name in enumerate(names)}
+        assert list(result.transfers) == sorted(result.transfers, key=lambda t: (order[t.payer], order[t.payee]))
+        return set(result.transfers)
+
+    assert settled(first) == settled(second)
 
 
 # --- rounding -----------------------------------------------------------------------------

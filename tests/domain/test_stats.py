@@ -1,15 +1,13 @@
 """Player statistics: a hand-made group of friends checked against figures worked out by hand, then properties."""
 
 import datetime
-import subprocess
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from matches.domain import stats
 from matches.domain.settlement import nets_from_hands
 from matches.domain.stats import (
     COLUMNS,
@@ -182,6 +180,16 @@ def test_sort_rows_refuses_an_unknown_column_and_lists_the_valid_ones():
 def test_every_figure_is_explained_in_one_plain_sentence():
     assert set(COLUMNS) <= set(EXPLANATIONS)
     assert all(isinstance(text, str) and text.endswith(".") for text in EXPLANATIONS.values())
+
+
+def test_the_explanations_cover_the_matches_the_figures_count():
+    """A match ended early counts (with its standings); one still being played is not read at all."""
+    record = stats.MatchRecord(
+        1, "agram", datetime.date(2025, 3, 8), (1, 2), (2, 1), (2, 1), (2, 1), (2, 1), ended_early=True
+    )
+    assert stats.player_stats([record])[1].matches_won == 1
+    assert "ended early counts" in stats.EXPLANATIONS["matches_played"]
+    assert "ended early" in stats.EXPLANATIONS["matches_won"]
 
 
 @pytest.mark.parametrize(

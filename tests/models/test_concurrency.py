@@ -13,9 +13,9 @@ from django.test import Client
 from matches.models import Sitting
 
 from tests.conftest import shown
+from tests.pages import HX
 
 pytestmark = pytest.mark.django_db(transaction=True)
-HX = {"HTTP_HX_REQUEST": "true"}
 TALLY = re.compile(r'<table class="tally">.*?</table>', re.S)
 
 

@@ -1,9 +1,11 @@
-"""Models and their verbs: constraints, recording, undo, end early, rematch, match end."""
+"""Models and their verbs: constraints, recording, undo, end early, rematch, match end, and the kept
+totals checked against the ledger (by `manage.py check_totals` too)."""
+
+import io
 
 import pytest
-
-from tests.refusing import refused
 from django.core.exceptions import ValidationError
+from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
 from matches.domain.errors import AlreadyRecorded, BadInput, Conflict
@@ -11,6 +13,7 @@ from matches.models import Hand, Player, Sitting
 from matches.domain.rules import MatchEnd, MatchEndKind
 
 from tests.conftest import WORKED, play, snapshot
+from tests.refusing import refused
 
 pytestmark = pytest.mark.django_db
 
@@ -239,3 +242,14 @@ def test_ending_the_match_abandons_the_hand_being_played_never_an_undone_one(ste
         (n, Hand.Status.ABANDONED) for n in abandoned
     ]
     assert sitting.ended_how == Sitting.EndedHow.ENDED_EARLY and sitting.check_totals() == []
+
+
+def test_check_totals_command_passes_then_names_a_seat_that_drifted(sitting):
+    play(sitting, [2, 2])
+    out = io.StringIO()
+    call_command("check_totals", stdout=out)
+    assert "All totals agree" in out.getvalue()
+    sitting.seats.filter(position=2).update(total=7)
+    with pytest.raises(CommandError, match="1 seat"):
+        call_command("check_totals", stdout=out)
+    assert "Chaibou: kept 7 points" in out.getvalue()

@@ -145,7 +145,7 @@ def test_bin_run_refuses_a_port_that_is_not_a_port(tmp_path):
 
 def test_a_table_keeps_playing_while_two_hundred_clients_send_their_headers_a_byte_at_a_time(tmp_path):
     """Slow clients wait on the event loop, never on a request thread: with 200 of them trickling
-    their headers, every tap is answered (a held server took 26 s). How much slower: `make bench`."""
+    their headers, every tap is answered within 5 s. How much slower: `make bench`."""
     with make_run(tmp_path) as url:
         host, port = url.removeprefix("http://").split(":")
         phone = Phone()

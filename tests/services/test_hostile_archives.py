@@ -11,27 +11,22 @@ import html
 import json
 
 import pytest
-from django.core.cache import caches
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from matches.domain.capacity import ARCHIVE_BYTES, ARCHIVE_DEPTH, GROUP_HANDS, GROUP_MATCHES, GROUP_PLAYERS
+from matches.domain.capacity import ARCHIVE_BYTES, ARCHIVE_DEPTH, GROUP_MATCHES, GROUP_PLAYERS
 from matches.domain.rules import MatchEnd, MatchEndKind
-from matches.models import Group, Hand, Player, Seat, Sitting
+from matches.models import Group
 from matches.services.archive import ArchiveError, dumps, export_group, import_group, read_archive
 from matches.web.views import group_export
+
+from tests.pages import fresh_counts  # noqa: F401 - autouse
+from tests.rows import rows
 
 pytestmark = pytest.mark.django_db
 
 RAW = "@@raw@@"  # a placeholder string, replaced in the file's text by a token JSON or Python cannot write
-
-
-@pytest.fixture(autouse=True)
-def fresh_counts():
-    caches["ratelimit"].clear()
-    yield
-    caches["ratelimit"].clear()
 
 
 @pytest.fixture
@@ -54,10 +49,6 @@ def archive(db) -> dict:
     data = export_group(group)
     Group.objects.filter(pk=group.pk).update(name="Jeudi (moved)")  # the import is the only group "Jeudi"
     return data
-
-
-def rows() -> tuple[int, ...]:
-    return tuple(model.objects.count() for model in (Group, Player, Sitting, Seat, Hand))
 
 
 def at(data, path: str):
@@ -181,7 +172,7 @@ HOSTILE = [
     ("a stamp of 100,000 letters", changed("sittings.0.hands.0.stamp", "s" * 100_000), "sittings[0].hands[0].stamp should be text of at most 12 characters"),
     # Over the limits of a group (matches.domain.capacity), counted before any entry is read.
     ("301 players", many("players", GROUP_PLAYERS + 1, {}), "The archive lists 301 players: a group keeps at most 300."),
-    ("100,000 players (the reported 4 MB archive)", many("players", 100_000, {"name": "Joueur"}), "The archive lists 100,000 players: a group keeps at most 300."),
+    ("100,000 players (a 4 MB archive)", many("players", 100_000, {"name": "Joueur"}), "The archive lists 100,000 players: a group keeps at most 300."),
     ("5,001 matches", many("sittings", GROUP_MATCHES + 1, {}), "The archive lists 5,001 matches: a group keeps at most 5,000."),
     ("a match of 5,002 hands", many("sittings.0.hands", 5_002, {}), "sittings[0].hands holds 5,002 hands: a match keeps at most 5,000."),
     (

@@ -1,5 +1,6 @@
-"""Every repository path that README.md, BENCHMARKS.md or a comment names exists, and no comment of the
-app carries an issue number: what a comment says of the tree stays true when the tree moves."""
+"""What the docs and comments name is there: every repository path that README.md, BENCHMARKS.md or a
+comment names exists, the pages and buttons the README names in bold are the screens' own words, and no
+comment of the app carries an issue number. What they say of the tree stays true when the tree moves."""
 
 import io
 import re
@@ -13,6 +14,9 @@ NAMED = re.compile(
     r"(?<![\w/.-])((?:matches|scorekeeper|bench|tests|templates|static|bin)/[\w./-]*\.(?:py|html|js|txt|json|md|css|sh))\b"
 )
 ISSUE = re.compile(r"\bissues? \d|\(#\d+\)", re.I)
+README = (ROOT / "README.md").read_text()
+TRANSLATED = re.compile(r"""{% (?:translate|trans) "([^"]+)"|{% (?:translate|trans) '([^']+)'""")
+BOLD = re.compile(r"\*\*(.+?)\*\*")
 
 
 def python_prose(path: Path) -> list[tuple[int, str]]:
@@ -55,13 +59,11 @@ def test_every_path_the_docs_and_comments_name_exists():
 
 
 def test_a_stale_path_is_found(tmp_path):
+    here, there, gone = "matches/here" ".py", "matches/there" ".py", "tests/test_gone" ".py"  # (not this file's)
     (tmp_path / "matches").mkdir()
-    (tmp_path / "matches" / "here.py").write_text('"""Read with matches/there.py and matches/here.py."""\n')
-    (tmp_path / "README.md").write_text("See `tests/test_gone.py`.\n")
-    assert stale_paths(tmp_path) == [
-        "README.md:1 names tests/test_gone.py",
-        "matches/here.py:1 names matches/there.py",
-    ]
+    (tmp_path / here).write_text(f'"""Read with {there} and {here}."""\n')
+    (tmp_path / "README.md").write_text(f"See `{gone}`.\n")
+    assert stale_paths(tmp_path) == [f"README.md:1 names {gone}", f"{here}:1 names {there}"]
 
 
 def test_no_comment_of_the_app_names_an_issue():
@@ -71,3 +73,28 @@ def test_no_comment_of_the_app_names_an_issue():
             if "migrations" not in path.parts:
                 found += [f"{path.relative_to(ROOT)}:{n}" for n, text in python_prose(path) if ISSUE.search(text)]
     assert found == []
+
+
+# --- the README's words ---------------------------------------------------------------------------
+
+
+def test_the_readme_says_how_to_run_on_another_port_where_it_describes_make_run():
+    section = README[README.index("## Two commands") : README.index("## How it is built")]
+    assert "make run PORT=8001" in section
+
+
+def screen_texts() -> set[str]:
+    """Every English text the templates translate: what buttons, links and headings say."""
+    found = set()
+    for template in (ROOT / "templates").rglob("*.html"):
+        found.update(a or b for a, b in TRANSLATED.findall(template.read_text()))
+    return found
+
+
+def test_the_readme_names_pages_and_buttons_with_the_screens_own_words():
+    players_part = README[: README.index("## Production")]  # (the operator's part names commands)
+    named = set(BOLD.findall(players_part))
+    assert named - screen_texts() == set()  # every name in bold is one the screen shows
+    assert {"Figures", "Bring a group here"} <= named  # the group's figures, the home page's import
+    for old in ("statistics page", "home page's import"):
+        assert old not in README

@@ -8,7 +8,8 @@ from django.core.management import call_command
 
 from matches.domain import rules
 from matches.models import Sitting
-from tests.web.test_views import HX, url
+
+from tests.pages import HX, url
 
 pytestmark = pytest.mark.django_db
 

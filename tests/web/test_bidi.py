@@ -1,10 +1,12 @@
-"""Names in any script stay next to their own numbers (issue 12), on the screens the browser test does
-not visit: a correction, a group's player and erase pages, saving a match into a group, the refusals
-that name a player, the pages' titles. The files keep names as typed: the CSV and the group's archive
-carry no <bdi>, FSI or PDI. (tests/test_bidi_browser.py checks what chromium draws.)"""
+"""Names in any script stay next to their own numbers, on the screens the browser test does not visit:
+a correction, a group's player and erase pages, saving a match into a group, the refusals that name a
+player, the pages' titles; the shared result isolates only the names that need it. The files keep
+names as typed: the CSV and the group's archive carry no <bdi>, FSI or PDI. (What chromium draws:
+tests/browser/test_bidi.py.)"""
 
 import json
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -14,9 +16,11 @@ from matches.web.presenters.table_state import TableState
 from matches.models import Group, Sitting
 from matches.domain.names import FSI, PDI, isolate, without_isolates
 
+from tests.pages import HX, url
+
 pytestmark = pytest.mark.django_db
 AISHA, SARAH = "عائشة", "שרה"
-HX = {"HTTP_HX_REQUEST": "true"}
+TEXT = re.compile(r'<textarea id="result-text"[^>]*>(.*?)</textarea>', re.DOTALL)
 
 
 def isolated(page: str, name: str) -> bool:
@@ -113,3 +117,22 @@ def test_a_name_inside_a_button_keeps_the_space_before_it():
             if "bdi" in content and not content.startswith("<span"):
                 offenders.append(f"{template.name}: {content[:70]}")
     assert offenders == []
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_shared_result_isolates_only_the_right_to_left_names(client, language):
+    """FSI and PDI may show as boxes in other apps: only a name with right-to-left letters needs them."""
+    arabic, hebrew = "عائشة", "שרה"
+    sitting = Sitting.start("fapfap", ["Ali", arabic, "Bintou", hebrew], stake_amount=100, stake_label="FCFA")
+    sitting.record_hand(1, 1, {"multiplier": "2"})
+    sitting.record_hand(2, 0, {"multiplier": "1"})
+    sitting.end_match(3)
+    page = client.get(url(sitting), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    text = unescape(TEXT.search(page)[1])
+    for name in ("Ali", "Bintou"):
+        assert name in text and f"{FSI}{name}" not in text
+    for name in (arabic, hebrew):
+        assert text.count(name) == text.count(f"{FSI}{name}{PDI}") >= 2  # standings and payments
+    assert FSI not in text.replace(f"{FSI}{arabic}{PDI}", "").replace(f"{FSI}{hebrew}{PDI}", "")
+    assert PDI not in text.replace(f"{FSI}{arabic}{PDI}", "").replace(f"{FSI}{hebrew}{PDI}", "")
+    assert "<bdi>Ali</bdi>" in page  # on the screen every name keeps its <bdi>

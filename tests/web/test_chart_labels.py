@@ -1,5 +1,5 @@
 """The score chart's names: every player named beside their line's end, in its colour; players ending
-level are named one under the other (six players still at 0 were once one label, "P1a, P1b, …")."""
+level are named one under the other, each isolated on its own line, never one label for several."""
 
 import re
 
@@ -9,8 +9,7 @@ from matches.domain.chart import HEIGHT, LABEL_GAP, draw
 from matches.models import Sitting
 from matches.domain.names import FSI, PDI, isolate
 
-from tests.web.test_score_chart import chart_of
-from tests.web.test_views import HX, url
+from tests.pages import HX, chart_of, url
 
 EIGHT = ["P1a", "P1b", "P1c", "P1d", "P1e", "P1f", "P1g", "P1h"]
 
@@ -55,7 +54,7 @@ def test_the_tap_answer_names_every_player_in_the_drawing_and_its_table(client):
 
 
 def test_a_right_to_left_name_level_with_a_latin_one_is_isolated_on_its_own_line():
-    """Once drawn as one label "|calc ,عائشة" (order and comma wrong): now two names, each isolated."""
+    """Each name on its own line, isolated: in one label their order and the comma between them read wrong."""
     from matches.web.presenters.chart import chart_svg
 
     svg = str(chart_svg(draw(["عائشة", "|calc"], [0, 1], [[0, 0], [1, 1]])))

@@ -12,8 +12,8 @@ from django.apps import apps
 from matches.models import Sitting
 from matches.domain.rules import MatchEnd, MatchEndKind
 
-from tests.web.test_table_words import FR, start, tally, tap
-from tests.web.test_views import HX, url
+from tests.conftest import WORKED, play
+from tests.pages import FR, HX, start, tally, tap, url
 
 pytestmark = pytest.mark.django_db
 SEPARATOR = {"en": ": ", "fr": "\u00a0: "}
@@ -89,6 +89,27 @@ def play_through_the_views(client, slug: str, settings: dict, steps: list) -> Si
     return sitting
 
 
+@pytest.mark.engine
+def test_csv_export_has_one_row_per_hand_with_points_and_running_totals(client, sitting):
+    play(sitting, [2, 0, 2])
+    sitting.end_match()
+    response = client.get(url(sitting, "hands.csv"))
+    assert response["Content-Type"].startswith("text/csv")
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
+    assert rows[0] == [
+        "hand",
+        "status",
+        "dealer",
+        "winner",
+        "how",
+        *(f"{n}: wins this hand" for n in WORKED),
+        *(f"{n}: Hands won" for n in WORKED),
+    ]
+    assert rows[1] == ["1", "won", "Aïcha", "Chaibou", "", "0", "0", "1", "0", "0", "0", "1", "0"]
+    assert rows[3] == ["3", "won", "Aïcha", "Chaibou", "", "0", "0", "1", "0", "1", "0", "2", "0"]
+    assert rows[4] == ["4", "abandoned", "Chaibou", "", "", "0", "0", "0", "0", "1", "0", "2", "0"]
+
+
 @pytest.mark.parametrize("language", ["en", "fr"])
 @pytest.mark.parametrize("slug, settings, steps", EVERY_GAME, ids=[f"{g[0]}-{i}" for i, g in enumerate(EVERY_GAME)])
 def test_each_games_file_ends_on_the_numbers_its_score_table_shows(client, slug, settings, steps, language):
@@ -140,15 +161,6 @@ def test_a_batch_is_dated_by_the_hand_open_when_it_was_handed_out(client):
     assert (sitting.chips_reissued, sitting.reissued_before) == (2, [2, 4])
     rows = read_csv(client, sitting)
     assert [row[0] or row[1] for row in rows[1:]] == ["1", "chips handed out", "2", "3", "chips handed out", "net"]
-
-
-def test_a_batch_refused_leaves_the_dates_as_they_were(client):
-    sitting = Sitting.start("cat-te", NAMES, MatchEnd(MatchEndKind.HANDS, 9), starting_chips=1)
-    sitting.record_hand(1, 0, {"how": "last"})
-    sitting.reissue_chips(0)
-    assert client.post(url(sitting, "chips/"), {"seen": 0}, **HX).status_code == 409  # a double tap
-    sitting.refresh_from_db()
-    assert sitting.reissued_before == [2]
 
 
 def test_older_sittings_batches_are_dated_after_their_last_hand(client):

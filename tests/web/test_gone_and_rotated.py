@@ -9,10 +9,9 @@ from matches.models import Sitting
 from matches.services.retention import forget_sittings
 
 from tests.conftest import play
+from tests.pages import HX
 
 pytestmark = pytest.mark.engine
-
-HX = {"HTTP_HX_REQUEST": "true"}
 CHANGES = {
     "tap/": {"number": 2, "winner": 1},
     "undo/": {"number": 1},
@@ -91,3 +90,10 @@ def test_elsewhere_a_link_made_new_says_so_in_the_notice(client, sitting):
     sitting.rotate_links()
     answer = client.post(f"/s/{old}/hands/1/", {"number": 1, "winner": 2}, **HX, HTTP_HX_TARGET="correction")
     assert answer.status_code == 404 and answer["HX-Retarget"] == "#notice"
+
+
+def test_a_sitting_deleted_while_its_link_is_looked_up_answers_404(client, sitting):
+    token = sitting.token
+    Sitting.objects.filter(pk=sitting.pk).delete()
+    answer = client.post(f"/s/{token}/tap/", {"number": 1, "winner": 1}, **HX)
+    assert answer.status_code == 404 and "No match at this link" in answer.content.decode()

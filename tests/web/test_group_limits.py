@@ -8,10 +8,8 @@ import html
 import re
 
 import pytest
-from django.core.cache import caches
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
-from django.db.models import F
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
@@ -19,14 +17,16 @@ from matches.domain.capacity import ARCHIVE_BYTES, GROUP_HANDS, GROUP_MATCHES, G
 from matches.domain.errors import Conflict
 from matches.domain.rules import MatchEnd, MatchEndKind
 from matches.models import Group, Hand, Player, Seat, Sitting
-from matches.services.archive import export_group, import_group, read_archive
+from matches.services.archive import export_group, import_group
 from matches.services.figures import RATE_LINES
 from matches.web.refusals import refusal_text
 from matches.web.views.figures import PAIRS_SHOWN, SETTLED_SHOWN, SHARES_SHOWN
 from matches.web.views.groups import MATCHES_SHOWN
 
-from tests.big_groups import big_group
+from tests.big_groups import big_group, fill
 from tests.conftest import shown
+from tests.pages import fresh_counts  # noqa: F401 - autouse
+from tests.rows import rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 
@@ -36,13 +36,6 @@ FULL_OF_HANDS = "This group is full: a group keeps at most 50,000 hands."
 MATCH_FULL = "This match is full: a match keeps at most 5,000 hands. End it and start a new match."
 PLAYING = 3  # matches of the group at the limits still being played
 FORMER = 280  # of its players, those who left
-
-
-@pytest.fixture(autouse=True)
-def fresh_counts():
-    caches["ratelimit"].clear()
-    yield
-    caches["ratelimit"].clear()
 
 
 @pytest.fixture(scope="module")
@@ -64,10 +57,6 @@ def wipe(group: Group) -> None:
     Sitting.objects.filter(group=group).delete()
     Player.objects.filter(group=group).delete()
     group.delete()
-
-
-def rows() -> tuple[int, ...]:
-    return tuple(model.objects.count() for model in (Group, Player, Sitting, Seat, Hand))
 
 
 def get(path: str) -> tuple[bytes, int]:
@@ -225,25 +214,6 @@ def test_a_group_holding_50000_hands_records_no_more_and_its_last_hand_goes_in_u
     with pytest.raises(Conflict) as refused:
         sitting.record_hand(number, 0)
     assert FULL_OF_HANDS in refusal_text(refused.value)
-
-
-def fill(sitting: Sitting, count: int) -> None:
-    """`count` won hands written in bulk as the verbs keep them (Agram: the winner deals next)."""
-    seats = list(sitting.seats.order_by("position"))
-    hands, running, dealer = [], [0] * len(seats), 0
-    for number in range(1, count + 1):
-        winner = number % len(seats)
-        running[winner] += 1
-        points = [int(position == winner) for position in range(len(seats))]
-        hands.append(Hand(sitting=sitting, number=number, winner=seats[winner], dealer_position=dealer,
-                          points=points, running=list(running)))
-        dealer = winner
-    Hand.objects.bulk_create(hands, batch_size=2000)
-    for seat in seats:
-        seat.total = seat.hands_won = running[seat.position]
-    Seat.objects.bulk_update(seats, ["total", "hands_won"])
-    Group.objects.filter(sittings=sitting).update(hands=F("hands") + count)  # (as the verbs keep it)
-    assert sitting.check_totals() == []
 
 
 def test_a_match_of_5000_hands_records_no_more_and_ends_into_an_archive_that_imports(client):

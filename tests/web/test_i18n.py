@@ -262,7 +262,7 @@ def test_numbers_and_dates_follow_the_language(client, language, money):
 def test_name_refusals_come_in_french(client):
     data = {"action": "start", "end_kind": "open", "player_1": "Aïcha", "player_2": "aïcha ", "player_3": "x" * 41}
     page = plain(client.post("/start/agram/", data, **FR))
-    assert "Aïcha est déjà à la table (joueur 1)."  # named as first typed in page
+    assert "Aïcha est déjà à la table (joueur 1)." in page  # named as first typed
     assert "Les noms tiennent en 40 caractères au plus (celui-ci en a 41)." in page
 
 

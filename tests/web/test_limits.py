@@ -1,5 +1,6 @@
 """Rate limits: per phone (its session) and, more generous, per client address; counted once for
-every worker; refusals name what was limited and change nothing."""
+every worker; every change to a sitting or a group and every new match (a rematch and a match from a
+group included) counted; refusals name what was limited and change nothing."""
 
 import threading
 import time
@@ -13,16 +14,10 @@ from django.test import Client, override_settings
 from matches.models import Sitting
 
 from tests.conftest import shown, snapshot
+from tests.groups import friday_group  # noqa: F401 - the fixture `group`
+from tests.groups import ids, members, post_form, state
+from tests.pages import HX, fresh_counts, g  # noqa: F401 - autouse
 from tests.servers import Phone, gunicorn
-
-HX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture(autouse=True)
-def fresh_counts():
-    caches["ratelimit"].clear()
-    yield
-    caches["ratelimit"].clear()
 
 
 def live_sittings() -> int:
@@ -114,8 +109,8 @@ def test_new_matches_from_one_address_have_a_ceiling(db):
 @pytest.mark.servers
 def test_the_limit_is_counted_once_across_gunicorn_workers(tmp_path):
     sitting = Sitting.start("agram", ["A", "B", "C", "D"])
-    # Counted per hour, not per minute: a flood that straddles the end of a one-minute window (it takes
-    # a few seconds on a loaded machine) would start counting again and pass more than the limit.
+    # Counted per hour, not per minute: a flood that straddles the end of a one-minute window would
+    # start counting again and pass more than the limit.
     with gunicorn(tmp_path, workers=3, TAP_RATE_LIMIT="30/h", TAP_ADDRESS_RATE_LIMIT="600/h") as url:
         table = f"{url}/s/{sitting.token}/"
         flooder, other = Phone(), Phone()
@@ -170,3 +165,33 @@ def test_clients_that_drop_their_cookies_leave_no_counter_behind(sitting):
         Client().post(f"/s/{sitting.token}/tap/", {"number": 99, "winner": 1}, **HX)
     keys = [path.name for path in Path(caches["ratelimit"]._dir).glob("*.djcache")]
     assert len(keys) == 1  # the address's counter only, not one per request
+
+
+@pytest.mark.engine
+@override_settings(START_RATE_LIMIT="2/h", START_ADDRESS_RATE_LIMIT="1000/h")
+def test_starting_from_the_group_counts_against_the_new_match_limit(group):
+    caches["ratelimit"].clear()
+    phone = Client()
+    phone.get(g(group))  # the phone gets its id
+    i = ids(group)
+    seat = [f"m{i['Aïcha']}", f"m{i['Djibo']}"]
+    answers = [post_form(phone, group, seat, "start").status_code for _ in range(2)]
+    tapping = post_form(phone, group, seat, f"seat-{i['Chaibou']}")  # rearranging is not a start
+    before = state(group)
+    refused = post_form(phone, group, seat, "start")
+    caches["ratelimit"].clear()
+    assert answers == [302, 302] and tapping.status_code == 200
+    assert refused.status_code == 429 and "Too many new matches and groups from this phone" in refused.content.decode()
+    assert state(group) == before
+
+
+@pytest.mark.engine
+@override_settings(TAP_RATE_LIMIT="3/h", TAP_ADDRESS_RATE_LIMIT="1000/h")
+def test_changes_to_a_group_count_against_the_tap_limit(group):
+    caches["ratelimit"].clear()
+    phone = Client()
+    phone.get(g(group))
+    statuses = [phone.post(g(group, "players/"), {"name": f"P{n}"}).status_code for n in range(4)]
+    caches["ratelimit"].clear()
+    assert statuses == [302, 302, 302, 429]
+    assert "P3" not in members(group)

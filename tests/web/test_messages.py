@@ -11,9 +11,9 @@ from matches.web import texts
 from matches.models import Sitting
 from matches.domain.rules import GAMES
 
+from tests.pages import FR
 from tests.web.test_i18n import PO
 
-FR = {"HTTP_ACCEPT_LANGUAGE": "fr-FR,fr;q=0.9"}
 RANGE = re.compile(r"(\d+) (?:to|à) (\d+)")
 
 
@@ -42,6 +42,11 @@ def test_too_many_players_says_the_range_once(game, language):
         ("cat-te", "en", "Cat Tê is for 3 to 6 players."),
         ("sipa", "fr", "Sipa se joue de 2 à 5 joueurs."),
         ("agram", "en", "Agram is for 2 to 5 players: six hands of six need 36 cards, the pack has 35."),
+        (
+            "agram",
+            "fr",
+            "Agram se joue de 2 à 5 joueurs\u00a0: six mains de six demandent 36 cartes, le jeu n’en a que 35.",
+        ),
     ],
 )
 def test_too_many_players_gives_a_reason_only_when_there_is_one(game, language, message):

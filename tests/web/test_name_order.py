@@ -4,8 +4,6 @@ settling up and the home page's groups."""
 
 import csv
 import io
-import re
-from html import unescape
 
 import pytest
 
@@ -31,10 +29,6 @@ READ = ["Aïcha", "Boubacar", "élodie", "Éloïse", "Ngono", "Zoé"]
 )
 def test_names_sort_as_people_read_a_list(names, read):
     assert by_name(names) == read
-
-
-def text(html: str) -> str:
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 @pytest.fixture

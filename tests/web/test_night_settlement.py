@@ -1,10 +1,11 @@
-"""The night's settling up counts every hand won that night, in the matches finished and in those still
-being played (each Fapfap hand is paid when it is won): on the figures page, marked as still playing,
-and on the group page while the night is on. A property test over random open and finished matches."""
+"""The night's settling up: one line a night, newest first, however many currencies and chips its
+matches were played in; it counts every hand won that night, in the matches finished and in those
+still being played (each Fapfap hand is paid when it is won): on the figures page, marked as still
+playing, and on the group page while the night is on; its payments are those the match page says. A
+property test over random open and finished matches."""
 
 import datetime
 import re
-from html import unescape
 
 import pytest
 from django.utils import timezone
@@ -12,15 +13,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matches.domain import stats
+from matches.domain.rules import MatchEnd, MatchEndKind
 from matches.domain.settlement import settle
 from matches.models import Group, Sitting
 from matches.services.figures import read_group
 
 from tests.conftest import examples
+from tests.pages import FR, words
+from tests.web.test_figures import friends, stats_url  # noqa: F401 - the hand-made group, as a fixture
+from tests.web.test_settlement_views import settlements
 
 pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
 NAMES = ["Mbarga", "Ngono", "Aïcha", "Djibo", "Boubacar"]
+HAND = MatchEndKind.HANDS
 
 
 def play(sitting: Sitting, taps) -> Sitting:
@@ -36,14 +42,10 @@ def x(multiplier: int) -> dict:
     return {"multiplier": str(multiplier)}
 
 
-def text_of(html: str) -> str:
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
-
-
 def night_section(page: str) -> str:
     found = re.findall(r'<section class="night">(.*?)</section>', page, re.S)
     assert len(found) == 1, found
-    return text_of(found[0])
+    return words(found[0])
 
 
 @pytest.fixture
@@ -103,6 +105,75 @@ def test_a_match_still_being_played_counts_in_the_night_and_nowhere_in_the_figur
     assert len(read.matches) == 1 and len(read.playing) == 2
     assert all(not match.counts for match in read.playing)
     assert sum(figure.matches_played for figure in stats.player_stats(read.every_match).values()) == 4
+
+
+# --- one line a night -----------------------------------------------------------------------------
+
+NIGHT = re.compile(r'<section class="night">(.*?)</section>', re.DOTALL)
+
+
+@pytest.mark.parametrize("headers", [{}, FR], ids=["en", "fr"])
+def test_a_night_with_money_and_chips_is_one_night(client, friends, headers):  # noqa: F811
+    """The 8th: two Fapfap matches in FCFA and a Cat Tê match in chips: one heading, both settlements."""
+    group, _, _ = friends
+    page = client.get(stats_url(group), **headers).content.decode()
+    nights = [words(night) for night in NIGHT.findall(page)]
+    assert len(nights) == 1, nights
+    day = "8 mars 2025 · 3 parties" if headers else "8 Mar 2025 · 3 matches"
+    assert nights[0].startswith(day)
+    assert page.count(day) == 1
+    assert len(re.findall(r'<div class="settle">', NIGHT.search(page)[1])) == 2
+
+
+def test_each_day_is_one_night_newest_first_and_counts_its_matches_once():
+    day = datetime.date(2025, 3, 8)
+
+    def match(key, game, when, **rest):
+        return stats.MatchRecord(key, game, when, (1, 2), (1, 0), (1, 0), (1, 0), (1, 0), **rest)
+
+    matches = [
+        match(1, "fapfap", day, money=(100, -100), currency="FCFA"),
+        match(2, "fapfap", day, money=(-50, 50), currency="CFA"),
+        match(3, "cat-te", day, chips_net=(2, -2)),
+        match(4, "cat-te", day + datetime.timedelta(days=1), chips_net=(1, -1)),
+    ]
+    from matches.web.views.figures import nights
+
+    found = nights(matches, {1: "Ana", 2: "Ben"})
+    assert [(night.matches, [(s.unit, s.chips) for s in night.settled]) for night in found] == [
+        (1, [("", True)]),
+        (3, [("CFA", False), ("FCFA", False), ("", True)]),
+    ]
+
+
+def test_a_cat_te_night_settles_as_its_match_page_says(client):
+    """Djibo, Aïcha, Chaibou, Mariam at Cat Tê, 3 hands (Chaibou, Chaibou, Mariam, each by the last
+    trick): chips Djibo -3, Aïcha -3, Chaibou +5, Mariam +1. Djibo sits first, Aïcha joined the group
+    first: a tie-break by seat or by id gives two different sets of payments; by name, one."""
+    group = Group.create("Samedi", ["Aïcha", "Chaibou", "Djibo", "Mariam"])
+    ids = {p.name: p.pk for p in group.members()}
+    seating = [ids[name] for name in ("Djibo", "Aïcha", "Chaibou", "Mariam")]
+    sitting = group.start_match("cat-te", seating, MatchEnd(HAND, 3), starting_chips=20)
+    for number, seat in enumerate([2, 2, 3], start=1):
+        sitting.record_hand(number, seat, {"how": "last"})
+    assert Sitting.objects.get(pk=sitting.pk).is_finished
+    [(nets, on_match_page)] = settlements(client.get(sitting.get_absolute_url()).content.decode())
+    assert nets == {"Djibo": "\u22123", "Aïcha": "\u22123", "Chaibou": "+5", "Mariam": "+1"}
+    [(_, on_figures_page)] = settlements(client.get(stats_url(group)).content.decode())
+    assert (
+        set(on_match_page)
+        == set(on_figures_page)
+        == {
+            "Aïcha owes Chaibou the worth of 3 chips.",
+            "Djibo owes Chaibou the worth of 2 chips.",
+            "Djibo owes Mariam the worth of 1 chip.",
+        }
+    )
+    assert on_match_page == [
+        "Djibo owes Chaibou the worth of 2 chips.",
+        "Djibo owes Mariam the worth of 1 chip.",
+        "Aïcha owes Chaibou the worth of 3 chips.",
+    ]
 
 
 # --- the property: a night over random open and finished matches ---------------------------------------

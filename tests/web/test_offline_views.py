@@ -1,4 +1,5 @@
-"""The service worker (/sw.js) and the page it shows offline for a page never opened (/offline/)."""
+"""The service worker (/sw.js), which keeps every script and style the pages load, and the page it shows
+offline for a page never opened (/offline/)."""
 
 import json
 import re
@@ -96,3 +97,12 @@ def test_the_watch_link_shows_the_same_fingerprint(client):
         return re.search(r"<p class=\"fingerprint\" data-fingerprint>(.*?)</p>", page, re.S).group(1)
 
     assert fingerprint(member) == fingerprint(watch) and f"#{sitting.version}" in fingerprint(watch)
+
+
+@pytest.mark.engine
+def test_the_service_worker_keeps_every_script_and_style_the_pages_load(client, sitting):
+    kept = client.get("/sw.js").content.decode()
+    page = client.get(f"/s/{sitting.token}/").content.decode()
+    loaded = re.findall(r'<(?:script src|link rel="stylesheet" href)="([^"]+)"', page)
+    assert any("django_htmx/htmx-2" in url for url in loaded)
+    assert loaded and all(f'"{url}"' in kept for url in loaded)

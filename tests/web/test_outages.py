@@ -13,8 +13,8 @@ from django.test import RequestFactory, override_settings
 from matches.models import Hand, Sitting
 from matches.web.views.errors import server_error
 from tests.conftest import WORKED, shown
+from tests.pages import HX
 
-HX = {"HTTP_HX_REQUEST": "true"}
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engine]  # the view runs outside a test's own transaction
 
 

@@ -9,7 +9,7 @@ from matches.web.live.prerendered import kept
 from matches.web.live.regions import render_region
 
 from tests.conftest import WORKED
-from tests.web.test_views import HX, url
+from tests.pages import HX, url
 
 pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 

@@ -1,28 +1,22 @@
-"""The score chart on the match table: in every tap's answer, the same numbers as the tally, a few
-hundred bytes, and a constant number of queries however long the match."""
+"""The score chart on the match table: in every tap's answer, the same numbers as the tally (no point
+for a hand nobody played), a few hundred bytes however long the match (its queries: the cost test of
+tests/web/test_views.py)."""
 
 import gzip
 import re
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from matches.domain import rules
 from matches.models import Sitting
 
-from tests.web.test_views import HX, url
+from tests.conftest import play
+from tests.pages import HX, chart_of, url
 
 pytestmark = [pytest.mark.django_db, pytest.mark.engine]
-FIGURE = re.compile(r'<figure class="chart">.*?</figure>', re.S)
 ROW = re.compile(r'<tr><th scope="row">([^<]+)</th>((?:<td>[^<]*</td>)+)</tr>')  # any row, its heading as said
 TABLE_ROW = re.compile(r'<tr><th scope="row">(\d+)</th>((?:<td>[\u2212+]?[\d,]+</td>)+)</tr>')  # a negative: U+2212
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo", "Fatouma", "Garba", "Habsatou", "Issoufou"]
-
-
-def chart_of(body: str) -> str:
-    found = FIGURE.search(body)
-    return found[0] if found else ""
 
 
 def last_row(figure: str) -> tuple[int, list[int]]:
@@ -93,22 +87,6 @@ def test_the_chart_adds_little_to_a_taps_answer(client, hands, budget):
     assert len(gzip.compress(figure.encode())) <= budget
 
 
-def test_a_taps_queries_do_not_grow_with_the_chart(client):
-    sitting = Sitting.start("agram", NAMES[:4])
-
-    def tap_queries(number: int) -> int:
-        with CaptureQueriesContext(connection) as queries:
-            client.post(url(sitting, "tap/"), {"number": number, "winner": 1}, **HX)
-        return len(queries)
-
-    for number in range(1, 30):
-        sitting.record_hand(number, number % 4)
-    short = tap_queries(30)
-    for number in range(31, 400):
-        sitting.record_hand(number, number % 4)
-    assert tap_queries(400) == short
-
-
 @pytest.mark.parametrize(
     "game, options, answers, title",
     [
@@ -124,19 +102,21 @@ def test_the_chart_says_what_it_draws(client, game, options, answers, title):
     assert f"<figcaption>{title}</figcaption>" in figure and f"<caption>{title}</caption>" in figure
 
 
-def test_the_demo_group_is_named_in_the_phones_language(client):
-    client.post("/demo/", HTTP_ACCEPT_LANGUAGE="fr")
-    assert Sitting.objects.filter(finished_at__isnull=True).get().group.name == "Club de démo"
-
-
 def test_the_charts_table_writes_numbers_as_the_score_table_does(client):
     """Money with its sign and thousands grouped ("+1,150", "−350"), in every language's own way."""
-    from matches.models import Sitting
-
-    from tests.web.test_views import HX, url
-
     sitting = Sitting.start("fapfap", ["Ama", "Bola", "Chidi"], stake_amount=250, stake_label="CFA")
     page = client.post(url(sitting, "tap/"), {"number": 1, "winner": 3, "multiplier": "4"}, **HX).content.decode()
     assert "<td>\u22121,000</td><td>\u22121,000</td><td>+2,000</td>" in page  # each other pays 250 x 4
     french = client.get(url(sitting), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "<td>\u22121\u00a0000</td><td>\u22121\u00a0000</td><td>+2\u00a0000</td>" in french
+
+
+def test_a_match_ended_early_draws_no_point_for_the_hand_nobody_played(client):
+    sitting = Sitting.start("agram", NAMES[:3])
+    play(sitting, [1, 2])
+    sitting.end_match(3)
+    rows = TABLE_ROW.findall(chart_of(client.get(url(sitting)).content.decode()))
+    assert [number for number, _ in rows] == ["0", "1", "2"]  # hand 3, abandoned, is not drawn
+    nobody = Sitting.start("agram", NAMES[:3])
+    nobody.end_match(1)
+    assert chart_of(client.get(url(nobody)).content.decode()) == ""

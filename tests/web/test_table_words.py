@@ -1,62 +1,26 @@
-"""The match screens' words: one word per meaning, one column per number, results said naturally in
-both languages, and the screen-awake button only inside an open match's table region."""
+"""The match screens' words: one word per meaning, one column per number and one minus sign, the deal
+and the deciding trick said, results said naturally in both languages (a match ended early saying so
+for good), and the screen-awake button only inside an open match's table region."""
 
 import re
 from html import unescape
 
 import pytest
 
-from matches.models import Sitting
+from matches.domain import rules
 from matches.domain.rules import GAMES, MatchEnd, MatchEndKind
+from matches.models import Sitting
 
-from tests.conftest import WORKED, play
-from tests.web.test_views import HX, url
+from tests.conftest import WORKED, play, shown
+from tests.pages import FR, HX, NAMES, start, tally, tap, url, words
 
 pytestmark = pytest.mark.django_db
-FR = {"HTTP_ACCEPT_LANGUAGE": "fr"}
 
-TALLY = re.compile(r'<table class="tally">(.*?)</table>', re.S)
-HEADING = re.compile(r'<th scope="col" class="num">(.*?)</th>')
-ROW = re.compile(r'<tr[^>]*><th scope="row"><span class="name">(.*?)</span>.*?</th>(.*?)</tr>', re.S)
-CELL = re.compile(r'<td class="num">(.*?)</td>')
 RESULT = re.compile(r'<p class="result">(.*?)</p>', re.S)
 HANDS = re.compile(r'<table class="hands">.*?</table>', re.S)
 
 
-def number(text: str) -> int:
-    """A number as a page shows it ("1,200", "1\u00a0200", "\u22123" with the minus sign, "+400")."""
-    return int(re.sub(r"[^\d-]", "", unescape(text).replace("\u2212", "-")))
-
-
-def tally(page: str) -> tuple[list[str], dict[str, list[int]]]:
-    """The score table of a page: its numeric columns' headings and, per player, their numbers."""
-    table = TALLY.search(page)[1]
-    headings = [unescape(h) for h in HEADING.findall(table)]
-    rows = {unescape(name): [number(c) for c in CELL.findall(cells)] for name, cells in ROW.findall(table)}
-    return headings, rows
-
-
-def start(client, slug: str, settings: dict, names: list[str]) -> Sitting:
-    """A sitting started through the start form, as a phone does."""
-    data = {"action": "start", "end_kind": "open", **settings}
-    data.update({f"player_{row}": name for row, name in enumerate(names, start=1)})
-    response = client.post(f"/start/{slug}/", data)
-    assert response.status_code == 302, response.content.decode()
-    return Sitting.objects.get(token=response["Location"].split("/")[2])
-
-
-def tap(client, sitting: Sitting, number: int, winner: int, answers: dict, **headers):
-    response = client.post(url(sitting, "tap/"), {"number": number, "winner": winner, **answers}, **HX, **headers)
-    assert response.status_code == 200, response.content.decode()
-    return response
-
-
-def visible_text(html: str) -> str:
-    html = re.sub(r"<(script|style|svg)\b.*?</\1>", " ", html, flags=re.S)
-    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
-
-
-# --- A. one word per meaning ------------------------------------------------------------------------------
+# --- one word per meaning ------------------------------------------------------------------------------
 
 # language, the verb for who plays first to the first trick, words that place it in a sentence about the deal
 LEAD_WORDS = [("en", r"\blead", r"deal|trick"), ("fr", r"entam", r"donn|levée")]
@@ -76,7 +40,7 @@ def test_leads_names_only_who_plays_first_never_the_first_place(client, sitting,
     assert len(badges) == 3  # Chaibou first on the table, the watch view and the standings' table
     assert not any(re.search(lead, badge, re.I) for badge in badges), badges
     for page in texts:
-        for sentence in re.split(r"(?<=[.!?])\s", visible_text(page)):
+        for sentence in re.split(r"(?<=[.!?])\s", words(page)):
             if re.search(lead, sentence, re.I):
                 assert re.search(deal, sentence, re.I), sentence
 
@@ -145,7 +109,59 @@ def test_a_stake_of_one_has_its_money_column_named_by_its_currency(client):
     assert french[0] == ["Mises gagnées", "€", "Mains gagnées"]
 
 
-# --- C. the screen-awake button -----------------------------------------------------------------------------
+def test_negatives_take_one_minus_sign_on_every_screen_and_the_file_a_hyphen(client):
+    sitting = Sitting.start("fapfap", NAMES[:3], stake_amount=1000, stake_label="CFA")
+    sitting.record_hand(1, 0, {"multiplier": "4"})  # Ana +8,000; Ben and Chloé -4,000 each
+    page = client.get(url(sitting)).content.decode()
+    tally = re.search(r'<table class="tally">.*?</table>', page, re.S)[0]
+    assert "\u22124,000" in tally and "+8,000" in tally and "-4" not in tally
+    chart = re.search(r'<figure class="chart">.*?</figure>', page, re.S)[0]
+    assert "\u2212" in chart and not re.search(r">-\d", chart)  # the axis and the numbers beside the drawing
+    settle = re.search(r'<div class="settle">.*?</div>', page, re.S)[0]
+    assert "\u22124,000" in settle
+    home = client.get("/").content.decode()
+    client.get(url(sitting))
+    chips = Sitting.start("cat-te", NAMES[:3], rules.MatchEnd(rules.MatchEndKind.HANDS, 1), starting_chips=1)
+    chips.record_hand(1, 0, {"how": "flush"})  # Ben and Chloé: 1 - 2 = -1 chip in front of them
+    client.get(url(chips))
+    finished = words(client.get(url(chips)))
+    assert "Ben" in finished and "\u22121" in finished and not re.search(r"(?<![\w\u2212])-1\b", finished)
+    shared = re.search(r"<textarea[^>]*>(.*?)</textarea>", client.get(url(chips)).content.decode(), re.S)[1]
+    assert "\u22121 chip" in unescape(shared)
+    home = words(client.get("/"))
+    assert "\u22121" in home and " -1" not in home
+    csv = b"".join(client.get(url(chips, "hands.csv")).streaming_content).decode("utf-8-sig")
+    assert "\u2212" not in csv and ",-2," in csv
+
+
+# --- the deal -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "slug, seats, said",
+    [
+        ("letzter-stich", 3, "8 cards each, from a Skat pack without the four eights."),
+        ("letzter-stich", 4, "7 cards each."),
+        ("letzter-stich", 5, "6 cards each."),
+        ("letzter-stich", 6, "5 cards each."),
+        ("agram", 4, "6 cards each."),
+        ("sink-sink", 7, "5 cards each."),
+    ],
+)
+def test_the_table_says_the_cards_dealt_to_each_player(client, slug, seats, said):
+    sitting = Sitting.start(slug, (NAMES + ["Eve", "Fay", "Gus"])[:seats])
+    deal = words(re.search(r'<p class="deal">(.*?)</p>', client.get(url(sitting)).content.decode(), re.S)[1])
+    assert deal.endswith(said)
+    watching = client.get(f"/w/{sitting.watch_token}/").content.decode()
+    assert said in words(watching)
+
+
+def test_the_tap_panel_says_which_trick_decides_the_hand(client):
+    page = client.get(url(Sitting.start("eighty-three", NAMES))).content.decode()
+    assert "Whoever wins the 5th trick (not the last) wins the hand." in page
+
+
+# --- the screen-awake button -----------------------------------------------------------------------------
 
 
 def wake_buttons(html: str) -> int:
@@ -167,7 +183,7 @@ def test_the_screen_awake_button_lives_in_the_open_tables_region_and_goes_with_t
     assert wake_buttons(client.get(url(sitting)).content.decode()) == 0
 
 
-# --- D. results said naturally ------------------------------------------------------------------------------
+# --- results said naturally ------------------------------------------------------------------------------
 
 # slug, start settings, taps, English result, French result
 RESULTS = [
@@ -315,3 +331,24 @@ def test_the_result_escapes_the_names_it_puts_in_bold(client):
     result = RESULT.search(client.get(url(sitting)).content.decode())[1]
     names = "<strong>&lt;i&gt;A&lt;/i&gt;</strong> and <strong>B &amp; C</strong>"
     assert result == f"Shared first place: {names}, with 1 hand won each."
+
+
+def test_the_fapfap_result_says_the_money_when_a_stake_is_set(client):
+    money = Sitting.start("fapfap", NAMES[:3], rules.MatchEnd(rules.MatchEndKind.HANDS, 2), stake_amount=100)
+    money.record_hand(1, 1, {"multiplier": "2"})
+    money.record_hand(2, 1, {"multiplier": "4"})  # Ben 6 stakes of 9 at three seats: 100 x (18 - 6)
+    assert "Ben wins the match with +1,200 (6 stakes won)." in words(client.get(url(money)))
+    plain = Sitting.start("fapfap", NAMES[:3], rules.MatchEnd(rules.MatchEndKind.HANDS, 1))
+    plain.record_hand(1, 0, {"multiplier": "1"})
+    assert "Ana wins the match with 1 stake." in words(client.get(url(plain)))
+
+
+def test_a_match_ended_early_says_so_on_its_result_for_good(client):
+    sitting = Sitting.start("agram", NAMES[:3], rules.MatchEnd(rules.MatchEndKind.WINS, 3))
+    play(sitting, [0, 1, 0])
+    ended = client.post(url(sitting, "end/"), {"number": 4}, **HX).content.decode()
+    later = client.get(url(sitting)).content.decode()
+    for page in (ended, later, client.get(f"/w/{sitting.watch_token}/").content.decode()):
+        assert "Ended early: hand 4 was not played." in page and "Match over" in page
+    assert not re.search(r'<p class="notice', ended)  # not a notice above the same words in the standings
+    assert "Ended early: hand 4 was not played." in shown(re.search(r"<textarea[^>]*>(.*?)</textarea>", ended, re.S)[1])

@@ -1,9 +1,9 @@
-"""The rules' texts as players read them, in English and in French."""
+"""The rules' texts as players read them: each game's one line and its help card. (A rule's refusal in
+words: tests/web/test_messages.py.)"""
 
 import pytest
 from django.utils import translation
 
-from matches.domain import rules
 from matches.web import texts
 from matches.domain.rules import GAMES
 
@@ -28,17 +28,3 @@ def test_every_game_has_a_help_card(game):
     assert headings[:6] == ["Pack", "Deal", "Ranking", "Play", "What wins", "Scoring"]
     assert len(headings) == len(set(headings))  # several notes under one heading, not the same one twice
     assert headings[6:] == ([] if not game.notes else ["Note" if len(game.notes) == 1 else "Notes"])
-
-
-@pytest.mark.parametrize(
-    "language, message",
-    [
-        ("en", "Agram is for 2 to 5 players: six hands of six need 36 cards, the pack has 35."),
-        ("fr", "Agram se joue de 2 à 5 joueurs\u00a0: six mains de six demandent 36 cartes, le jeu n’en a que 35."),
-    ],
-)
-def test_rule_refusals_are_translated_with_their_values(language, message):
-    with pytest.raises(rules.RuleError) as refusal:
-        GAMES["agram"].check_player_count(6)
-    with translation.override(language):
-        assert texts.rule_message(refusal.value) == message

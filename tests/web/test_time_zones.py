@@ -1,4 +1,4 @@
-"""Times on the table's own clock (issue 12): each sitting and each group keeps the time zone of the
+"""Times on the table's own clock: each sitting and each group keeps the time zone of the
 phone that started it, and every time of it is shown in that zone, whoever looks; dates in a form
 nobody misreads, 24-hour times and numbers grouped the same way in English, French, German and
 Vietnamese. The server's own zone (TIME_ZONE, Africa/Niamey here) is only for what no phone dated."""
@@ -17,6 +17,7 @@ from matches.models import Group, Sitting
 from matches.models.zones import clean_zone, zone_named
 
 from tests.conftest import WORKED, shown
+from tests.pages import start_data
 
 NEW_YEAR_ZONES = ["Asia/Ho_Chi_Minh", "Africa/Lome", "Europe/Berlin"]
 pytestmark = [pytest.mark.django_db, pytest.mark.engine]
@@ -25,12 +26,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 def at(zone: str, *moment: int) -> datetime.datetime:
     """A moment on the clock of `zone`: at("Africa/Lome", 2026, 12, 31, 23, 30)."""
     return datetime.datetime(*moment, tzinfo=ZoneInfo(zone))
-
-
-def start_data(names: list[str], **extra) -> dict:
-    data = {"action": "start", "end_kind": "open", **extra}
-    data.update({f"player_{row}": name for row, name in enumerate(names, start=1)})
-    return data
 
 
 def started(response) -> Sitting:
