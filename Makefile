@@ -30,6 +30,7 @@ test: $(VENV)/installed
 	bin/ensure-debian-packages
 	HYPOTHESIS_PROFILE=ci DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 $(PY) -m pytest -n $(TEST_WORKERS)
 	HYPOTHESIS_PROFILE=ci bin/test-postgres $(PY) -n $(TEST_WORKERS)
+	$(PY) bench/run.py --quick
 
 check: $(VENV)/installed
 	bin/ensure-debian-packages gettext
@@ -45,7 +46,7 @@ messages: $(VENV)/installed
 	$(PY) manage.py compilemessages --ignore=.venv --ignore=tests --ignore=bench
 
 # The figures of BENCHMARKS.md, the app beside ../shared/peer: prints each beside its budget, writes
-# bench/results.json, fails when a gated budget is missed. QUICK=1: SQLite, small counts, a minute or
-# two, no figure gated, fails on any error (the same as bench/run.py --quick).
+# bench/results.json, fails when a gated budget is missed. QUICK=1: SQLite, small counts, no figure
+# gated, fails on any error (the same as bench/run.py --quick).
 bench: $(VENV)/installed
 	$(PY) bench/run.py $(if $(QUICK),--quick)

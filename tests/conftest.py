@@ -7,6 +7,7 @@ from hypothesis import settings
 
 from matches.models import Hand, Seat, Sitting
 from matches.domain.names import without_isolates
+from matches.web.live.prerendered import forget_all
 
 from tests.browsers import browser  # noqa: F401 - the module-wide chromium, for every browser test
 
@@ -78,6 +79,12 @@ def english():
     """Each test starts in English: a French request earlier in the thread leaves French active."""
     with translation.override("en"):
         yield
+
+
+@pytest.fixture(autouse=True)
+def no_region_kept_by_an_earlier_test():
+    """A test's sittings reuse an earlier test's ids (the database is emptied between tests)."""
+    forget_all()
 
 
 @pytest.fixture

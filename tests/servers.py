@@ -31,6 +31,13 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def redis_url() -> str:
+    """The Redis database of this test process: `TEST_REDIS_URL`, else one of 127.0.0.1:6379's per
+    xdist worker, so that one worker's flush never empties another's counts."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    return os.environ.get("TEST_REDIS_URL") or f"redis://127.0.0.1:6379/{15 - int(worker or 0) % 16}"
+
+
 def database_url() -> str:
     """The test database as a DATABASE_URL, for a server to share it with the test."""
     settings = connection.settings_dict

@@ -9,11 +9,11 @@ import redis
 
 from matches.models import Group, Sitting
 
-from tests.servers import EventStream, Phone, gunicorn
+from tests.servers import EventStream, Phone, gunicorn, redis_url
 
 pytestmark = pytest.mark.django_db(transaction=True)
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+REDIS_URL = redis_url()
 
 
 def events_url(server, sitting, watching=False):

@@ -10,11 +10,11 @@ from django.db import connection
 
 from matches.models import Seat, Sitting
 
-from tests.servers import Phone, gunicorn
+from tests.servers import Phone, gunicorn, redis_url
 from tests.models.test_snapshot import TALLY, TALLY_ROW, torn
 
 pytestmark = pytest.mark.django_db(transaction=True)
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+REDIS_URL = redis_url()
 HANDS = 20
 
 

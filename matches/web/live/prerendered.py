@@ -24,6 +24,12 @@ def keep(sitting_id: int, language: str, region: Region) -> None:
             _kept.popitem(last=False)
 
 
+def forget_all() -> None:
+    """Nothing kept: for tests, whose sittings reuse the ids of an earlier test's."""
+    with _lock:
+        _kept.clear()
+
+
 def kept(sitting_id: int, language: str, version: object) -> Region | None:
     """The member region of `version` if a view here rendered it, else None (the hub renders it)."""
     with _lock:
