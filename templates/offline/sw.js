@@ -10,12 +10,16 @@ var OFFLINE = "/offline/";
 var TABLE = /^\/[sw]\/[A-Za-z0-9_-]+\/$/;
 
 // The page for a page never opened here, in the phone's language (the request carries its cookie).
-function keepOfflinePage(language) {
+// The language last said wins: an answer for the language before a change, come late, is not kept.
+var language = "";
+function keepOfflinePage(said) {
+  language = said || language;
   return caches.open(PAGES).then(function (cache) {
     return cache.match(OFFLINE).then(function (kept) {
       if (kept && (!language || kept.headers.get("Content-Language") === language)) return;
       return fetch(OFFLINE, { credentials: "same-origin" }).then(function (response) {
-        if (response.ok) return cache.put(OFFLINE, response);
+        var late = language && response.headers.get("Content-Language") !== language;
+        if (response.ok && !late) return cache.put(OFFLINE, response);
       });
     });
   }).catch(function () {});

@@ -2,7 +2,8 @@
 fit inside the button (nothing cut off or spilling out), no word breaks in its middle (a name in the
 score, an answer, a figure's heading), the page never scrolls sideways and the game keeps its name in
 the top bar, at normal and at double text size. Players' names mix Arabic and Hebrew with Latin ones;
-only the 40-character name may break (it has no room at 200 %)."""
+only the 40-character name may break (it has no room at 200 %). Also in English and French: the score
+of a stake match, the top bar, a match on the home list beside its buttons."""
 
 import pytest
 
@@ -82,30 +83,38 @@ TABLE_SCROLLS = """() => [...document.querySelectorAll('.scroll')].filter(box =>
 
 
 def open_all(page, panels: str) -> None:
-    """Open the panels whose buttons count too (answers, undo, the language menu)."""
-    for summary in page.locator(panels).all()[:2]:
-        if summary.is_visible():
-            summary.click()
+    """Open the panels whose buttons count too (answers, undo, the language menu): the first two shown."""
+    page.evaluate(
+        """selector => [...document.querySelectorAll(selector)].slice(0, 2)
+            .forEach(summary => { if (summary.checkVisibility()) summary.click(); })""",
+        panels,
+    )
 
 
 PANELS = "details.ask > summary, details.more > summary, details.undo > summary"
+# Every check above at one text size, in one go: what overflows, is broken or sticks out.
+AT_SIZE = f"""([ignored, zoom]) => {{
+  document.documentElement.style.fontSize = zoom;
+  const found = [...({OVERFLOWING})(), ...({MID_WORD})([ignored, "body"]), ...({BAR_NAME})()];
+  if (zoom === "100%") found.push(...({BROKEN_WORDS})(), ...({TABLE_SCROLLS})());
+  if (document.documentElement.scrollWidth > window.innerWidth)
+    found.push(`the page scrolls sideways: ${{({STICKING_OUT})()}}`);
+  return found;
+}}"""
+SHOWN = {"home", "table", "answers", "asks-fapfap", "history", "figures", "group-new", "result"}  # screenshots
 
 
-def check(page, problems: dict, name: str, panels: str = PANELS) -> None:
-    """Record what overflows on this screen, at normal text size and at 200 %."""
+def check(page, problems: dict, language: str, name: str, panels: str = PANELS) -> None:
+    """Record what overflows on this screen, at normal text size and at 200 % (at normal size every table
+    fits the phone; at 200 % a table may scroll in its box)."""
     open_all(page, panels)
-    shot(page, name)
+    if name in SHOWN:
+        shot(page, f"lang-{language}-{name}")
     for zoom in ("100%", "200%"):
-        page.evaluate(f"document.documentElement.style.fontSize = '{zoom}'")
-        found = page.evaluate(OVERFLOWING) + (page.evaluate(BROKEN_WORDS) if zoom == "100%" else [])
-        found += page.evaluate(MID_WORD, [IGNORED, "body"]) + page.evaluate(BAR_NAME)
-        if zoom == "100%":  # at normal size every table fits the phone; at 200 % a table may scroll in its box
-            found += page.evaluate(TABLE_SCROLLS)
-        if not no_horizontal_scroll(page):
-            found.append(f"the page scrolls sideways: {page.evaluate(STICKING_OUT)}")
-        if found:
+        if found := page.evaluate(AT_SIZE, [IGNORED, zoom]):
             problems[f"{name} at {zoom}"] = found
-    shot(page, f"{name}-200")
+    if name == "table":
+        shot(page, f"lang-{language}-{name}-200")
     page.evaluate("document.documentElement.style.fontSize = ''")
 
 
@@ -125,16 +134,16 @@ def test_every_button_fits_its_words(browser, live_server, language):
         for slug in ("fapfap", "spar", "sipa", "cat-te", "eighty-three")
     }
     asking["fapfap"].record_hand(1, 2, {"multiplier": "2"})  # money and stakes in the score: four columns
-    page = open_phone(browser, locale=language, extra_http_headers={"Accept-Language": language})
+    page = open_phone(browser, language=language, service_workers="block")  # no worker: same pages, less work
     url = live_server.url
     problems: dict[str, list[str]] = {}
 
     page.goto(url + "/")  # a first visit: what the app is, a demo to try
-    check(page, problems, f"lang-{language}-home", panels=".language summary")
+    check(page, problems, language, "home", panels=".language summary")
     page.goto(url + long_game.get_absolute_url())
     page.locator("button.tap").first.click()  # record hand 1: the notice and the undo button show
     page.locator("details.undo").wait_for()
-    check(page, problems, f"lang-{language}-table")
+    check(page, problems, language, "table")
     for path, name in [
         ("/start/", "games"),
         ("/start/agram-mali/", "start"),
@@ -153,13 +162,12 @@ def test_every_button_fits_its_words(browser, live_server, language):
         (f"/gw/{group.watch_token}/", "group-watch"),
     ]:
         page.goto(url + path)
-        check(page, problems, f"lang-{language}-{name}")
+        check(page, problems, language, name)
     page.goto(url + f"/s/{long_game.token}/end/")
     page.locator("form[action$='/end/'] button").first.click()  # "Yes, end the match": the result
     page.wait_for_url(url + long_game.get_absolute_url())
-    check(page, problems, f"lang-{language}-result")
+    check(page, problems, language, "result")
     assert not problems, "\n".join(f"{screen}: {found}" for screen, found in problems.items())
-    page.context.close()
 
 
 # The score table of a game played for a stake has four columns: at 360 px each name keeps its row's
@@ -172,16 +180,15 @@ SCORE_TABLE = """() => { const box = document.querySelector('table.tally').close
                 return abbr ? `${abbr.textContent} (${abbr.title})` : th.textContent.trim(); })}; }"""
 
 
-@pytest.mark.parametrize(
-    "language, headings",
-    [
-        ("en", ["Player", "Stakes won", "CFA", "Hands won"]),
-        ("fr", ["Joueur", "Mises gagnées", "CFA", "Mains gagnées"]),
-        ("de", ["Spieler", "Einsätze (Gewonnene Einsätze)", "CFA", "Siege (Gewonnene Runden)"]),
-        ("vi", ["Người chơi", "Cược thắng", "CFA", "Ván thắng"]),
-    ],
-)
-def test_a_score_for_a_stake_keeps_each_name_whole_at_360px(browser, live_server, language, headings):
+HEADINGS = {
+    "en": ["Player", "Stakes won", "CFA", "Hands won"],
+    "fr": ["Joueur", "Mises gagnées", "CFA", "Mains gagnées"],
+    "de": ["Spieler", "Einsätze (Gewonnene Einsätze)", "CFA", "Siege (Gewonnene Runden)"],
+    "vi": ["Người chơi", "Cược thắng", "CFA", "Ván thắng"],
+}
+
+
+def test_a_score_for_a_stake_keeps_each_name_whole_at_360px(browser, live_server):
     fapfap = Sitting.start(
         "fapfap",
         [AISHA, DAVID, "Boubacar", "Chaibou"],
@@ -190,12 +197,13 @@ def test_a_score_for_a_stake_keeps_each_name_whole_at_360px(browser, live_server
         stake_label="CFA",
     )
     fapfap.record_hand(1, 2, {"multiplier": "4"})
-    page = open_phone(browser, locale=language, extra_http_headers={"Accept-Language": language})
-    page.goto(live_server.url + fapfap.get_absolute_url())
-    found = page.evaluate(SCORE_TABLE) | {"broken": page.evaluate(MID_WORD, [[], "table.tally"])}
-    assert found == {"scrolls": False, "headings": headings, "broken": []}
-    shot(page, f"lang-{language}-fapfap-score")
-    page.context.close()
+    page = open_phone(browser)
+    for language, headings in HEADINGS.items():
+        page.set_extra_http_headers({"Accept-Language": language})
+        page.goto(live_server.url + fapfap.get_absolute_url())
+        found = page.evaluate(SCORE_TABLE) | {"broken": page.evaluate(MID_WORD, [[], "table.tally"])}
+        assert found == {"scrolls": False, "headings": headings, "broken": []}, language
+        shot(page, f"lang-{language}-fapfap-score")
 
 
 ONE_WORD = "Abdourahamaneousmanemaïnassaraibrahimsan"  # 40 letters, no space: seen pushing the scores away
@@ -207,7 +215,7 @@ def test_a_name_of_one_long_word_leaves_the_scores_and_hands_in_view_at_360px(br
         stake_amount=100, stake_label="CFA",
     )
     fapfap.record_hand(1, 0, {"multiplier": "2"})
-    page = open_phone(browser, locale="fr", extra_http_headers={"Accept-Language": "fr"})
+    page = open_phone(browser, language="fr")
     page.goto(live_server.url + fapfap.get_absolute_url())
     shot(page, "fr-one-long-word-name")
     found = {
@@ -216,33 +224,32 @@ def test_a_name_of_one_long_word_leaves_the_scores_and_hands_in_view_at_360px(br
         "broken": page.evaluate(MID_WORD, [[ONE_WORD], "table.tally"]),
     }
     assert found == {"scrolling tables": [], "page scrolls sideways": False, "broken": []}
-    page.context.close()
 
 
-@pytest.mark.parametrize("language", ["en", "fr", "de", "vi"])
-def test_the_top_bar_keeps_the_games_name_at_200_percent(browser, live_server, language):
+def test_the_top_bar_keeps_the_games_name_at_200_percent(browser, live_server):
     """At double text size "Last Trick" and the language menu fill the bar's first line: the game's name
     (or the group's) takes a line of its own below them, whole; at normal size it stays beside them."""
     sitting = Sitting.start("agram-mali", ["Aïcha", AISHA, DAVID])
-    page = open_phone(browser, locale=language, extra_http_headers={"Accept-Language": language})
-    for path in (sitting.get_absolute_url(), f"/w/{sitting.watch_token}/"):
-        page.goto(live_server.url + path)
-        bar = page.locator(".bar")
-        brand, name = bar.locator(".brand").bounding_box(), bar.locator(".game").bounding_box()
-        assert abs(name["y"] - brand["y"]) < brand["height"] and page.evaluate(BAR_NAME) == [], path
-        page.evaluate("document.documentElement.style.fontSize = '200%'")
-        brand, name = bar.locator(".brand").bounding_box(), bar.locator(".game").bounding_box()
-        assert name["y"] >= brand["y"] + brand["height"] - 1, f"{path}: the name is not below the brand"
-        assert page.evaluate(BAR_NAME) == [] and page.evaluate(MID_WORD, [[], ".bar"]) == [], path
-        shot(page, f"lang-{language}-bar-200")
-    page.context.close()
+    page = open_phone(browser)
+    for language in ("en", "fr", "de", "vi"):
+        page.set_extra_http_headers({"Accept-Language": language})
+        for path in (sitting.get_absolute_url(), f"/w/{sitting.watch_token}/"):
+            page.goto(live_server.url + path)
+            bar = page.locator(".bar")
+            brand, name = bar.locator(".brand").bounding_box(), bar.locator(".game").bounding_box()
+            assert abs(name["y"] - brand["y"]) < brand["height"] and page.evaluate(BAR_NAME) == [], (language, path)
+            page.evaluate("document.documentElement.style.fontSize = '200%'")
+            brand, name = bar.locator(".brand").bounding_box(), bar.locator(".game").bounding_box()
+            assert name["y"] >= brand["y"] + brand["height"] - 1, f"{language} {path}: the name is not below the brand"
+            assert page.evaluate(BAR_NAME) == [] and page.evaluate(MID_WORD, [[], ".bar"]) == [], (language, path)
+            shot(page, f"lang-{language}-bar-200")
 
 
 def test_long_words_of_answers_break_at_a_hyphen_of_the_pages_language(browser, live_server):
     """Phones that hyphenate break a German compound too long for its box ("Durch-marsch") at a hyphen:
     answers, questions and headings are hyphenated in the page's language (<html lang>), names never."""
     chips = Sitting.start("cat-te", [AISHA, DAVID, "Boubacar"])
-    page = open_phone(browser, locale="de", extra_http_headers={"Accept-Language": "de"})
+    page = open_phone(browser, language="de")
     page.goto(live_server.url + chips.get_absolute_url())
     open_all(page, PANELS)
     assert page.evaluate("document.documentElement.lang") == "de"
@@ -259,4 +266,19 @@ def test_long_words_of_answers_break_at_a_hyphen_of_the_pages_language(browser, 
         "summary.tap .name": "manual",
         ".checks.seats .check span": "manual",
     }
-    page.context.close()
+
+
+def test_a_match_on_the_home_list_keeps_its_width_beside_its_buttons(browser, live_server):
+    """First newcomer round: in French the buttons under a match took the row, and its game, state and
+    scores were squeezed into a column one letter wide."""
+    page = open_phone(browser, "360x640")
+    page.goto(live_server.url + "/")
+    page.locator("form.demo button").click()
+    page.wait_for_url("**/s/*/")
+    for language in ("en", "fr"):
+        page.set_extra_http_headers({"Accept-Language": language})
+        page.goto(live_server.url + "/")
+        assert page.evaluate("document.documentElement.lang") == language
+        box = page.locator(".sittings li a").first.bounding_box()
+        assert box["width"] > 250 and box["height"] < 120, (language, box)
+        assert no_horizontal_scroll(page), language

@@ -1,15 +1,12 @@
-"""The newcomer who played every game, on the screen (Debian's chromium): at 360 px a name wraps only
-between its words, in the score table, the hands list and the tap buttons (7 players, the money
-column, names up to 40 characters); the chart's names never overlap nor leave the drawing. The
-words are tested in test_every_game_round.py, the chart's geometry in test_chart.py."""
-
-from itertools import pairwise
+"""Long names on a phone (Debian's chromium at 360x640 and 412x915): a name wraps only between its
+words, in the score table, the hands list and the tap buttons (7 players, the money column, names up to
+40 characters). The chart's names are drawn in test_chart_on_phones.py."""
 
 import pytest
 
 from matches.models import Sitting
 
-from tests.browsers import no_horizontal_scroll, open_phone, shot
+from tests.browsers import PHONES, no_horizontal_scroll, open_phone, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,67 +56,30 @@ SPLIT_WORDS = """element => {
 def split_words(page, selector: str) -> tuple[list[str], int]:
     """The words split across lines in the elements `selector` finds, and the most lines one took."""
     splits, most = [], 0
-    elements = page.locator(selector)
-    assert elements.count(), selector
-    for index in range(elements.count()):
-        found = elements.nth(index).evaluate(SPLIT_WORDS)
-        splits += found["splits"]
-        most = max(most, found["lines"])
+    found = page.locator(selector).evaluate_all(f"elements => elements.map({SPLIT_WORDS})")
+    assert found, selector
+    for each in found:
+        splits += each["splits"]
+        most = max(most, each["lines"])
     return splits, most
 
 
-@pytest.mark.parametrize("size", ["360x640", "412x915"])
-def test_names_wrap_only_between_words_with_seven_players_and_the_money(browser, live_server, size):
+def test_names_wrap_only_between_words_with_seven_players_and_the_money(browser, live_server):
     sitting = Sitting.start("fapfap", LONG_NAMES, stake_amount=25_000, stake_label="FCFA")
     for number, (winner, multiplier) in enumerate([(0, "4"), (1, "4"), (0, "4"), (6, "2"), (0, "4")], start=1):
         sitting.record_hand(number, winner, {"multiplier": multiplier})  # Abdoulkarim: +2,400,000 FCFA
-    page = open_phone(browser, size)
-    page.goto(live_server.url + sitting.get_absolute_url())
-    most = 0
-    for where in (".tally tbody th .name", ".hands .name", "summary.tap .name"):
-        splits, lines = split_words(page, where)
-        assert splits == [], (where, splits)
-        most = max(most, lines)
-    assert most >= 2  # the long names did wrap: between their words
-    assert no_horizontal_scroll(page)
-    shot(page, f"long-names-fapfap-{size}")
-    page.goto(live_server.url + sitting.get_absolute_url() + "hands/")
-    splits, _ = split_words(page, ".hands .name")
-    assert splits == [], splits
-    page.context.close()
-
-
-# Each name's box (user units: what the viewBox measures) against the drawing's box and the others'.
-LABEL_BOXES = """svg => {
-  const view = svg.viewBox.baseVal;
-  const names = [...svg.querySelectorAll("text:not(.axis)")].map(text => {
-    const box = text.getBBox();
-    return {name: text.textContent, top: box.y, bottom: box.y + box.height, right: box.x + box.width};
-  });
-  return {top: view.y, bottom: view.y + view.height, right: view.x + view.width, names};
-}"""
-
-
-@pytest.mark.parametrize(
-    "slug, names, winners",
-    [
-        ("sink-sink", ["Awa", "Oumar", "Salif", "Fanta"], [0, 0]),  # the newcomer's table after hand 2
-        ("sink-sink", ["Awa", "Oumar", "Salif", "Fanta"], [1, 2]),
-        ("eighty-three", ["Ali", "Bintou", "Chloé", "Dan", "Éric", "Fanta", "Garba", "Hawa"], [0]),
-    ],
-)
-def test_the_charts_names_stay_apart_and_inside_the_drawing(browser, live_server, slug, names, winners):
-    sitting = Sitting.start(slug, names)
-    for number, winner in enumerate(winners, start=1):
-        sitting.record_hand(number, winner)
-    page = open_phone(browser, "360x640")
-    page.goto(live_server.url + sitting.get_absolute_url())
-    drawn = page.locator("figure.chart svg").evaluate(LABEL_BOXES)
-    boxes = sorted(drawn["names"], key=lambda box: box["top"])
-    assert len(boxes) == len(names)  # every player named, level players one under the other
-    for box in boxes:
-        assert drawn["top"] <= box["top"] and box["bottom"] <= drawn["bottom"], (box, drawn)
-        assert box["right"] <= drawn["right"], box
-    for upper, lower in pairwise(boxes):
-        assert upper["bottom"] <= lower["top"], (upper, lower)  # never on top of each other
-    page.context.close()
+    page = open_phone(browser)
+    for size, viewport in PHONES.items():
+        page.set_viewport_size(viewport)
+        page.goto(live_server.url + sitting.get_absolute_url())
+        most = 0
+        for where in (".tally tbody th .name", ".hands .name", "summary.tap .name"):
+            splits, lines = split_words(page, where)
+            assert splits == [], (size, where, splits)
+            most = max(most, lines)
+        assert most >= 2, size  # the long names did wrap: between their words
+        assert no_horizontal_scroll(page), size
+        shot(page, f"long-names-fapfap-{size}")
+        page.goto(live_server.url + sitting.get_absolute_url() + "hands/")
+        splits, _ = split_words(page, ".hands .name")
+        assert splits == [], (size, splits)

@@ -96,15 +96,16 @@ def test_the_migration_counts_each_groups_hands():
 
 
 def at_once(first, second, pause_after) -> dict[str, str]:
-    """Run `first` until it has sent a statement matching `pause_after` (then it pauses 0.5 s, as a busy
-    server may between two statements), and `second` meanwhile; each one's outcome."""
-    locked, outcomes = threading.Event(), {}
+    """Run `first` until it has sent a statement matching `pause_after`, then `second`; `first` goes on once
+    `second` waits for a lock or has ended (as a busy server may pause between two statements); each one's
+    outcome."""
+    locked, go_on, outcomes = threading.Event(), threading.Event(), {}
 
     def pausing(execute, sql, params, many, context):
         result = execute(sql, params, many, context)
         if pause_after(sql) and threading.current_thread().name == "first" and not locked.is_set():
             locked.set()
-            time.sleep(0.5)
+            go_on.wait(10)
         return result
 
     def run(name, work):
@@ -122,8 +123,18 @@ def at_once(first, second, pause_after) -> dict[str, str]:
     assert locked.wait(10)
     two = threading.Thread(target=run, name="second", args=("second", second))
     two.start()
+    deadline = time.monotonic() + 10
+    while two.is_alive() and not waiting_for_a_lock() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    go_on.set()
     one.join(30), two.join(30)
     return outcomes
+
+
+def waiting_for_a_lock() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")
+        return cursor.fetchone()[0] > 0
 
 
 def sitting_lock(sql: str) -> bool:

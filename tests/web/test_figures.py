@@ -18,7 +18,7 @@ from matches.domain.stats import PlayerStats, head_to_head, nightly_nets, player
 
 from tests.conftest import shown
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 FR = {"HTTP_ACCEPT_LANGUAGE": "fr"}
 
 WINS, HANDS, POINTS = MatchEndKind.WINS, MatchEndKind.HANDS, MatchEndKind.POINTS
@@ -369,26 +369,7 @@ def test_group_matches_takes_two_queries(django_assert_num_queries):
         assert len(group_matches(group)) == 6
 
 
-# --- the page in a browser --------------------------------------------------------------------
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_page_fits_a_phone(browser, live_server, friends, scheme):
-    from tests.browsers import no_horizontal_scroll, open_phone, shot
-
-    group, _, _ = friends
-    page = open_phone(browser, color_scheme=scheme)
-    page.goto(live_server.url + stats_url(group))
-    assert no_horizontal_scroll(page)
-    page.get_by_role("link", name="Win rate").click()  # sort by win rate, most first
-    page.wait_for_url("**?sort=win_rate")
-    assert page.locator("table.figures tbody th").first.inner_text() == "Ben"  # 75%
-    page.get_by_text("The chart's numbers").click()
-    page.get_by_text("How each figure is counted").click()
-    shot(page, f"group-stats-360x640-{scheme}")
-    page.context.close()
+# The page on a phone (layout, sorting by a tap): tests/browser/test_figures_on_phones.py.
 
 
 def test_a_long_history_is_drawn_with_at_most_sixty_matches_across():

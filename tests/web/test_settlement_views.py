@@ -1,10 +1,10 @@
 """Settling up on the screens: Fapfap for a stake (each player's net money and the fewest payments, on
 the table and at the match end), Cat Tê in chips, and the result a table shares at the end, in English
-and French, with the watch link and never the member link; the share button in Debian's chromium."""
+and French, with the watch link and never the member link. The share button in Debian's chromium:
+tests/browser/test_share_result.py."""
 
 import re
 from html import unescape
-from pathlib import Path
 
 import pytest
 from django.template.loader import render_to_string
@@ -14,13 +14,11 @@ from matches.models import Sitting
 from matches.web.presenters.table_state import TableState
 from matches.domain.rules import MatchEnd, MatchEndKind
 
-from tests.browsers import open_phone, shot
 from tests.conftest import shown
 from tests.web.test_table_words import start, tally, tap
 from tests.web.test_views import url
 
 FR = {"HTTP_ACCEPT_LANGUAGE": "fr"}
-TABLE_HTML = Path(__file__).resolve().parents[2] / "templates" / "matches" / "table.html"
 SETTLE = re.compile(r'<div class="settle">(.*?)</div>', re.DOTALL)
 NET = re.compile(r'<tr><th scope="row"><span class="name">(.*?)</span></th><td class="num">(.*?)</td></tr>')
 PAYMENT = re.compile(r"<li>(.*?)</li>")
@@ -101,8 +99,6 @@ def test_the_home_list_shows_a_stake_match_in_money_not_stakes_won(client):
 
 @pytest.mark.django_db
 def test_the_match_table_page_shows_the_settlement_while_playing(client):
-    if "_settlement.html" not in TABLE_HTML.read_text():
-        pytest.skip("templates/matches/table.html does not include matches/_settlement.html yet")
     sitting = fapfap(client)
     tap(client, sitting, 1, 2, {"multiplier": "4"})  # Ngono x4: +800, the others -400 each
     for page in (
@@ -277,60 +273,5 @@ def test_an_open_match_ended_by_a_member_says_when_not_that_it_ended_early(clien
     assert "Ended early" not in page
 
 
-# --- the share button in a browser -------------------------------------------------------------------
-
-STUB_SHARE = (
-    "window.__shared = []; navigator.share = function (data) { window.__shared.push(data); return Promise.resolve(); };"
-)
-NO_SHARE = "delete Navigator.prototype.share; delete navigator.share;"
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_the_share_button_uses_the_share_sheet_after_the_last_tap(browser, live_server):
-    sitting = Sitting.start("fapfap", NAMES, MatchEnd(MatchEndKind.POINTS, 7), stake_amount=100, stake_label="FCFA")
-    for number, (seat, multiplier) in enumerate([(1, "2"), (1, "4"), (0, "1")], start=1):
-        sitting.record_hand(number, seat, {"multiplier": multiplier})
-    page = open_phone(browser)
-    page.add_init_script(STUB_SHARE)
-    page.goto(live_server.url + sitting.get_absolute_url())
-    page.locator("summary.tap", has_text="Ngono").click()  # the last tap ends the match: the standings come by htmx
-    page.get_by_role("button", name=re.compile("With a 4 or higher")).click()
-    page.get_by_text("Match over").wait_for()
-    button = page.get_by_role("button", name="Share result")
-    button.wait_for()
-    assert not page.locator("#result-text").is_visible()  # the phone shares: no box to select from
-    shot(page, "share-result-360x640")
-    button.click()
-    page.wait_for_function("window.__shared.length === 1")
-    shared = page.evaluate("window.__shared[0]")
-    assert shared["title"] == "Fapfap"
-    assert "Mbarga pays Ngono 500 FCFA." in shown(shared["text"]) and f"/w/{sitting.watch_token}/" in shared["text"]
-    assert sitting.token not in shared["text"]
-    page.context.close()
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_without_a_share_sheet_the_button_copies_and_without_javascript_the_text_is_there(browser, live_server):
-    sitting = Sitting.start("cat-te", ["Ben", "Cal", "Dia"], MatchEnd(MatchEndKind.HANDS, 1))
-    sitting.record_hand(1, 0, {"how": "last"})
-    page = open_phone(browser, "412x915")
-    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page.add_init_script(NO_SHARE)
-    page.goto(live_server.url + sitting.get_absolute_url())
-    button = page.get_by_role("button", name="Share result")
-    button.click()
-    page.get_by_role("button", name="Result copied: paste it in your chat").wait_for()
-    copied = page.evaluate("navigator.clipboard.readText()")
-    assert copied.startswith("Cat Tê · ") and "Cal owes Ben the worth of 1 chip." in shown(copied)
-    shot(page, "share-result-copied-412x915")
-    page.context.close()
-
-    plain = open_phone(browser, java_script_enabled=False)
-    plain.goto(live_server.url + sitting.get_absolute_url())
-    box = plain.get_by_role("textbox", name=re.compile("The result, to send to the group"))
-    assert box.is_visible() and "Dia owes Ben the worth of 1 chip." in shown(box.input_value())
-    assert not plain.get_by_role("button", name="Share result").is_visible()
-    shot(plain, "share-result-no-js-360x640")
-    plain.context.close()
+# The share button in a phone's browser (the share sheet, the clipboard): tests/browser/test_share_result.py;
+# the result's box without JavaScript: tests/web/test_without_javascript.py.

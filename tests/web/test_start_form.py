@@ -10,8 +10,6 @@ from matches.models import Sitting
 from matches.domain.rules import GAMES, MatchEndKind, RuleError
 from matches.web.texts import rule_message
 
-from tests.browsers import open_phone, shot
-
 HX = {"HTTP_HX_REQUEST": "true"}
 FR = {"HTTP_ACCEPT_LANGUAGE": "fr-FR,fr;q=0.9"}
 NUMBER_FIELDS = {"points": "end_target_points", "hands": "end_target_hands", "wins": "end_target_wins"}
@@ -228,80 +226,8 @@ def test_letzter_stich_hands_default_lets_everyone_deal_equally_often(seats):
     assert target % seats == 0 and target == 3 * seats
 
 
-# --- the same, in a phone's browser without JavaScript ---------------------------------
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("script", [False, True], ids=["no-js", "js"])
-def test_a_three_player_letzter_stich_after_12_hands_in_a_phone_browser(browser, live_server, script):
-    page = open_phone(browser, java_script_enabled=script)
-    page.goto(live_server.url + "/start/letzter-stich/")
-    page.get_by_text("Letzter Stich: 3 to 6 players").wait_for()
-    for row, name in enumerate(["Aïcha", "Boubacar", "Chaibou"], start=1):
-        page.fill(f"#id_player_{row}", name)
-    assert page.locator("#id_end_target_points").is_visible()
-    assert not page.locator("#id_end_target_hands").is_visible()
-    page.get_by_label("After N hands", exact=True).check()
-    assert page.locator("#id_end_target_hands").is_visible()
-    assert not page.locator("#id_end_target_points").is_visible()
-    assert page.input_value("#id_end_target_hands") == "12"
-    shot(page, f"start-letzter-stich-hands-{'js' if script else 'no-js'}-360x640")
-    page.get_by_role("button", name="Start the match", exact=True).last.click()
-    page.get_by_text("The match ends after 12 hands.").wait_for()
-    sitting = Sitting.objects.get()
-    assert [seat.name for seat in sitting.table().seats] == ["Aïcha", "Boubacar", "Chaibou"]
-    page.context.close()
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_add_stops_at_five_for_agram_without_javascript(browser, live_server):
-    page = open_phone(browser, "412x915", java_script_enabled=False)
-    page.goto(live_server.url + "/start/agram/")
-    page.get_by_role("button", name="Add a player").click()
-    assert page.locator('input[name^="player_"]').count() == 5
-    assert page.get_by_role("button", name="Add a player").count() == 0
-    page.get_by_text("Agram is played by at most 5").wait_for()
-    shot(page, "start-agram-full-no-js-412x915")
-    page.context.close()
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("language", ["en", "fr"])
-def test_the_start_form_with_its_new_parts_has_no_serious_accessibility_violation(browser, live_server, language):
-    from axe_playwright_python.sync_playwright import Axe
-
-    page = open_phone(browser, locale=language, extra_http_headers={"Accept-Language": language})
-    page.goto(live_server.url + "/start/letzter-stich/")
-    for _ in range(2):
-        page.locator('button[name="action"][value="add"]').click()
-        page.wait_for_timeout(300)
-    page.locator('input[name="end_kind"][value="hands"]').check()
-    page.fill("#id_end_target_hands", "0.5")
-    page.locator("button.submit").click()
-    page.locator("#id_end_target_hands-error").wait_for()
-    assert page.locator('input[name^="player_"]').count() == 6
-    assert page.locator("#table-full").is_visible()
-    violations = Axe().run(page).response["violations"]
-    assert [v["id"] for v in violations if v["impact"] in ("serious", "critical")] == []
-    shot(page, f"start-letzter-stich-refused-{language}-360x640")
-    page.context.close()
-
-
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_games_start_form_has_no_serious_accessibility_violation(browser, live_server, scheme):
-    from axe_playwright_python.sync_playwright import Axe
-
-    page = open_phone(browser, color_scheme=scheme)
-    for slug in GAMES:
-        page.goto(live_server.url + f"/start/{slug}/")
-        violations = Axe().run(page).response["violations"]
-        assert [v["id"] for v in violations if v["impact"] in ("serious", "critical")] == [], slug
-    page.context.close()
+# In a phone's browser (the chosen match end's number alone on screen, axe): tests/browser/test_start_form.py;
+# the form posted without JavaScript: tests/web/test_without_javascript.py.
 
 
 @pytest.mark.django_db
