@@ -8,7 +8,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run dev test check bench messages
+.PHONY: run dev test test-sqlite test-postgres check bench messages
 
 $(VENV)/installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -23,14 +23,21 @@ dev: $(VENV)/installed
 	DEBUG=1 PLAIN_HTTP=1 $(PY) manage.py migrate --noinput
 	DEBUG=1 PLAIN_HTTP=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-# pytest-xdist's workers: more than the cores, since the browser tests mostly wait on chromium.
+# pytest-xdist's workers for each leg: the two legs run side by side, and the browser tests mostly
+# wait on chromium, so together they keep both cores busy. Each leg's output is shown when it ends.
 TEST_WORKERS ?= 3
+PG_TEST_WORKERS ?= 2
 
 test: $(VENV)/installed
 	bin/ensure-debian-packages
-	HYPOTHESIS_PROFILE=ci DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 $(PY) -m pytest -n $(TEST_WORKERS)
-	HYPOTHESIS_PROFILE=ci bin/test-postgres $(PY) -n $(TEST_WORKERS)
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-sqlite test-postgres
 	$(PY) bench/run.py --quick
+
+test-sqlite: $(VENV)/installed
+	HYPOTHESIS_PROFILE=ci DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 $(PY) -m pytest -n $(TEST_WORKERS)
+
+test-postgres: $(VENV)/installed
+	HYPOTHESIS_PROFILE=ci bin/test-postgres $(PY) -n $(PG_TEST_WORKERS)
 
 check: $(VENV)/installed
 	bin/ensure-debian-packages gettext

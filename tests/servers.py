@@ -32,10 +32,12 @@ def free_port() -> int:
 
 
 def redis_url() -> str:
-    """The Redis database of this test process: `TEST_REDIS_URL`, else one of 127.0.0.1:6379's per
-    xdist worker, so that one worker's flush never empties another's counts."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
-    return os.environ.get("TEST_REDIS_URL") or f"redis://127.0.0.1:6379/{15 - int(worker or 0) % 16}"
+    """The Redis database of this test process: `TEST_REDIS_URL`, else one of 127.0.0.1:6379's per leg
+    and xdist worker, so that one process's flush never empties another's counts (`make test` runs
+    the two legs side by side)."""
+    worker = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0) % 8
+    leg = 8 if os.environ.get("DATABASE_URL", "").startswith("postgres") else 0
+    return os.environ.get("TEST_REDIS_URL") or f"redis://127.0.0.1:6379/{15 - leg - worker}"
 
 
 def database_url() -> str:
