@@ -181,7 +181,10 @@ def test_a_stale_csrf_token_is_renewed_and_the_tap_goes_through_once(browser, li
     sitting = Sitting.start("agram", NAMES[:4])
     page = open_phone(browser, "360x640", clock=True)
     page.goto(f"{live_server.url}/s/{sitting.token}/")
-    page.context.clear_cookies(name="csrftoken")  # the page sat open overnight: its token matches nothing now
+    # The page sat open overnight (its service worker long installed: installing, it fetches a page that
+    # would set a cookie of its own): its token matches nothing now.
+    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+    page.context.clear_cookies(name="csrftoken")
     page.get_by_role("button", name="Chaibou").click()
     page.get_by_text("Hand 1 recorded: Chaibou.").wait_for()
     assert page.locator(".notice.error").count() == 0
