@@ -2,6 +2,9 @@
 // Events); where the phone has no EventSource or the stream keeps failing, it asks every 5 s instead.
 // A pushed table never closes what a person has open (an answer panel, Undo's question) nor moves the
 // names under their finger: it waits until that is closed, and keeps the names where they were.
+// A phone that cannot be sure it shows the server's table (its stream down for a few seconds, no poll
+// answered) says so above the table, and catches up by itself: when the network is back, and when the
+// page comes back from the background.
 (function () {
   "use strict";
   var POLL_MS = 5000;
@@ -10,22 +13,33 @@
   var failures = 0;
   var held = null; // a pushed region waiting for an open panel to close: {html, version}
   var fingerDown = false;
-  var asking = 0; // this phone's own requests from the table under way: their answer is newer than a push
+  var asking = []; // this phone's own requests from the table under way (sent: their answer is newer than a push)
+  var ASKING_MS = 30000; // a request still counted after this got no answer event: it no longer holds pushes
+  var BEHIND_MS = 3000; // not sure of the table this long (a stream that drops reconnects within 2 s): say so
+  var sure = Date.now(); // when this phone last knew it showed the server's table
+  var hiddenAt = 0;
 
   function live() { return document.querySelector("[data-events]"); }
   function versionOf(element) { return Number(element && element.dataset.version) || 0; }
   function streaming() { return source && source.readyState === 1 && failures === 0; }
+  function heard() { sure = Date.now(); sayBehind(); }
+  function waiting() {
+    var now = Date.now();
+    asking = asking.filter(function (config) { return now - config.heldPushes < ASKING_MS; });
+    return asking.length;
+  }
 
   function connect() {
     var region = live();
     if (!region || !window.EventSource || source || !navigator.onLine) return;
     source = new EventSource(region.dataset.events + "?v=" + (region.dataset.version || ""));
-    source.addEventListener("open", function () { failures = 0; });
+    source.addEventListener("open", function () { failures = 0; heard(); });
     source.addEventListener("table", function (event) {
       failures = 0;
+      heard();
       hold(event.data, Number(event.lastEventId));
     });
-    source.addEventListener("changed", function () { failures = 0; refreshGroup(); });
+    source.addEventListener("changed", function () { failures = 0; heard(); refreshGroup(); });
     source.addEventListener("gone", function (event) {
       stop();
       if (event.data) window.location.assign(event.data); else window.location.reload();
@@ -42,6 +56,36 @@
     if (source) source.close();
     source = null;
   }
+  function restart() { // a stream that may have died quietly (the phone slept, the network changed)
+    stop();
+    failures = 0;
+    connect();
+  }
+
+  // --- not sure of the table: said above it, so that nobody trusts an old score ---
+  function behind() {
+    if (!live() || !navigator.onLine || document.querySelector("#offline .offline-line")) return false; // offline.js says it
+    if (streaming()) return false;
+    return Date.now() - sure > (polling() ? 2 * POLL_MS + BEHIND_MS : BEHIND_MS);
+  }
+  function sayBehind() {
+    var line = document.getElementById("behind");
+    var words = document.body.dataset.behind;
+    if (!behind() || !words) { if (line) line.remove(); return; }
+    if (line) return;
+    var region = live();
+    line = document.createElement("p");
+    line.id = "behind"; // above the table region, so that a fresh region leaves it as it is
+    line.className = "notice behind";
+    line.setAttribute("role", "status");
+    line.textContent = words + " ";
+    var reload = document.createElement("a");
+    reload.href = window.location.pathname;
+    reload.textContent = document.body.dataset.behindReload || "";
+    line.appendChild(reload);
+    region.parentNode.insertBefore(line, region);
+  }
+  setInterval(sayBehind, 1000);
 
   // --- a pushed table: shown unless it is older than the one on screen, once nothing is open ---
   function hold(html, version) {
@@ -53,7 +97,7 @@
     show();
     // (not while this phone's own request is on its way: the push is most likely of its own change,
     // and its answer says whether another phone's came first)
-    if (held && asking === 0) sayHeld(live());
+    if (held && !waiting()) sayHeld(live());
   }
   // Someone has a panel open (about to answer for a hand another phone may just have recorded): say
   // the table changed, and that closing the panel shows it.
@@ -70,7 +114,7 @@
     });
   }
   function busy(region) {
-    return fingerDown || asking > 0 || region.querySelector("details[open]") ||
+    return fingerDown || waiting() > 0 || region.querySelector("details[open]") ||
       (document.activeElement && region.contains(document.activeElement) && document.activeElement.matches("input, select, textarea"));
   }
   function show() {
@@ -86,17 +130,21 @@
     if (anchor && after) window.scrollBy(0, after.getBoundingClientRect().top - before);
     document.dispatchEvent(new CustomEvent("lasttrick:table", { detail: { version: pushed.version } }));
   }
-  document.addEventListener("htmx:beforeRequest", function (event) {
+  // Counted once sent (htmx:beforeSend): a request cancelled before (offline.js, with no network) never
+  // gets an answer event to count it off.
+  document.addEventListener("htmx:beforeSend", function (event) {
     var region = live();
     if (!region || !region.contains(event.detail.elt) || !event.detail.requestConfig) return;
-    event.detail.requestConfig.heldPushes = true;
-    asking += 1;
+    event.detail.requestConfig.heldPushes = Date.now();
+    asking.push(event.detail.requestConfig);
   });
   function answered(event) { // an answer, or none (no network, timeout): each request counted off once
     var config = event.detail.requestConfig;
     if (!config || !config.heldPushes) return;
-    config.heldPushes = false;
-    asking = Math.max(0, asking - 1);
+    var xhr = event.detail.xhr;
+    if (event.type === "htmx:afterRequest" && xhr && xhr.status && xhr.status < 500) heard(); // the server's table
+    config.heldPushes = 0;
+    asking = asking.filter(function (other) { return other !== config; });
     setTimeout(showOrSay, 0); // (a push older than the answer is dropped there)
   }
   ["htmx:afterRequest", "htmx:sendError", "htmx:timeout", "htmx:sendAbort"].forEach(function (name) {
@@ -147,6 +195,7 @@
   }
 
   // --- the fallback: ask every 5 s (204 while nothing changed) where the stream cannot be had ---
+  function polling() { return !window.EventSource || failures >= GIVE_UP || !source; }
   function poll() {
     var region = document.querySelector("[data-poll]");
     if (!region || !window.htmx || document.visibilityState !== "visible" || streaming()) return;
@@ -155,11 +204,19 @@
     window.htmx.trigger(region, "poll");
   }
   setInterval(poll, POLL_MS);
-  document.addEventListener("visibilitychange", poll);
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "hidden") { hiddenAt = Date.now(); return; }
+    if (hiddenAt && Date.now() - hiddenAt > BEHIND_MS) restart(); // it may have slept: a fresh stream catches up
+    hiddenAt = 0;
+    poll();
+    sayBehind();
+  });
+  window.addEventListener("pageshow", function (event) { if (event.persisted) restart(); }); // back/forward cache
+  document.addEventListener("resume", restart); // a page the browser froze in the background
   document.addEventListener("DOMContentLoaded", connect);
   document.addEventListener("DOMContentLoaded", freshIfOlder);
   document.addEventListener("lasttrick:table", function () { newest(live()); });
   // No network: no stream to keep trying (offline.js keeps the taps); back online: the stream catches up.
-  window.addEventListener("offline", stop);
-  window.addEventListener("online", function () { failures = 0; connect(); });
+  window.addEventListener("offline", function () { stop(); sayBehind(); });
+  window.addEventListener("online", function () { restart(); if (!window.EventSource) poll(); });
 })();

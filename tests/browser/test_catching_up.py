@@ -1,0 +1,122 @@
+"""A phone that lost the table (no network for a while, at any moment; the page asleep in the background;
+its stream refused) says so on the table while it cannot be sure of it, and shows every tap the other
+phones made within 2 s of the network coming back, by itself. The phone's clock is Playwright's: a
+minute offline passes for the page's timers without the test waiting for it."""
+
+import random
+
+import pytest
+from playwright.sync_api import expect
+
+from matches.domain.errors import AlreadyRecorded
+from matches.models import Sitting
+
+from tests.browsers import open_phone, shot, stream_open, watch_console
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
+BACK_MS = 2000  # from the network's return to the phone showing the server's table
+MOMENTS = ["during a poll", "during a tap", "during a push", "during a reconnect"]
+
+
+def other_phones_tap(sitting: Sitting, count: int) -> None:
+    recorded = 0
+    while recorded < count:
+        sitting.refresh_from_db()
+        number = sitting.hands.count() + 1
+        try:
+            sitting.record_hand(number, number % len(NAMES))
+            recorded += 1
+        except AlreadyRecorded:  # the phone's own tap reached the server first: the next hand, then
+            pass
+
+
+def shows_the_servers_table(page, sitting: Sitting, hand: str = "Hand") -> None:
+    sitting.refresh_from_db()
+    expect(page.locator("#table")).to_have_attribute("data-version", str(sitting.version), timeout=BACK_MS)
+    expect(page.locator("#who-won .hand")).to_have_text(f"{hand} {sitting.hands.count() + 1}")
+    expect(page.locator("#behind, #offline .offline-line")).to_have_count(0)
+
+
+def go_offline(page, sitting: Sitting, moment: str) -> None:
+    if moment == "during a poll":
+        page.evaluate("htmx.trigger('#table', 'poll')")
+    elif moment == "during a tap":
+        page.locator("button.tap", has_text="Boubacar").click(no_wait_after=True)
+    elif moment == "during a push":
+        other_phones_tap(sitting, 1)
+    elif moment == "during a reconnect":
+        page.context.set_offline(True)
+        page.context.set_offline(False)
+    page.context.set_offline(True)
+
+
+def test_a_phone_back_from_an_offline_spell_at_any_moment_shows_every_tap_it_missed(browser, live_server):
+    seed = random.randrange(10**6)
+    moments = random.Random(seed).choices(MOMENTS, k=5)
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, clock=True)
+    # chromium's and htmx's own lines for a request the network dropped, and for a waiting tap refused
+    # because another phone recorded that hand meanwhile
+    dropped = ("ERR_INTERNET_DISCONNECTED", "htmx:afterRequest", "htmx:sendError", "status of 409")
+    errors = watch_console(page, allowed=dropped)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    stream_open(page)
+    for seconds, moment in zip([1, 3, 6, 20, 60], moments):
+        go_offline(page, sitting, moment)
+        other_phones_tap(sitting, 2)
+        expect(page.locator("#offline .offline-line")).to_be_visible()  # it says it cannot follow
+        page.clock.run_for(seconds * 1000)
+        expect(page.locator("#offline .offline-line")).to_be_visible()
+        page.context.set_offline(False)
+        try:
+            shows_the_servers_table(page, sitting)
+        except AssertionError as error:
+            raise AssertionError(f"back from {seconds} s offline {moment} (random seed {seed}): {error}") from None
+        page.clock.run_for(1000)  # a hand's time before the next tap
+    assert errors == [], seed
+
+
+def test_a_phone_back_from_two_minutes_in_the_background_shows_every_tap_it_missed(browser, live_server):
+    """In the background a phone's page is frozen and its connections cut; it comes back two minutes on."""
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, clock=True)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    stream_open(page)
+    lifecycle = page.context.new_cdp_session(page)
+    page.evaluate("""() => {
+      Object.defineProperty(document, "visibilityState", {configurable: true, get: () => "hidden"});
+      document.dispatchEvent(new Event("visibilitychange"));
+    }""")
+    lifecycle.send("Page.setWebLifecycleState", {"state": "frozen"})
+    page.context.set_offline(True)
+    other_phones_tap(sitting, 3)
+    page.context.set_offline(False)  # the network is back before the page wakes: its stream was cut meanwhile
+    lifecycle.send("Page.setWebLifecycleState", {"state": "active"})
+    page.clock.fast_forward(120_000)
+    page.evaluate("""() => {
+      Object.defineProperty(document, "visibilityState", {configurable: true, get: () => "visible"});
+      document.dispatchEvent(new Event("visibilitychange"));
+    }""")
+    shows_the_servers_table(page, sitting)
+
+
+def test_a_phone_whose_stream_is_refused_says_it_is_behind_then_catches_up(browser, live_server):
+    """Online, but the server's stream cannot be had (a proxy in the way, the server restarting): the
+    table says this phone is not up to date instead of showing an old score as current."""
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, "360x640", clock=True, locale="fr-FR")
+    page.goto(live_server.url + sitting.get_absolute_url())
+    stream_open(page)
+    refused = "**/s/*/{events,poll}/**"
+    page.route(refused, lambda route: route.fulfill(status=502))
+    page.context.set_offline(True)  # the stream drops; back online, neither it nor a poll is answered
+    page.context.set_offline(False)
+    other_phones_tap(sitting, 1)
+    page.clock.run_for(15_000)
+    expect(page.locator("#behind")).to_contain_text("Pas à jour")
+    expect(page.locator("#who-won .hand")).to_have_text("Main 1")
+    shot(page, "behind-360x640-fr")
+    page.unroute(refused)
+    page.clock.run_for(6000)  # the next poll, or the stream tried again
+    shows_the_servers_table(page, sitting, "Main")
