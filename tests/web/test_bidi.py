@@ -136,3 +136,17 @@ def test_the_shared_result_isolates_only_the_right_to_left_names(client, languag
     assert FSI not in text.replace(f"{FSI}{arabic}{PDI}", "").replace(f"{FSI}{hebrew}{PDI}", "")
     assert PDI not in text.replace(f"{FSI}{arabic}{PDI}", "").replace(f"{FSI}{hebrew}{PDI}", "")
     assert "<bdi>Ali</bdi>" in page  # on the screen every name keeps its <bdi>
+
+
+def test_a_title_isolates_only_a_name_that_needs_it(client):
+    """A left-to-right name reads the same with or without FSI and PDI: a page's title carries them only
+    for a right-to-left name (a phone's tab and history show the marks of some browsers as boxes)."""
+    group = Group.create("Jeudi", ["Boubacar", AISHA])
+    boubacar, aisha = group.members().get(name="Boubacar"), group.members().get(name=AISHA)
+    for page, title in [
+        (f"/g/{group.token}/", "Jeudi"),
+        (f"/g/{group.token}/matches/", "Jeudi"),
+        (f"/g/{group.token}/players/{boubacar.pk}/", "Boubacar"),
+        (f"/g/{group.token}/players/{aisha.pk}/", isolate(AISHA)),
+    ]:
+        assert f"<title>{title} · Last Trick</title>" in client.get(page).content.decode(), page
