@@ -58,3 +58,24 @@ def test_each_figure_says_exactly_which_matches_it_counts(client, friends):  # n
     )
     for heading, text in explained.items():
         assert "finished" in text.casefold() or heading in ("Win rate", "Share of hands"), (heading, text)
+
+
+def test_head_to_head_reads_each_pair_and_the_pairs_in_name_order(client):
+    """Players joined in the reverse of reading order: each pair still reads "Aïcha – Ngono", with
+    Aïcha's matches finished higher first, and the pairs follow the first name, then the second."""
+    from matches.domain.rules import MatchEnd, MatchEndKind
+    from matches.models import Group
+
+    group = Group.create("Jeudi", ["Ngono", "Mbarga", "Aïcha"])
+    ids = {player.name: player.pk for player in group.players.all()}
+    for winner in (2, 2, 0):  # seated Ngono, Mbarga, Aïcha: Aïcha wins two matches, Ngono one
+        seating = [ids["Ngono"], ids["Mbarga"], ids["Aïcha"]]
+        group.start_match("agram", seating, MatchEnd(MatchEndKind.WINS, 1)).record_hand(1, winner)
+    page = re.sub(r"</?bdi>", "", client.get(stats_url(group)).content.decode())
+    rows = re.findall(r'<th scope="row"><span class="name">([^<]+) – ([^<]+)</span>.*?'
+                      r'<span class="line">([^<]+)</span><span class="line">([^<]+)</span>', page, re.S)
+    assert rows == [
+        ("Aïcha", "Mbarga", "Aïcha: 2", "Mbarga: 0"),
+        ("Aïcha", "Ngono", "Aïcha: 2", "Ngono: 1"),
+        ("Mbarga", "Ngono", "Mbarga: 0", "Ngono: 1"),
+    ]

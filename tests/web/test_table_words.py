@@ -28,8 +28,9 @@ LEAD_WORDS = [("en", r"\blead", r"deal|trick"), ("fr", r"entam", r"donn|levée")
 
 @pytest.mark.parametrize("language, lead, deal", LEAD_WORDS, ids=[w[0] for w in LEAD_WORDS])
 def test_leads_names_only_who_plays_first_never_the_first_place(client, sitting, language, lead, deal):
-    """The table says "Chaibou deals, Djibo leads."; the score's first place gets a word of its own,
-    on the table, the watch view, the history and the standings. Source: RULES.md, A worked sitting."""
+    """The table says "Chaibou deals, Djibo leads."; the score's first place gets a word of its own on
+    the table and the watch view while the match runs; once it is over, the standings' sentence names
+    the winner and the score has no badge beside it. Source: RULES.md, A worked sitting."""
     headers = {"HTTP_ACCEPT_LANGUAGE": language}
     play(sitting, [2])
     pages = [url(sitting), f"/w/{sitting.watch_token}/", url(sitting, "hands/")]
@@ -37,7 +38,8 @@ def test_leads_names_only_who_plays_first_never_the_first_place(client, sitting,
     sitting.end_match()
     texts.append(client.get(url(sitting), **headers).content.decode())
     badges = [unescape(b) for page in texts for b in re.findall(r'<span class="first">(.*?)</span>', page)]
-    assert len(badges) == 3  # Chaibou first on the table, the watch view and the standings' table
+    assert len(badges) == 2  # Chaibou first on the table and the watch view
+    assert '<span class="first">' not in texts[-1] and '<p class="result">' in texts[-1]
     assert not any(re.search(lead, badge, re.I) for badge in badges), badges
     for page in texts:
         for sentence in re.split(r"(?<=[.!?])\s", words(page)):

@@ -253,7 +253,6 @@ def stats_context(request: HtmxHttpRequest, group: Group, read: GroupRead, watch
     pairs = stats.head_to_head(matches, game)
     every_pair = len(pairs)  # a large group has thousands: those who played together most
     pairs = dict(sorted(pairs.items(), key=lambda item: (-item[1].matches, item[0]))[:PAIRS_SHOWN])
-    by_names = sorted(pairs.items(), key=lambda item: (name_order(names[item[0][0]]), name_order(names[item[0][1]])))
     explained = [*shown, "head_to_head"]
     return {
         "group": group,
@@ -269,16 +268,27 @@ def stats_context(request: HtmxHttpRequest, group: Group, read: GroupRead, watch
         "rows": [(names[player], list(zip(shown.values(), cells(figure, shown)))) for player, figure in rows],
         "explanations": [(shown.get(key) or HEADINGS[key], _(stats.EXPLANATIONS[key])) for key in explained],
         "pairs": [
-            (names[first], names[second], pair, ahead(names[first], pair.first_wins, names[second], pair.second_wins))
-            for (first, second), pair in by_names
+            (first, second, pair, ahead(first, pair.first_wins, second, pair.second_wins))
+            for first, second, pair in in_name_order(pairs, names)
         ],
-        "pairs_left_out": every_pair - len(by_names),
+        "pairs_left_out": every_pair - len(pairs),
         "rate_chart": rate_chart(matches, names, game),
         "shares": hand_shares(matches, names) if game is None else [],
         "shares_shown": SHARES_SHOWN,
         "nights": nights(read.every_match, names),
         "counted": sum(1 for match in matches if match.counts and (game is None or match.game == game)),
     }
+
+
+def in_name_order(pairs: dict, names: dict) -> list[tuple[str, str, stats.HeadToHead]]:
+    """Each pair's names in reading order (its tally turned with them), and the pairs in that order."""
+    shown = []
+    for (first, second), pair in pairs.items():
+        if name_order(names[second]) < name_order(names[first]):
+            first, second = second, first
+            pair = stats.HeadToHead(pair.matches, pair.second_wins, pair.first_wins, pair.draws)
+        shown.append((names[first], names[second], pair))
+    return sorted(shown, key=lambda row: (name_order(row[0]), name_order(row[1])))
 
 
 def ahead(first: str, first_wins: int, second: str, second_wins: int) -> list[str]:
