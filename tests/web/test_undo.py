@@ -29,14 +29,19 @@ def test_undo_asks_first_and_says_what_it_takes_back(client):
     "game, taps, words",
     [
         ("agram", [(1, {})], "Hand 1: Ana won it. Undo it? The win comes off the score"),  # hands won are the score
-        ("sipa", [(1, {"sevens": "none"})], "Undo it? Its points come off the score"),
+        ("sipa", [(1, {"sevens": "none"})], "Undo it? What it won comes off the score"),  # points
+        ("fapfap", [(1, {"multiplier": "2"})], "Undo it? What it won comes off the score"),  # stakes
+        ("cat-te", [(1, {"how": "last"})], "Undo it? What it won comes off the score"),  # chips
     ],
 )
 def test_the_undo_confirmation_says_what_comes_off_in_the_games_own_terms(client, game, taps, words):
-    sitting = Sitting.start(game, NAMES[:2])
+    """Never a unit the game does not count in (Fapfap's stakes are no points)."""
+    chips = {"starting_chips": 3} if game == "cat-te" else {}
+    sitting = Sitting.start(game, NAMES[: 3 if chips else 2], **chips)
     for number, (winner, answers) in enumerate(taps, start=1):
         tapped(client, sitting, number, winner, **answers)
-    assert words in shown(client.get(url(sitting)).content.decode())
+    undo = shown(re.search(r'<details class="undo">(.*?)</details>', client.get(url(sitting)).content.decode(), re.S)[1])
+    assert words in undo and ("points" not in undo or sitting.rules.unit == "points"), undo
 
 
 @pytest.mark.parametrize("headers, status", [({}, 302), (HX, 200)], ids=["plain", "htmx"])
