@@ -7,6 +7,9 @@ from html import unescape
 
 import pytest
 
+from matches.domain.rules import MatchEnd, MatchEndKind
+from matches.models import Group
+
 from tests.pages import FR, words
 from tests.web.test_figures import friends, stats_url  # noqa: F401 - the hand-made group, as a fixture
 
@@ -63,9 +66,6 @@ def test_each_figure_says_exactly_which_matches_it_counts(client, friends):  # n
 def test_head_to_head_reads_each_pair_and_the_pairs_in_name_order(client):
     """Players joined in the reverse of reading order: each pair still reads "Aïcha – Ngono", with
     Aïcha's matches finished higher first, and the pairs follow the first name, then the second."""
-    from matches.domain.rules import MatchEnd, MatchEndKind
-    from matches.models import Group
-
     group = Group.create("Jeudi", ["Ngono", "Mbarga", "Aïcha"])
     ids = {player.name: player.pk for player in group.players.all()}
     for winner in (2, 2, 0):  # seated Ngono, Mbarga, Aïcha: Aïcha wins two matches, Ngono one

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import unescape
 from urllib.parse import urlencode
 
@@ -286,7 +286,7 @@ def in_name_order(pairs: dict, names: dict) -> list[tuple[str, str, stats.HeadTo
     for (first, second), pair in pairs.items():
         if name_order(names[second]) < name_order(names[first]):
             first, second = second, first
-            pair = stats.HeadToHead(pair.matches, pair.second_wins, pair.first_wins, pair.draws)
+            pair = replace(pair, first_wins=pair.second_wins, second_wins=pair.first_wins)
         shown.append((names[first], names[second], pair))
     return sorted(shown, key=lambda row: (name_order(row[0]), name_order(row[1])))
 
