@@ -11,10 +11,12 @@ from matches.domain.rules.core import Game, MatchEnd, Progress
 
 @dataclass(frozen=True)
 class Played:
-    """What the replay needs of one hand: the winner's seat (None: abandoned) and each seat's points."""
+    """What the replay needs of one hand: the winner's seat (None: abandoned), each seat's points, and
+    the seats that played it (None: all)."""
 
     winner: int | None
     points: Sequence[int]
+    playing: Sequence[int] | None = None
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,7 @@ def replay(n_seats: int, end: MatchEnd, hands: Iterable[Played]) -> Replayed:
     after, ended_at = [], None
     for index, hand in enumerate(hands):
         if hand.winner is not None:
-            progress = progress.after(end, hand.winner, hand.points)
+            progress = progress.after(end, hand.winner, hand.points, hand.playing)
             if progress.over and ended_at is None:
                 ended_at = index
         after.append(progress)

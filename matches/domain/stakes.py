@@ -11,28 +11,57 @@ from matches.domain.settlement import nets_from_totals
 
 
 @dataclass(frozen=True)
+class Part:
+    """Part of a match whose table changed: hands from `number` on, played by `seats` (positions), which
+    began with each seat's total at `start` (a seat taken since starts at 0)."""
+
+    number: int
+    seats: tuple[int, ...]
+    start: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Stakes:
     """A sitting's chips and stake: `chips` stack per player (0: none); `batches` the hand open at each
-    re-issue (inf: undated); `stake` per stake in `unit` (0: none)."""
+    re-issue (inf: undated); `stake` per stake in `unit` (0: none); `parts` when the table changed
+    mid-match (else none); `joined` the first hand of each seat (none: every seat from hand 1)."""
 
     chips: int = 0
     batches: tuple[float, ...] = ()
     stake: int = 0
     unit: str = ""
+    parts: tuple[Part, ...] = ()
+    joined: tuple[int, ...] = ()
 
     @classmethod
-    def of(cls, uses_chips: bool, starting: int | None, dated: Sequence[int], count: int, stake: int | None, unit: str):
+    def of(
+        cls,
+        uses_chips: bool,
+        starting: int | None,
+        dated: Sequence[int],
+        count: int,
+        stake: int | None,
+        unit: str,
+        parts: Sequence[Part] = (),
+        joined: Sequence[int] = (),
+    ):
         """From a sitting's fields; a batch counted but not dated goes after every hand."""
         batches = sorted(dated)[:count] + [math.inf] * (count - min(count, len(dated)))
-        return cls((starting or 0) if uses_chips else 0, tuple(batches), stake or 0, unit)
+        chips = (starting or 0) if uses_chips else 0
+        return cls(chips, tuple(batches), stake or 0, unit, tuple(parts), tuple(joined))
 
     def stack(self, batches: int) -> int:
         """Chips handed to each player once `batches` stacks followed the first (0 without chips)."""
         return self.chips * (1 + batches)
 
-    def issued(self, before: float = math.inf) -> int:
-        """Chips handed to each player by the time hand `before` was open (default: by now)."""
-        return self.stack(sum(1 for batch in self.batches if batch <= before))
+    def issued(self, before: float = math.inf, joined: int = 1) -> int:
+        """Chips handed to each player by the time hand `before` was open (default: by now); to one who sat
+        down at hand `joined`, a stack then and each one handed out since."""
+        return self.stack(sum(1 for batch in self.batches if joined <= batch <= before))
+
+    def issued_to_each(self, before: float = math.inf) -> list[int]:
+        """`issued` for each seat, by when it sat down."""
+        return [self.issued(before, joined) for joined in self.joined] if self.joined else []
 
     def handed_out_after(self, number: int) -> int:
         """Chips handed to each player right after hand `number` (before the next one)."""
@@ -42,15 +71,33 @@ class Stakes:
         """A seat's net money: stake x (seats x total - everyone); 0 without a stake."""
         return self.stake * (seats * total - everyone)
 
-    def money(self, totals: Sequence[int]) -> list[int]:
-        """Each seat's net money from its stakes won (0s without a stake); they sum to 0."""
-        return nets_from_totals(totals, self.stake) if self.stake else [0] * len(totals)
+    def money(self, totals: Sequence[int], before: float = math.inf) -> list[int]:
+        """Each seat's net money from its stakes won (0s without a stake), `totals` being those after hand
+        `before`; they sum to 0. When the table changed, each part counts the seats that played it."""
+        if not self.stake:
+            return [0] * len(totals)
+        if not self.parts:
+            return nets_from_totals(totals, self.stake)
+        parts = [part for part in self.parts if part.number <= before] or list(self.parts[:1])
+        nets = [0] * len(totals)
+        ends = [part.start for part in parts[1:]] + [tuple(totals)]
+        for part, end in zip(parts, ends, strict=True):
+            moved = [now - then for now, then in zip(widened(end, len(totals)), widened(part.start, len(totals)))]
+            everyone = sum(moved[seat] for seat in part.seats)
+            for seat in part.seats:
+                nets[seat] += self.stake * (len(part.seats) * moved[seat] - everyone)
+        return nets
 
     def shown(self, totals: Sequence[int], before: float = math.inf) -> list[int]:
         """What the tally shows: chips in front (stacks by hand `before` + total), else net money, else totals."""
         if self.chips:
-            issued = self.issued(before)
-            return [issued + total for total in totals]
+            issued = self.issued_to_each(before) or [self.issued(before)] * len(totals)
+            return [chips + total for chips, total in zip(issued, totals)]
         if self.stake:
-            return self.money(totals)
+            return self.money(totals, before)
         return list(totals)
+
+
+def widened(totals: Sequence[int], width: int) -> list[int]:
+    """`totals` with 0 for each seat taken since."""
+    return [*totals, *[0] * (width - len(totals))]

@@ -17,6 +17,7 @@ from matches.models.seats import Seat
 from matches.models.sittings import Sitting
 from matches.models.table import HANDS_ON_TABLE, ChartPoint, Table
 from matches.models.tokens import new_stamp, new_token
+from matches.models.table_changes import TableChange
 from matches.models.verbs import Recorded
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "Seat",
     "Sitting",
     "Table",
+    "TableChange",
     "as_stored",
     "check_match_end",
     "check_options",

@@ -13,6 +13,8 @@ class Seat(models.Model):
     total = models.IntegerField(default=0)
     hands_won = models.PositiveIntegerField(default=0)
     best_run = models.PositiveIntegerField(default=0)  # most hands won in a row, kept once the match ends
+    joined = models.PositiveIntegerField(default=1)  # the first hand this seat plays (a latecomer's is later)
+    left = models.PositiveIntegerField(null=True, blank=True)  # the first hand it no longer plays
 
     class Meta:
         ordering = ["position"]

@@ -8,15 +8,16 @@ from django.db import connection, models
 from django.urls import reverse
 from django.utils import timezone
 
-from matches.domain import rules
+from matches.domain import rules, seating
 from matches.domain.chart import CHART_POINTS, sampled
-from matches.domain.stakes import Stakes
+from matches.domain.stakes import Part, Stakes
 from matches.models.choices import EndedHow
 from matches.models.hands import Hand
 from matches.models.options import option
 from matches.models.players import Player
 from matches.models.seats import Seat
 from matches.models.snapshot import read_snapshot
+from matches.models.table_changes import TableChange, TableChangeVerbs
 from matches.models.table import HANDS_ON_TABLE, ChartPoint, Table
 from matches.models.tokens import LinkedQuerySet, new_token
 from matches.models.verbs import SittingVerbs
@@ -29,7 +30,7 @@ class SittingQuerySet(LinkedQuerySet):
         return self.filter(finished_at__isnull=True)
 
 
-class Sitting(SittingVerbs, models.Model):
+class Sitting(SittingVerbs, TableChangeVerbs, models.Model):
     """One match of one game by one table: seats in playing order and numbered hands. `threshold`,
     `tied_at` and seat totals derive from the hands, kept in step in every change's transaction.
     `game` is a registry slug checked by the verbs, so adding a game needs no migration."""
@@ -64,6 +65,7 @@ class Sitting(SittingVerbs, models.Model):
     changed_at = models.DateTimeField(default=timezone.now, db_index=True)  # with every version, for retention
     finished_at = models.DateTimeField(null=True, blank=True)
     ended_how = models.CharField(max_length=12, choices=EndedHow.choices, default="", blank=True)
+    changes = models.PositiveIntegerField(default=0)  # table changes mid-match (TableChange rows)
     # The starting phone's IANA zone ("Africa/Lome"); "": the server's TIME_ZONE.
     time_zone = models.CharField(max_length=ZONE_MAX_LENGTH, blank=True, default="")
 
@@ -111,7 +113,16 @@ class Sitting(SittingVerbs, models.Model):
         game = self.rules
         stake = self.stake_amount if game.uses_stake else None
         batches = (self.reissued_before, self.chips_reissued)
-        return Stakes.of(game.uses_chips, self.starting_chips, *batches, stake, self.stake_label)
+        parts = self._parts() if self.changes else ((), ())
+        return Stakes.of(game.uses_chips, self.starting_chips, *batches, stake, self.stake_label, *parts)
+
+    def _parts(self) -> tuple[list[Part], list[int]]:
+        """The parts of a match whose table changed, and the first hand of each seat (for Stakes)."""
+        stays = [seating.Stay(*stay) for stay in self.seats.order_by("position").values_list("joined", "left")]
+        starts = {1} | {stay.joined for stay in stays} | {stay.left for stay in stays if stay.left}
+        running = dict(self.table_changes.exclude(kind=TableChange.Kind.RENAMED).values_list("before", "running"))
+        parts = [Part(start, seating.playing(stays, start), tuple(running.get(start, ()))) for start in sorted(starts)]
+        return parts, [stay.joined for stay in stays]
 
     @property
     def zone(self):
@@ -216,4 +227,4 @@ class Sitting(SittingVerbs, models.Model):
         ]
 
 
-__all__ = ["Hand", "Player", "Seat", "Sitting"]
+__all__ = ["Hand", "Player", "Seat", "Sitting", "TableChange"]

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from django.db.models import Model
 
-from matches.domain import rules
-from matches.domain.replay import next_dealer
+from matches.domain import rules, seating
 from matches.domain.stakes import Stakes
 from matches.models.choices import EndedHow, HandStatus
 
@@ -67,17 +66,38 @@ class Table:
         return last.number + 1 if last else 1
 
     @cached_property
+    def stays(self) -> list[seating.Stay]:
+        return [seating.Stay(seat.joined, seat.left) for seat in self.seats]
+
+    def playing_hand(self, number: int) -> tuple[int, ...]:
+        """The positions that play hand `number` (every seat, unless the table changed mid-match)."""
+        return seating.playing(self.stays, number)
+
+    @cached_property
+    def playing(self) -> tuple[int, ...]:
+        """The positions that play the open hand, in playing order."""
+        return self.playing_hand(self.open_number)
+
+    @cached_property
+    def playing_seats(self) -> list[Seat]:
+        return [self.seats[position] for position in self.playing]
+
+    @cached_property
     def dealer(self) -> int:
-        """Seat position dealing the open hand; the first seat deals hand 1."""
+        """Seat position dealing the open hand; the first seat playing deals hand 1."""
         last = self.last_hand
         if last is None:
-            return 0
+            return self.playing[0]
         winner = None if last.winner_id is None else self.position_of(last.winner_id)
-        return next_dealer(self.sitting.rules, len(self.seats), last.dealer_position, winner)
+        return seating.dealer_after(self.sitting.rules, self.playing, last.dealer_position, winner)
 
     @cached_property
     def leader(self) -> int:
-        return self.sitting.rules.leader_for(len(self.seats), self.dealer)
+        return seating.leader_for(self.sitting.rules, self.playing, self.dealer)
+
+    @property
+    def totals(self) -> list[int]:
+        return [seat.total for seat in self.seats]
 
     @cached_property
     def dealer_seat(self) -> Seat:
@@ -114,16 +134,17 @@ class Table:
 
     def balances(self) -> list[int]:
         """Chips in front of each seat (Cat Tê): the stacks handed out plus what the hands moved."""
-        issued = self.stakes.issued()
-        return [issued + seat.total for seat in self.seats]
+        return self.stakes.shown(self.totals) if self.stakes.chips else [seat.total for seat in self.seats]
 
-    def money(self, total: int, everyone: int) -> int:
-        """A seat's net money at the sitting's stake (0 without one): see Stakes.net."""
-        return self.stakes.net(total, everyone, len(self.seats))
+    @cached_property
+    def nets(self) -> list[int]:
+        """Each seat's net money at the sitting's stake (0s without one): see Stakes.money."""
+        return self.stakes.money(self.totals)
 
     @cached_property
     def someone_ran_out(self) -> bool:
-        return self.sitting.rules.uses_chips and min(self.balances()) <= 0
+        balances = self.balances()
+        return self.sitting.rules.uses_chips and min(balances[seat] for seat in self.playing) <= 0
 
     @cached_property
     def leaders(self) -> list[Seat]:

@@ -14,7 +14,7 @@ from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from matches.domain import rules
+from matches.domain import rules, seating
 from matches.domain.capacity import GROUP_HANDS, GROUP_MATCHES, MATCH_HANDS
 from matches.domain.errors import AlreadyRecorded, BadInput, Conflict
 from matches.domain.replay import Played, best_runs, replay
@@ -117,8 +117,10 @@ class SittingVerbs:
                 return self.next_sitting
             if self.group_id is not None and type(self).objects.filter(group_id=self.group_id).count() >= GROUP_MATCHES:
                 raise Conflict("group_matches_full", max=GROUP_MATCHES)
-            dealer = Table(self, seats, *self._read_hands(seats, 1, chart=False)).dealer
-            players = [seat.player for seat in seats[dealer:] + seats[:dealer]]
+            table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
+            playing = table.playing_seats  # (those who left stay out; the dealer deals hand 1)
+            dealer = playing.index(table.dealer_seat)
+            players = [seat.player for seat in playing[dealer:] + playing[:dealer]]
             options = sitting_options(self.starting_chips, self.stake_amount, self.stake_label)
             new = self._seat(self.game, players, self.match_end, options, group=self.group, time_zone=self.time_zone)
             self._update(next_sitting=new)
@@ -149,7 +151,7 @@ class SittingVerbs:
         if hand is None or hand.winner_id != table.seats[winner].pk:
             return None
         try:
-            cleaned, _points = self._score(len(table.seats), winner, extras)
+            cleaned, _points = self._score(table, number, winner, extras)
         except BadInput:
             return None
         return hand if as_stored(cleaned) == hand.extras else None
@@ -162,8 +164,8 @@ class SittingVerbs:
             raise Conflict("match_hands_full", max=MATCH_HANDS)
         if group_hands >= GROUP_HANDS:
             raise Conflict("group_hands_full", max=GROUP_HANDS)
-        cleaned, points = self._score(len(table.seats), winner, extras)
-        progress = table.progress().after(self.match_end, winner, points)
+        cleaned, points = self._score(table, number, winner, extras)
+        progress = table.progress().after(self.match_end, winner, points, table.playing)
         hand = Hand.objects.create(
             sitting=self,
             number=number,
@@ -199,7 +201,7 @@ class SittingVerbs:
             hand = self.hands.won().filter(number=number).first()
             if hand is None:
                 raise Conflict("correct_unrecorded", number=number)
-            cleaned, points = self._score(len(seats), winner, extras)
+            cleaned, points = self._score(Table(self, seats, []), number, winner, extras)
             if stamp is not None and stamp != hand.stamp:
                 if hand.winner_id == seats[winner].pk and hand.extras == as_stored(cleaned):
                     return hand
@@ -230,6 +232,8 @@ class SittingVerbs:
                 raise Conflict("undo_unrecorded", number=number)
             if last.number != number:
                 raise Conflict("undo_not_last", number=number)
+            if self.table_changes.filter(before__gt=number).exclude(kind="renamed").exists():
+                raise Conflict("undo_table_changed", number=number)
             if stamp is not None and stamp != last.stamp:
                 raise Conflict("undo_changed", number=number, winner=table.name_of(last.winner_id))
             last.delete()
@@ -279,7 +283,7 @@ class SittingVerbs:
             if seen < self.chips_reissued:
                 raise Conflict("chips_reissued_elsewhere")
             table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
-            if min(table.balances()) > 0:
+            if not table.someone_ran_out:
                 raise Conflict("nobody_ran_out")
             self._update(
                 chips_reissued=self.chips_reissued + 1,
@@ -335,12 +339,15 @@ class SittingVerbs:
             setattr(self, name, value)
         announce.sitting_changed(self.pk, self.version, self.group_id)  # sent when the transaction commits
 
-    def _score(self, n_seats: int, winner: int, extras: Mapping | None) -> tuple[dict, tuple[int, ...]]:
-        if not 0 <= winner < n_seats:
+    def _score(self, table: Table, number: int, winner: int, extras: Mapping | None) -> tuple[dict, list[int]]:
+        """(answers, points per seat) of hand `number` won by seat `winner`, scored among those who play it."""
+        if not 0 <= winner < len(table.seats):
             raise BadInput("no_such_seat", seat=winner + 1)
+        playing = table.playing_hand(number)
+        if winner not in playing:
+            raise BadInput("seat_not_playing", seat=winner + 1)
         try:
-            cleaned = self.rules.clean_extras(extras or {}, n_seats, winner)
-            return cleaned, self.rules.score(n_seats, winner, cleaned)
+            return seating.score(self.rules, seating.Hand(playing, len(table.seats)), winner, extras or {})
         except rules.RuleError as error:
             raise BadInput("rule", error=error) from None
 
@@ -364,13 +371,20 @@ class SittingVerbs:
         later won hand."""
         position = {seat.pk: seat.position for seat in seats}
         hands = list(self.hands.order_by("number"))
-        replayed = replay(len(seats), self.match_end, [Played(position.get(h.winner_id), h.points) for h in hands])
+        table = Table(self, seats, [])
+        played = [Played(position.get(h.winner_id), h.points, table.playing_hand(h.number)) for h in hands]
+        replayed = replay(len(seats), self.match_end, played)
         if replayed.ended_at is not None and any(h.winner_id for h in hands[replayed.ended_at + 1 :]):
             end, last = hands[replayed.ended_at].number, hands[-1].number
             raise Conflict("ends_before_later_hands", end=end, next=end + 1, last=last, number=corrected or end)
         for hand, after in zip(hands, replayed.after, strict=True):
             hand.running, hand.threshold_after = list(after.totals), after.threshold
         Hand.objects.bulk_update(hands, ["running", "threshold_after"], batch_size=500)
+        if self.changes:  # where each part of a changed table began
+            running = {hand.number: hand.running for hand in hands}
+            for change in self.table_changes.all():
+                change.running = running.get(change.before - 1, [0] * len(seats))
+                change.save(update_fields=["running"])
         final = replayed.final
         for seat in seats:
             seat.total, seat.hands_won = final.totals[seat.position], final.wins[seat.position]

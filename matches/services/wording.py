@@ -56,6 +56,12 @@ REFUSALS: dict[str, object] = {
     "currency_too_long": gettext_lazy("Keep the currency to %(max)d characters, like FCFA."),
     "no_such_seat": gettext_lazy("Seat %(seat)d is not at this table: tap one of the names shown."),
     "match_over": gettext_lazy("This match is over: no more hands can be recorded."),
+    "seat_not_playing": gettext_lazy("Seat %(seat)d does not play this hand: tap one of the names shown."),
+    "name_at_table": gettext_lazy("%(name)s is at this table already."),
+    "name_left_table": gettext_lazy("%(name)s left this match: they can play the next one."),
+    "undo_table_changed": gettext_lazy(
+        "Who plays changed after hand %(number)d, so it cannot be undone: correct it on the hands page instead."
+    ),
     "hand_not_started": gettext_lazy("Hand %(number)d has not started: hand %(open)d is being played."),
     "hand_abandoned": gettext_lazy("Hand %(number)d was abandoned when the match ended."),
     "hand_recorded": gettext_lazy("Hand %(number)d is already recorded: %(winner)s."),

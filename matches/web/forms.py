@@ -345,3 +345,21 @@ def posted_settings(data, game: rules.Game, before: int, after: int) -> dict:
             kept = data.get(field)
             initial[field] = game.target_for(kind, after) if kept == str(game.target_for(kind, before)) else kept
     return initial
+
+
+class TableChangeForm(forms.Form):
+    """A change of who plays: `change` says which; `seat` (1-based) for leaving and renaming; `name`
+    for sitting down and renaming (the verb checks it as a name)."""
+
+    change = forms.ChoiceField(
+        choices=[("join", "join"), ("leave", "leave"), ("rename", "rename")],
+        error_messages={"required": _("Say which change this is."), "invalid_choice": _("Say which change this is.")},
+    )
+    seat = forms.IntegerField(min_value=1, max_value=99, required=False)
+    name = forms.CharField(max_length=200, required=False, strip=False)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("change") in ("leave", "rename") and data.get("seat") is None:
+            raise forms.ValidationError(_("Say which player this is about."))
+        return data

@@ -12,6 +12,7 @@ from matches.web.views import (
     groups,
     offline,
     pages,
+    seats,
     sharing,
     table,
 )
@@ -41,6 +42,7 @@ urlpatterns = [
     path("s/<link:token>/hands/", table.history, name="history"),
     path("s/<link:token>/hands/<int:number>/", table.correct, name="correct"),
     path("s/<link:token>/chips/", table.reissue, name="reissue"),
+    path("s/<link:token>/seats/", seats.seats, name="seats"),
     path("s/<link:token>/hands.csv", export.export, name="export"),
     # Groups: reached by their token too; a player's id appears only under its group's link.
     path("groups/new/", group_save.create_group, name="group-new"),

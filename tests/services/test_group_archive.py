@@ -209,3 +209,21 @@ def test_the_commands_say_what_is_wrong(group, tmp_path):
     assert "sittings[0].seats[2].total is 99, but replaying" in str(refused.value)
     assert "Nothing was imported." in str(refused.value)
     assert rows() == before
+
+
+def test_a_match_whose_table_changed_goes_through_the_archive_and_back():
+    """Latecomers, leavers and renames: the file keeps who played which hand, and the import agrees."""
+    group = Group.create("Jeudi", ["Awa", "Bintou", "Chloé"])
+    sitting = group.start_match("fapfap", [player.pk for player in group.members()], stake_amount=100)
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    sitting.seat_player("Djibo")
+    sitting.record_hand(2, 3, {"multiplier": "1"})
+    sitting.unseat_player(1)
+    sitting.record_hand(3, 2, {"multiplier": "4"})
+    sitting.rename_player(2, "Chloë")
+    data = export_group(group)
+    copy = import_group(json.loads(dumps(data)))
+    assert export_group(copy)["sittings"] == data["sittings"]
+    imported = copy.sittings.get()
+    assert imported.table().nets == sitting.table().nets and sum(imported.table().nets) == 0
+    assert [change.kind for change in imported.table_changes.all()] == ["joined", "left", "renamed"]

@@ -343,27 +343,31 @@ class Progress:
         threshold = THRESHOLD_START if end.kind is MatchEndKind.THRESHOLDS else None
         return cls(totals=(0,) * n_seats, wins=(0,) * n_seats, threshold=threshold)
 
-    def after(self, end: MatchEnd, winner: int, points: Sequence[int]) -> Progress:
-        """The state after one more won hand; the match-end check runs once. Source: RULES.md."""
+    def after(
+        self, end: MatchEnd, winner: int, points: Sequence[int], playing: Sequence[int] | None = None
+    ) -> Progress:
+        """The state after one more won hand; the match-end check runs once, over the seats `playing`
+        (default: all; a seat that left the table cannot win the match). Source: RULES.md."""
         totals = tuple(total + gained for total, gained in zip(self.totals, points, strict=True))
         wins = tuple(won + (seat == winner) for seat, won in enumerate(self.wins))
         state = replace(self, totals=totals, wins=wins, hands=self.hands + 1)
-        return state._checked(end)
+        return state._checked(end, range(len(totals)) if playing is None else playing)
 
-    def _checked(self, end: MatchEnd) -> Progress:
-        top = max(self.totals)
+    def _checked(self, end: MatchEnd, playing: Sequence[int]) -> Progress:
+        totals = [self.totals[seat] for seat in playing]
+        top = max(totals)
         if end.kind is MatchEndKind.OPEN:
             return replace(self, over=False)
         if end.kind is MatchEndKind.HANDS:
             return replace(self, over=self.hands >= end.target)
         if end.kind is MatchEndKind.WINS:
-            return replace(self, over=max(self.wins) >= end.target)
+            return replace(self, over=max(self.wins[seat] for seat in playing) >= end.target)
         if end.kind is MatchEndKind.POINTS:
             return replace(self, over=top >= end.target)
         # Eighty Three: someone at or above the threshold; alone at the top wins, a tie raises it once.
         if top < self.threshold:
             return replace(self, over=False)
-        if self.totals.count(top) == 1:
+        if totals.count(top) == 1:
             return replace(self, over=True)
         return replace(self, over=False, threshold=self.threshold + THRESHOLD_STEP, tied_at=top)
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
 
-from matches.domain import rules
+from matches.domain import rules, seating
 from matches.domain.capacity import GROUP_HANDS, GROUP_MATCHES, GROUP_PLAYERS, MATCH_HANDS
 from matches.domain.errors import BadInput
 from matches.domain.names import GROUP_NAME_MAX_LENGTH, NAME_MAX_LENGTH, clean_name, name_refusal, repeats
@@ -43,6 +43,7 @@ from matches.services.archive.fields import (
     whole_kind,
 )
 from matches.services.archive.reading import check_values
+from matches.services.archive.changes import check_counts, read_changes, read_stays
 from matches.services.archive.hands import HandEntry, abandoned_error, check_dealers, check_replay, read_hand
 from matches.services.wording import rule_message
 
@@ -60,6 +61,7 @@ class SittingEntry:
     next_sitting: int | None
     seats: list[dict] = field(default_factory=list)  # Seat's fields, player: an index
     hands: list[HandEntry] = field(default_factory=list)
+    changes: list[dict] = field(default_factory=list)  # TableChange's fields, seat: a position
 
 
 def checked_archive(
@@ -160,7 +162,7 @@ def _distinct_members(players: list[PlayerEntry]) -> None:
 
 def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> SittingEntry:
     entry = read_object(entry, where)
-    check_fields(entry, where, SITTING_FIELDS, optional=(ZONE,))
+    check_fields(entry, where, SITTING_FIELDS, optional=(ZONE, "table_changes"))
     slug = read_text(entry, "game", f"{where}.game", 20)
     game = rules.GAMES.get(slug)
     if game is None:
@@ -190,12 +192,11 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> Sitt
             fail_type(f"{where}.starting_chips", None, whole_kind(1, INT_MAX))
     except BadInput as refusal:
         raise problem_at(where, refusal_sentence(refusal)) from None
-    players = read_list(entry, "seats", f"{where}.seats")
-    try:
-        game.check_player_count(len(players))
-    except rules.RuleError as error:
-        raise problem_at(f"{where}.seats", rule_message(error)) from None
+    players = [read_object(seat, f"{where}.seats[{p}]") for p, seat in enumerate(read_list(entry, "seats", f"{where}.seats"))]
+    listed = read_list(entry, "hands", f"{where}.hands")
     seats = [_seat(seat, f"{where}.seats[{p}]", n_players) for p, seat in enumerate(players)]
+    stays = read_stays(seats, players, where, len(listed) + 1)
+    check_counts(game, stays, where, len(listed) + 1)
     for position, seat in enumerate(seats):
         if any(other["player"] == seat["player"] for other in seats[:position]):
             raise ArchiveError(
@@ -203,11 +204,10 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> Sitt
                 % {"where": f"{where}.seats[{position}].player", "player": seat["player"]}
             )
     n_seats = len(seats)
-    listed = read_list(entry, "hands", f"{where}.hands")
     if len(listed) > MATCH_HANDS + 1:  # (a member's end may leave an abandoned hand after the last)
         _too_many_match_hands(where, len(listed))
     hands = [
-        read_hand(hand, f"{where}.hands[{number - 1}]", number, game, n_seats)
+        read_hand(hand, f"{where}.hands[{number - 1}]", number, game, seating.Hand(seating.playing(stays, number), n_seats))
         for number, hand in enumerate(listed, start=1)
     ]
     if (won := sum(hand.winner is not None for hand in hands)) > MATCH_HANDS:
@@ -228,8 +228,9 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> Sitt
             raise abandoned_error(f"{where}.hands[{number}]")
     # Ended early right after an undo: no hand was being played, none abandoned (models: Sitting.reopened).
     reopened = len(hands) + 1 if ended_early and (not hands or hands[-1].winner is not None) else None
-    check_replay(entry, where, seats, hands, match_end, ended_how, finished_at is not None)
-    check_dealers(where, game, hands, n_seats)
+    check_replay(entry, where, seats, hands, match_end, ended_how, finished_at is not None, stays)
+    check_dealers(where, game, hands, stays)
+    changes = read_changes(entry, where, n_seats, len(hands) + 1)
     chips_reissued = read_whole(entry, "chips_reissued", f"{where}.chips_reissued", 0, INT_MAX)
     if chips_reissued and not game.uses_chips:
         raise problem_at(f"{where}.chips_reissued", _("%(game)s is not played with chips.") % {"game": _(game.name)})
@@ -262,9 +263,10 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> Sitt
         "ended_how": ended_how,
         "time_zone": read_zone(entry, f"{where}.{ZONE}"),
         "reopened": reopened,
+        "changes": len(changes),
     }
     rematch = read_whole(entry, "next_sitting", f"{where}.next_sitting", 0, n_sittings - 1, optional=True)
-    return SittingEntry(fields, rematch, seats, hands)
+    return SittingEntry(fields, rematch, seats, hands, changes)
 
 
 def _too_many_match_hands(where: str, count: int) -> None:
@@ -275,8 +277,7 @@ def _too_many_match_hands(where: str, count: int) -> None:
 
 
 def _seat(entry: object, where: str, n_players: int) -> dict:
-    entry = read_object(entry, where)
-    check_fields(entry, where, SEAT_FIELDS)
+    check_fields(entry, where, SEAT_FIELDS, optional=("joined", "left"))
     if n_players == 0:
         raise ArchiveError(
             _("%(where)s.player: the file lists no players, so nobody can be seated.") % {"where": where}

@@ -6,7 +6,7 @@ import datetime
 import json
 from collections.abc import Mapping
 
-from matches.models import Group, Hand, Seat, Sitting
+from matches.models import Group, Hand, Seat, Sitting, TableChange
 from matches.models.snapshot import read_snapshot
 from matches.services.archive.fields import FORMAT, VERSION, ZONE, ArchiveError
 
@@ -25,6 +25,9 @@ def export_group(group: Group) -> dict:
         positions = {seat.pk: seat.position for listed in seats.values() for seat in listed}
         for hand in Hand.objects.filter(sitting__group=group).order_by("sitting_id", "number").iterator(2000):
             hands[hand.sitting_id].append(_hand_entry(hand, positions))
+        changes: dict[int, list[dict]] = {}
+        for change in TableChange.objects.filter(sitting__group=group).order_by("sitting_id", "before", "pk"):
+            changes.setdefault(change.sitting_id, []).append(_change_entry(change, positions))
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -34,18 +37,24 @@ def export_group(group: Group) -> dict:
             ZONE: group.time_zone,
             "players": [{"name": p.name, "left": p.left, "erased": p.erased} for p in players],
             "sittings": [
-                _sitting_entry(sitting, seats[sitting.pk], hands[sitting.pk], index, numbers) for sitting in sittings
+                _sitting_entry(sitting, seats[sitting.pk], hands[sitting.pk], index, numbers, changes.get(sitting.pk))
+                for sitting in sittings
             ],
         }
 
 
 def _sitting_entry(
-    sitting: Sitting, seats: list[Seat], hands: list[dict], players: dict[int, int], numbers: dict[int, int]
+    sitting: Sitting,
+    seats: list[Seat],
+    hands: list[dict],
+    players: dict[int, int],
+    numbers: dict[int, int],
+    changes: list[dict] | None = None,
 ) -> dict:
     for seat in seats:
         if seat.player_id not in players:  # every verb seats the group's own players
             raise ArchiveError(f"Match {sitting.pk} seats player {seat.player_id}, who is not in its group.")
-    return {
+    entry = {
         "game": sitting.game,
         "end_kind": sitting.end_kind,
         "end_target": sitting.end_target,
@@ -62,11 +71,31 @@ def _sitting_entry(
         "finished_at": _moment(sitting.finished_at),
         "ended_how": sitting.ended_how,
         ZONE: sitting.time_zone,
-        "seats": [
-            {"player": players[s.player_id], "total": s.total, "hands_won": s.hands_won, "best_run": s.best_run}
-            for s in seats
-        ],
+        "seats": [_seat_entry(seat, players) for seat in seats],
         "hands": hands,
+    }
+    if changes:  # (left out when the table never changed, as older archives are)
+        entry["table_changes"] = changes
+    return entry
+
+
+def _seat_entry(seat: Seat, players: dict[int, int]) -> dict:
+    entry = {"player": players[seat.player_id], "total": seat.total, "hands_won": seat.hands_won}
+    entry["best_run"] = seat.best_run
+    if seat.joined != 1 or seat.left is not None:  # a latecomer, or one who left mid-match
+        entry.update(joined=seat.joined, left=seat.left)
+    return entry
+
+
+def _change_entry(change: TableChange, positions: dict[int, int]) -> dict:
+    return {
+        "before": change.before,
+        "kind": change.kind,
+        "seat": positions[change.seat_id],
+        "name": change.name,
+        "name_before": change.name_before,
+        "at": _moment(change.at),
+        "by_phone": change.by_phone,
     }
 
 

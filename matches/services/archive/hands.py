@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from matches.domain import rules
+from matches.domain import rules, seating
 from matches.domain.replay import Played, best_runs, replay
 from matches.models import Hand, Sitting, as_stored
 from matches.services.archive.fields import (
@@ -40,7 +40,9 @@ class HandEntry:
     winner: int | None
 
 
-def read_hand(entry: object, where: str, number: int, game: rules.Game, n_seats: int) -> HandEntry:
+def read_hand(entry: object, where: str, number: int, game: rules.Game, playing: seating.Hand) -> HandEntry:
+    """Hand `number`, played by the seats `playing` (every seat unless the table changed)."""
+    n_seats = playing.width
     entry = read_object(entry, where)
     check_fields(entry, where, HAND_FIELDS)
     found = read_whole(entry, "number", f"{where}.number", 1, INT_MAX)
@@ -75,8 +77,7 @@ def read_hand(entry: object, where: str, number: int, game: rules.Game, n_seats:
                 % {"where": where}
             )
     else:
-        cleaned = _check_extras(extras, f"{where}.extras", game, n_seats, winner)
-        expected = list(game.score(n_seats, winner, cleaned))
+        expected = _check_extras(extras, f"{where}.extras", game, playing, winner)
         if json.dumps(points) != json.dumps(expected):
             raise ArchiveError(
                 _("%(where)s is %(found)s, but its game's rules give %(expected)s for its winner and extra facts.")
@@ -107,16 +108,19 @@ def read_hand(entry: object, where: str, number: int, game: rules.Game, n_seats:
     )
 
 
-def _check_extras(extras: dict, where: str, game: rules.Game, n_seats: int, winner: int) -> dict:
-    """The extras as the game's questions record them (seats 0-based, sorted); returns them as rules score them."""
+def _check_extras(extras: dict, where: str, game: rules.Game, playing: seating.Hand, winner: int) -> list[int]:
+    """The extras as the game's questions record them (seats 0-based, sorted); returns the points the
+    rules give for them."""
     seat_keys = {q.key for q in game.questions if q.kind == "seats"}
     posted = {}
     for key, value in extras.items():
         if key in seat_keys and isinstance(value, list) and all(is_whole(seat) for seat in value):
             value = [seat + 1 for seat in value]  # the questions take seats as tapped: 1-based
         posted[key] = value
+    if winner not in playing.seats:
+        raise problem_at(where, _("Seat %(seat)d does not play this hand.") % {"seat": winner + 1})
     try:
-        cleaned = game.clean_extras(posted, n_seats, winner)
+        cleaned, points = seating.score(game, playing, winner, posted)
     except rules.RuleError as error:
         raise problem_at(where, rule_message(error)) from None
     stored = as_stored(cleaned)
@@ -125,7 +129,7 @@ def _check_extras(extras: dict, where: str, game: rules.Game, n_seats: int, winn
             _("%(where)s is %(found)s, which this server records as %(expected)s.")
             % {"where": where, "found": json.dumps(extras), "expected": json.dumps(stored)}
         )
-    return cleaned
+    return points
 
 
 def check_replay(
@@ -136,9 +140,13 @@ def check_replay(
     match_end: rules.MatchEnd,
     ended_how: str,
     finished: bool,
+    stays: list[seating.Stay],
 ) -> None:
     """Replay the hands as Sitting._recompute does; what the file says the models derived must agree."""
-    replayed = replay(len(seats), match_end, [Played(hand.winner, hand.fields["points"]) for hand in hands])
+    played = [
+        Played(hand.winner, hand.fields["points"], seating.playing(stays, hand.fields["number"])) for hand in hands
+    ]
+    replayed = replay(len(seats), match_end, played)
     for number, progress in enumerate(replayed.after):
         hand = hands[number]
         at = f"{where}.hands[{number}]"
@@ -170,10 +178,10 @@ def check_replay(
             _agree(f"{where}.seats[{position}].best_run", seat["best_run"], runs[position])
 
 
-def check_dealers(where: str, game: rules.Game, hands: list[HandEntry], n_seats: int) -> None:
-    """Each dealer is the one the rules name after the hand before (first seat deals hand 1); after a
-    corrected winner any seat may have dealt, as the table showed it then."""
-    expected = 0
+def check_dealers(where: str, game: rules.Game, hands: list[HandEntry], stays: list[seating.Stay]) -> None:
+    """Each dealer is the one the rules name after the hand before (the first seat playing deals hand 1);
+    after a corrected winner any seat may have dealt, as the table showed it then."""
+    expected = seating.playing(stays, 1)[0]
     for number, hand in enumerate(hands):
         found = hand.fields["dealer_position"]
         if expected is not None and found != expected:
@@ -185,7 +193,8 @@ def check_dealers(where: str, game: rules.Game, hands: list[HandEntry], n_seats:
                 % {"where": f"{where}.hands[{number}].dealer_position", "found": found, "expected": expected}
             )
         corrected = hand.fields["corrected_at"] is not None
-        expected = None if corrected or hand.winner is None else game.dealer_after(n_seats, found, hand.winner)
+        after = seating.playing(stays, hand.fields["number"] + 1)
+        expected = None if corrected or hand.winner is None else seating.dealer_after(game, after, found, hand.winner)
 
 
 def abandoned_error(where: str) -> ArchiveError:

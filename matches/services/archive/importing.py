@@ -6,7 +6,7 @@ from django.db import connection, transaction
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
-from matches.models import Group, Hand, Player, Seat, Sitting
+from matches.models import Group, Hand, Player, Seat, Sitting, TableChange
 from matches.services.archive.checks import checked_archive
 from matches.services.archive.fields import ZONE, read_zone
 
@@ -57,6 +57,13 @@ def import_group(data: object, known: QuerySet[Group] | None = None) -> Group:
             ),
             batch_size=500,
         )
+        TableChange.objects.bulk_create(
+            TableChange(sitting=row, seat=table[change["seat"]], running=_running_at(s, change["before"]), **{
+                key: value for key, value in change.items() if key != "seat"
+            })
+            for row, s, table in zip(rows, sittings, by_sitting)
+            for change in s.changes
+        )
         linked = []
         for row, s in zip(rows, sittings):
             if s.next_sitting is not None:
@@ -73,6 +80,13 @@ def _inserted(rows: list) -> list:
             row.save(force_insert=True)
         return rows
     return type(rows[0]).objects.bulk_create(rows) if rows else rows
+
+
+def _running_at(sitting, before: int) -> list[int]:
+    """Every seat's total when hand `before` was open (where a part of a changed table began)."""
+    if before == 1:
+        return [0] * len(sitting.seats)
+    return list(sitting.hands[before - 2].fields["running"])
 
 
 def _without(entry: dict, key: str) -> dict:

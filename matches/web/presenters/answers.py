@@ -38,8 +38,10 @@ class AnswerForm:
 def answer_forms(
     game: rules.Game, seats: list[Seat], winner: int, current: Mapping[str, object] | None = None
 ) -> list[AnswerForm]:
-    """The forms offered for `winner` (0-based); `current` pre-checks a recorded hand's answers."""
+    """The forms offered for `winner` (a position), one of `seats` (those who play the hand); `current`
+    pre-checks a recorded hand's answers."""
     current = current or {}
+    name = next(seat.name for seat in seats if seat.position == winner)
     choices = [q for q in game.questions if q.kind == "choice"]
     others = [q for q in game.questions if q.kind != "choice"]
 
@@ -51,10 +53,10 @@ def answer_forms(
         ]
 
     if not choices:
-        button = sentence(_("Record: %(name)s wins"), {"name": bdi(seats[winner].name)})
+        button = sentence(_("Record: %(name)s wins"), {"name": bdi(name)})
         return [AnswerForm(button=button, primary=True, checks=checks_for(None))]  # the only one: to confirm
     question = choices[0]
-    confirm = sentence(_("Record: %(name)s wins"), {"name": bdi(seats[winner].name)})
+    confirm = sentence(_("Record: %(name)s wins"), {"name": bdi(name)})
     forms = []
     for choice in question.choices:
         checks = checks_for(choice.value)

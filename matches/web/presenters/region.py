@@ -37,4 +37,5 @@ def asks(sitting: Sitting, state) -> list[tuple[object, list]] | None:
     """Per seat, the answer forms a tap offers; None when the game asks only for the winner."""
     if not sitting.rules.questions or sitting.is_finished:
         return None
-    return [(seat, answer_forms(sitting.rules, state.seats, seat.position)) for seat in state.seats]
+    playing = state.playing_seats
+    return [(seat, answer_forms(sitting.rules, playing, seat.position)) for seat in playing]

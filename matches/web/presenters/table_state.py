@@ -141,14 +141,10 @@ class TableState(Table):
         """Whether hand rows show the winner's points: not when every hand gives 1. Source: RULES.md, Agram."""
         return not score_is_hands_won(self.sitting.game)
 
-    def cells(self, total: int, won: int, batches: int, everyone: int) -> list[tuple[Column, int]]:
-        """One seat's numbers under `columns` from its `total` (game's unit), hands `won`, Cat Tê chip
-        `batches` re-issued, and `everyone` (all seats' totals, for the money column)."""
-        values = {
-            SCORE: self.chips_issued(batches) + total,
-            MONEY: self.money(total, everyone),
-            WON: won,
-        }
+    def cells(self, score: int, money: int, won: int) -> list[tuple[Column, int]]:
+        """One seat's numbers under `columns`: its `score` as the tally shows it (Cat Tê: chips in front),
+        its net `money` at the stake, and hands `won`."""
+        values = {SCORE: score, MONEY: money, WON: won}
         return [(column, values[column.key]) for column in self.columns]
 
     @cached_property
@@ -162,7 +158,7 @@ class TableState(Table):
         if sitting.rules.uses_chips and sum(totals) == 0:
             return settling(names, {seat.position: seat.total for seat in self.seats}, chips=True)
         if sitting.rules.uses_stake and sitting.stake_amount:
-            nets = {seat.position: self.money(seat.total, sum(totals)) for seat in self.seats}
+            nets = {seat.position: self.nets[seat.position] for seat in self.seats}
             return settling(names, nets, unit=sitting.stake_label)
         return None
 
@@ -170,9 +166,9 @@ class TableState(Table):
     def tally(self) -> list[TallyRow]:
         """The score table's rows, in seating order, from the seats' kept totals."""
         first = {seat.pk for seat in self.leaders}
-        batches, everyone = self.sitting.chips_reissued, sum(seat.total for seat in self.seats)
+        scores, nets = self.balances(), self.nets
         return [
-            TallyRow(seat, self.cells(seat.total, seat.hands_won, batches, everyone), seat.pk in first)
+            TallyRow(seat, self.cells(scores[seat.position], nets[seat.position], seat.hands_won), seat.pk in first)
             for seat in self.seats
         ]
 
@@ -191,7 +187,7 @@ class TableState(Table):
         first = self.leaders
         if not first:
             return mark_safe("")
-        words = conditional_escape(self.score_words(self.first_score))
+        words = conditional_escape(self.score_words(self.first_score, first[0].position))
         names = [format_html("<strong>{}</strong>", seat.name) for seat in first]
         if len(names) == 1:
             sentence = _("%(name)s wins the match with %(amount)s.") % {"name": names[0], "amount": words}
@@ -214,17 +210,17 @@ class TableState(Table):
             return _("Ended after hand %(number)d.") % {"number": played}
         return _("Ended early: hand %(number)d was not played.") % {"number": last.number}
 
-    def score_words(self, score: int) -> str:
+    def score_words(self, score: int, position: int) -> str:
         """A tally score worded: "11 points", "5 chips (+1)" (Cat Tê: against the stacks), at a Fapfap
         stake the money first: "+1,100 CFA (6 stakes won)". Source: RULES.md, Fapfap stakes."""
         if self.sitting.rules.uses_chips:
-            net = score - self.chips_issued(self.sitting.chips_reissued)
+            net = self.seats[position].total
             signed = f"+{grouped(net)}" if net > 0 else grouped(net)
             return _("%(amount)s (%(net)s)") % {"amount": amount(self.sitting.rules.unit, score), "net": signed}
         if not self.sitting.stake_amount:
             return amount(self.sitting.rules.unit, score)
         won = ngettext("%(count)s stake won", "%(count)s stakes won", score) % {"count": grouped(score)}
-        return _("%(money)s (%(stakes_won)s)") % {"money": self.money_words(score), "stakes_won": won}
+        return _("%(money)s (%(stakes_won)s)") % {"money": self.money_words(position), "stakes_won": won}
 
     @property
     def stake_words(self) -> str:
@@ -232,9 +228,9 @@ class TableState(Table):
         stake, label = self.sitting.stake_amount, self.sitting.stake_label
         return f"{grouped(stake)}\u00a0{label}".strip() if stake else ""
 
-    def money_words(self, total: int) -> str:
-        """Net money of a seat with `total` stakes, signed, in the stake's currency: "−400 CFA"."""
-        net = self.money(total, sum(seat.total for seat in self.seats))
+    def money_words(self, position: int) -> str:
+        """Net money of the seat at `position`, signed, in the stake's currency: "−400 CFA"."""
+        net = self.nets[position]
         text = f"+{grouped(net)}" if net > 0 else grouped(net)
         return f"{text} {self.sitting.stake_label}" if self.sitting.stake_label else text
 
@@ -278,6 +274,7 @@ class TableState(Table):
                 how=self.describe(hand),
                 scores=self.scores_of(hand),
                 handed_out=self.handed_out_after(hand.number),
+                changed=self.changed_after(hand.number),
                 table=self,
             )
             for hand in self.recent_hands
@@ -296,6 +293,26 @@ class TableState(Table):
             format_html("<bdi>{}</bdi> {}", self.seats[seat].name, signed_points(hand.points[seat])) for seat in order
         ]
         return mark_safe(", ".join(scores))  # noqa: S308 - each part escaped by format_html
+
+    @cached_property
+    def table_changes(self) -> dict[int, list[str]]:
+        """The table's changes worded, by the hand after which they were made (0: before hand 1)."""
+        if not self.sitting.changes:
+            return {}
+        words = {
+            "joined": _("%(name)s sat down and plays from hand %(number)d."),
+            "left": _("%(name)s left the table after hand %(after)d."),
+            "renamed": _("%(before)s is now called %(name)s."),
+        }
+        said: dict[int, list[str]] = {}
+        for change in self.sitting.table_changes.all():
+            values = {"name": isolate(change.name), "before": isolate(change.name_before)}
+            values.update(number=change.before, after=change.before - 1)
+            said.setdefault(change.before - 1, []).append(words[change.kind] % values)
+        return said
+
+    def changed_after(self, number: int) -> list[str]:
+        return self.table_changes.get(number, [])
 
     def handed_out_after(self, number: int) -> str:
         """Cat Tê: the chips handed to everyone after hand `number` as a sentence, or "". Source: RULES.md, Cat Te."""
@@ -356,6 +373,7 @@ class HandRow:
     points: int
     how: str
     handed_out: str = ""  # Cat Tê: the chips everyone received after this hand, worded ("" for none)
+    changed: list[str] = field(default_factory=list)  # the table's changes made after this hand, worded
     scores: SafeString = mark_safe("")
     table: TableState | None = field(default=None, repr=False)  # whose seats and phone name who changed it
 

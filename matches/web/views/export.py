@@ -185,5 +185,6 @@ def batch_row(state: TableState, totals: list[int], wins: list[int], batches: in
 
 def running(state: TableState, totals: list[int], wins: list[int], batches: int) -> list[int]:
     """Each seat's numbers under the score table's columns, column by column, seat by seat."""
-    cells = [state.cells(total, won, batches, sum(totals)) for total, won in zip(totals, wins)]
+    chips, money = state.chips_issued(batches), state.stakes.money(totals)
+    cells = [state.cells(chips + total, net, won) for total, net, won in zip(totals, money, wins, strict=True)]
     return [seat_cells[index][1] for index in range(len(state.columns)) for seat_cells in cells]

@@ -120,11 +120,11 @@ def match_day(sitting: Sitting) -> str:
     return formats.date_format(timezone.localtime(sitting.started_at, sitting.zone), "DATE_FORMAT")
 
 
-def standings(state: TableState) -> list[tuple[int, str, int]]:
-    """(place, name, score) per seat, best first, score as the tally shows it; ties share a place (1, 1, 3)."""
-    scores = state.balances() if state.sitting.rules.uses_chips else [seat.total for seat in state.seats]
+def standings(state: TableState) -> list[tuple[int, int, int]]:
+    """(place, position, score) per seat, best first, score as the tally shows it; ties share a place (1, 1, 3)."""
+    scores = state.balances()
     order = sorted(range(len(state.seats)), key=lambda position: -scores[position])
-    return [(1 + sum(other > scores[p] for other in scores), state.seats[p].name, scores[p]) for p in order]
+    return [(1 + sum(other > scores[p] for other in scores), p, scores[p]) for p in order]
 
 
 def result_text(state: TableState, watch_url: str) -> str:
@@ -134,8 +134,8 @@ def result_text(state: TableState, watch_url: str) -> str:
     lines = [f"{_(sitting.rules.name)} · {match_day(sitting)}"]
     lines += [
         _("%(place)d. %(name)s: %(amount)s")
-        % {"place": place, "name": shared(name), "amount": state.score_words(score)}
-        for place, name, score in standings(state)
+        % {"place": place, "name": shared(state.seats[p].name), "amount": state.score_words(score, p)}
+        for place, p, score in standings(state)
     ]
     lines.append(plain_result(state.result) if state.result else _("No hand was won."))
     if state.ended_early:

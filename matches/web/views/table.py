@@ -259,9 +259,10 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
 def correction_page(request, sitting: Sitting, hand, notice: str = "", status: int = 200) -> HttpResponse:
     state = TableState.of(sitting.table(recent=0))
     winner = state.position_of(hand.winner_id)
+    playing = [state.seats[position] for position in state.playing_hand(hand.number)]
     choices = [
-        (seat, answer_forms(sitting.rules, state.seats, seat.position, hand.extras if seat.position == winner else {}))
-        for seat in state.seats
+        (seat, answer_forms(sitting.rules, playing, seat.position, hand.extras if seat.position == winner else {}))
+        for seat in playing
     ]
     context = {
         "sitting": sitting,

@@ -1,0 +1,70 @@
+"""An archive's changes of who plays mid-match: each seat's first and last hands, and the changes' log."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from matches.domain import rules, seating
+from matches.models import TableChange
+from matches.services.archive.fields import (
+    PHONE_MAX_LENGTH,
+    ArchiveError,
+    check_fields,
+    problem_at,
+    read_choice,
+    read_list,
+    read_moment,
+    read_object,
+    read_text,
+    read_whole,
+)
+from matches.services.wording import rule_message
+
+CHANGE_FIELDS = ("before", "kind", "seat", "name", "name_before", "at", "by_phone")
+NAME_LENGTH = TableChange._meta.get_field("name").max_length
+
+
+def read_stays(seats: list[dict], entries: list[dict], where: str, open_number: int) -> list[seating.Stay]:
+    """Each seat's hands (`joined`, `left`: left out for a seat that played the whole match)."""
+    stays = []
+    for position, (seat, entry) in enumerate(zip(seats, entries, strict=True)):
+        at = f"{where}.seats[{position}]"
+        joined = read_whole(entry, "joined", f"{at}.joined", 1, open_number) if "joined" in entry else 1
+        left = read_whole(entry, "left", f"{at}.left", joined + 1, open_number, optional=True) if "left" in entry else None
+        seat.update(joined=joined, left=left)
+        stays.append(seating.Stay(joined, left))
+    return stays
+
+
+def check_counts(game: rules.Game, stays: list[seating.Stay], where: str, open_number: int) -> None:
+    """The game's number of players at every hand (and the open one), however the table changed."""
+    for number in sorted({1, open_number} | {stay.joined for stay in stays} | {stay.left or 1 for stay in stays}):
+        try:
+            game.check_player_count(len(seating.playing(stays, min(number, open_number))))
+        except rules.RuleError as error:
+            raise problem_at(f"{where}.seats", rule_message(error)) from None
+
+
+def read_changes(entry: dict, where: str, n_seats: int, open_number: int) -> list[dict]:
+    """TableChange's fields (seat: a position), in the order they were made."""
+    if "table_changes" not in entry:
+        return []
+    changes = []
+    for number, change in enumerate(read_list(entry, "table_changes", f"{where}.table_changes")):
+        at = f"{where}.table_changes[{number}]"
+        change = read_object(change, at)
+        check_fields(change, at, CHANGE_FIELDS)
+        changes.append(
+            {
+                "before": read_whole(change, "before", f"{at}.before", 1, open_number),
+                "kind": read_choice(change, "kind", f"{at}.kind", list(TableChange.Kind.values)),
+                "seat": read_whole(change, "seat", f"{at}.seat", 0, n_seats - 1),
+                "name": read_text(change, "name", f"{at}.name", NAME_LENGTH),
+                "name_before": read_text(change, "name_before", f"{at}.name_before", NAME_LENGTH),
+                "at": read_moment(change, "at", f"{at}.at"),
+                "by_phone": read_text(change, "by_phone", f"{at}.by_phone", PHONE_MAX_LENGTH),
+            }
+        )
+    if [change["before"] for change in changes] != sorted(change["before"] for change in changes):
+        raise ArchiveError(_("%(where)s should list the changes in the order they were made.") % {"where": where})
+    return changes

@@ -1,0 +1,55 @@
+"""Who plays, mid-match: a latecomer sits down, a player leaves, a misspelt name is put right. One
+page of plain forms (it works without JavaScript); each POST calls one verb, then goes back to the table."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from matches.domain.errors import TableError
+from matches.models import Sitting
+from matches.web.bidi import bdi, sentence
+from matches.web.forms import TableChangeForm
+from matches.web.presenters.table_state import TableState
+from matches.web.refusals import refusal_text
+from matches.web.views.common import HtmxHttpRequest, reached, recorder
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@reached(Sitting)
+def seats(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """GET shows who plays and the forms; POST makes one change and goes back to the table."""
+    if request.method != "POST":
+        return seats_page(request, sitting)
+    form = TableChangeForm(request.POST)
+    if not form.is_valid():
+        return seats_page(request, sitting, next(iter(form.errors.values()))[0], 400, form.data.get("name"))
+    change, seat, name = (form.cleaned_data[key] for key in ("change", "seat", "name"))
+    by = recorder(request, sitting)
+    try:
+        if change == "join":
+            done = sitting.seat_player(name, by=by)
+            notice = _("%(name)s sits down and plays from hand %(number)d.")
+        elif change == "leave":
+            done = sitting.unseat_player(seat - 1, by=by)
+            notice = _("%(name)s left the table; what they won stays on the score.")
+        else:
+            before = next((s.name for s in sitting.seated() if s.position == seat - 1), "")
+            done = sitting.rename_player(seat - 1, name, by=by)
+            notice = _("%(before)s is now called %(name)s.")
+    except TableError as refusal:
+        return seats_page(request, sitting, refusal_text(refusal), refusal.status, name)
+    values = {"name": bdi(done.name), "number": done.joined}
+    messages.success(request, sentence(notice, {**values, "before": bdi(before)} if change == "rename" else values))
+    return redirect(sitting)
+
+
+def seats_page(
+    request: HtmxHttpRequest, sitting: Sitting, notice: str = "", status: int = 200, typed: str | None = None
+) -> HttpResponse:
+    table = TableState.of(sitting.fresh_table(recent=1))
+    context = {"sitting": sitting, "table": table, "notice": notice, "typed": typed or ""}
+    return render(request, "matches/seats.html", context, status=status)
