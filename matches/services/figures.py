@@ -51,6 +51,7 @@ SITTING_COLUMNS = (
     "ended_how",
     "time_zone",
     "finished_at",
+    "changes",
 )
 SEAT_COLUMNS = ("sitting_id", "player_id", "player__name", "total", "hands_won", "best_run")
 
@@ -66,6 +67,7 @@ class SittingRow(NamedTuple):
     ended_how: str
     time_zone: str
     finished_at: object
+    changes: int
 
     starting_chips = property(lambda row: row.options.get("starting_chips"))
     stake_amount = property(lambda row: row.options.get("stake_amount"))
@@ -95,7 +97,13 @@ def read_group(group: Group, since: datetime.datetime | None = None) -> GroupRea
     for row in rows:
         seats.setdefault(row[0], []).append(row)
         names[row[1]] = row[2]
-    every = [record(sitting, seat_columns(seats[sitting.pk])) for sitting in sittings if sitting.pk in seats]
+    # A match whose table changed counts its money part by part (a query or two each: they are few).
+    changed = {row.pk: Sitting.objects.get(pk=row.pk).stakes for row in sittings if row.changes}
+    every = [
+        record(sitting, seat_columns(seats[sitting.pk]), changed.get(sitting.pk))
+        for sitting in sittings
+        if sitting.pk in seats
+    ]
     every.sort(key=lambda match: match.day)  # stable: by start within a day
     finished = [match for match in every if not match.playing]
     return GroupRead(finished, names, [match for match in every if match.playing and match.hands_played])
@@ -107,14 +115,15 @@ def seat_columns(rows: Sequence[tuple]) -> SeatColumns:
     return SeatColumns(players, totals, hands_won, best_runs)
 
 
-def record(sitting: SittingRow, seats: SeatColumns) -> stats.MatchRecord:
+def record(sitting: SittingRow, seats: SeatColumns, stakes: Stakes | None = None) -> stats.MatchRecord:
     """One finished sitting as counted, dated on its table's clock. Finals as the table shows them
     (Cat Tê: stacks handed out + total); Fapfap at a stake: net money stake x (n x own - all);
     Cat Tê: net chips, the total. Source: RULES.md (Fapfap stakes; Cat Te)."""
     game = rules.get_game(sitting.game)
     totals = seats.totals
     stake = sitting.stake_amount if game.uses_stake else None
-    stakes = Stakes.of(game.uses_chips, sitting.starting_chips, (), sitting.chips_reissued, stake, sitting.stake_label)
+    if stakes is None:
+        stakes = Stakes.of(game.uses_chips, sitting.starting_chips, (), sitting.chips_reissued, stake, sitting.stake_label)
     issued = stakes.issued()
     money = tuple(stakes.money(totals)) if stakes.stake else None
     return stats.MatchRecord(
@@ -122,7 +131,7 @@ def record(sitting: SittingRow, seats: SeatColumns) -> stats.MatchRecord:
         game=sitting.game,
         day=sitting.started_at.astimezone(zone_named(sitting.time_zone)).date(),
         players=seats.players,
-        finals=tuple(issued + total for total in totals) if issued else totals,
+        finals=tuple(stakes.shown(totals)) if issued else totals,
         hands_won=seats.hands_won,
         # Kept when the match ended (and after a correction); never more than the hands won.
         best_runs=tuple(map(min, seats.best_runs, seats.hands_won)),

@@ -74,3 +74,16 @@ def test_the_watch_link_cannot_change_the_table(client):
     sitting = Sitting.start("agram", NAMES[:3])
     response = client.post(f"/s/{sitting.watch_token}/seats/", {"change": "join", "name": "Dia"})
     assert response.status_code == 404 and sitting.seats.count() == 3
+
+
+def test_the_group_night_counts_a_changed_table_s_money_by_who_played_each_hand():
+    from matches.models import Group
+    from matches.web.views.figures import tonight
+
+    group = Group.create("Jeudi", ["Awa", "Bintou", "Chloé"])
+    sitting = group.start_match("fapfap", [player.pk for player in group.members()], stake_amount=100)
+    sitting.record_hand(1, 0, {"multiplier": "1"})  # Awa +200, Bintou -100, Chloé -100
+    sitting.seat_player("Djibo")
+    sitting.record_hand(2, 3, {"multiplier": "1"})  # Djibo +300, each other -100
+    assert sitting.table().nets == [100, -200, -200, 300]
+    assert dict(tonight(group).settled[0].nets) == {"Awa": 100, "Bintou": -200, "Chloé": -200, "Djibo": 300}
