@@ -5,8 +5,6 @@ its own: Eighty Three's threshold in force, Fapfap's stakes, and Cat Tê's chips
 when someone runs out (asked for first, handed out once, dated by the hand open then), a score below
 zero explained and what the chips come to, owed as their worth."""
 
-import csv
-import io
 import re
 
 import pytest
@@ -16,6 +14,7 @@ from matches.domain.rules import MatchEnd, MatchEndKind
 from matches.models import Sitting
 
 from tests.conftest import play, shown, snapshot
+from tests.csv_files import of_kind, read
 from tests.pages import HX, NAMES, start, tapped, url, words
 
 pytestmark = [pytest.mark.django_db, pytest.mark.engine]
@@ -100,10 +99,9 @@ def test_each_game_played_to_its_end_and_exported(client, slug, settings, names,
     assert 'name="winner"' not in page
     refused = client.post(url(sitting, "tap/"), {"number": len(taps) + 1, "winner": 1, **taps[0][1]}, **HX)
     assert refused.status_code == 409
-    rows = list(
-        csv.reader(io.StringIO(b"".join(client.get(url(sitting, "hands.csv")).streaming_content).decode("utf-8-sig")))
-    )
-    assert len(rows) == len(taps) + 2  # the header, a row per hand, the nets
+    rows = read(client, url(sitting, "hands.csv"))
+    assert len(of_kind(rows, "hand")) == len(taps) * len(names)  # a row per hand and player
+    assert len(of_kind(rows, "net")) == len(names)
     assert sitting.check_totals() == []
 
 
@@ -185,7 +183,9 @@ def test_an_undone_hand_is_gone_from_every_list_once_the_match_is_ended(client, 
     body = b"".join(client.get(url(sitting, "hands.csv")).streaming_content).decode("utf-8-sig")
     for text in (*pages, body):
         assert "abandoned" not in text
-    assert [row.split(",")[0] for row in body.splitlines()[1:]] == ["1", "2", ""]  # two hands, then the nets
+    rows = read(client, url(sitting, "hands.csv"))
+    assert [row["hand"] for row in of_kind(rows, "hand")] == ["1"] * 4 + ["2"] * 4  # two hands, then the nets
+    assert len(of_kind(rows, "net")) == 4
     assert "Ended after hand 2." in pages[0]  # not "hand 3 was not played": it was undone
 
 

@@ -2,23 +2,27 @@
 language) and the JSON archive to download, by the member link only; and the import page, which makes
 a group of an archive, says why it refuses one, and counts as a new match."""
 
+import collections
 import csv
-import io
+import datetime
 import json
 import re
+from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.cache import caches
 from django.db import connection
-from django.http import StreamingHttpResponse
 from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
-from matches.models import Group, Hand
+from matches.models import Group, Hand, Player, Sitting
 from matches.services.archive import dumps, export_group
+from matches.web.presenters.table_state import TableState
 from matches.web.views.group_export import MAX_ARCHIVE
 
 from tests.conftest import shown
+from tests.csv_files import GROUP_KEYS, PHONES, agrees_with_the_table, body_of, dict_rows, of_kind, read
 from tests.groups import played_group, same_document
 from tests.pages import fresh_counts, upload  # noqa: F401 - autouse
 from tests.rows import rows
@@ -142,17 +146,13 @@ def test_the_group_json_download(group, client):
     assert client.post(f"/g/{group.token}/group.json").status_code == 405
 
 
-def read_group_csv(response) -> list[list[str]]:
-    assert isinstance(response, StreamingHttpResponse)
-    body = b"".join(response.streaming_content)
-    assert body.startswith(b"\xef\xbb\xbf")
-    delimiter = ";" if response.wsgi_request.LANGUAGE_CODE == "fr" else ","
-    return list(csv.reader(io.StringIO(body.decode("utf-8-sig")), delimiter=delimiter))
+def group_csv(group: Group) -> str:
+    return f"/g/{group.token}/hands.csv"
 
 
-def test_the_group_csv_has_one_row_per_hand_and_streams(group, client):
+def test_the_group_csv_has_a_row_per_hand_and_player_and_streams(group, client):
     with CaptureQueriesContext(connection) as before_streaming:
-        response = client.get(f"/g/{group.token}/hands.csv")
+        response = client.get(group_csv(group))
     assert response.status_code == 200 and response.streaming
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert re.match(
@@ -160,57 +160,118 @@ def test_the_group_csv_has_one_row_per_hand_and_streams(group, client):
         response["Content-Disposition"],
     )
     assert not any("matches_hand" in query["sql"] for query in before_streaming.captured_queries)  # read as sent
+    keys, rows = dict_rows(body_of(response))
+    assert keys == GROUP_KEYS
 
-    rows = read_group_csv(response)
-    header = rows[0]
-    body = [row for row in rows[1:] if row[5] != "net"]
-    nets = [row for row in rows[1:] if row[5] == "net"]
-    played = ["Aïcha", "Boubacar", "Chaibou", "Erased player 1", "Djibo", "Fatou", "Garba"]
-    assert header == [
-        "started",
-        "game",
-        "unit",
-        "match",
-        "hand",
-        "status",
-        "dealer",
-        "winner",
-        "how",
-        *sorted(played, key=str.casefold),
+    hands = of_kind(rows, "hand")
+    seated = {sitting.pk: sitting.seats.count() for sitting in group.sittings.all()}
+    assert len(hands) == sum(seated[hand.sitting_id] for hand in Hand.objects.filter(sitting__group=group))
+    matches = [(row["match"], row["game"]) for row in of_kind(rows, "net") if row["seat"] == "1"]
+    games = ["agram", "agram", "cat-te", "fapfap", "eighty-three", "spar"]
+    assert matches == [(str(number), game) for number, game in enumerate(games, start=1)]
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d\d:\d\d", row["match_started"]) for row in rows)
+
+    def rows_of(match: int, player: str, kind: str = "hand") -> list[dict[str, str]]:
+        return [row for row in of_kind(rows, kind) if row["match"] == str(match) and row["player"] == player]
+
+    agram = rows_of(1, "Chaibou")
+    assert [row["hand"] for row in agram] == ["1", "2", "3", "4", "5"]
+    # hand 5 corrected to Chaibou
+    assert [row["winner"] for row in agram] == ["Chaibou", "Aïcha", "Chaibou", "Erased player 1", "Chaibou"]
+    assert [row["points"] for row in agram] == ["1", "0", "1", "0", "1"]
+    assert not rows_of(1, "Djibo") and not rows_of(1, "Fatou")  # only the seated have rows
+    abandoned = rows_of(2, "Aïcha")[2]
+    assert [abandoned[key] for key in ("hand", "status", "dealer", "winner", "how", "points")] == [
+        "3", "abandoned", "Erased player 1", "", "", "0"  # he won hand 2, so he dealt hand 3
     ]
-    assert len(body) == Hand.objects.filter(sitting__group=group).count() == 21
-    assert [row[3] for row in body] == ["1"] * 5 + ["2"] * 3 + ["3"] * 3 + ["4"] * 3 + ["5"] * 5 + ["6"] * 2
-    assert all(len(row) == len(rows[0]) for row in rows)
-    assert [row[3] for row in nets] == ["1", "2", "3", "4", "5", "6"]  # a line of nets after each match
-    assert rows[6] == nets[0]  # right after the five hands of the first match
-    column = {name: header.index(name) for name in played}
-
-    agram = body[:5]
-    assert [row[4] for row in agram] == ["1", "2", "3", "4", "5"]
-    assert [row[7] for row in agram] == ["Chaibou", "Aïcha", "Chaibou", "Erased player 1", "Chaibou"]  # 5 corrected
-    assert [row[column["Chaibou"]] for row in agram] == ["1", "0", "1", "0", "1"]
-    assert all(row[column["Djibo"]] == "" and row[column["Fatou"]] == "" for row in agram)
-    assert agram[0][1:3] == ["Agram", "wins"] and re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", agram[0][0])
-
-    abandoned = body[7]
-    assert abandoned[4:9] == ["3", "abandoned", "Erased player 1", "", ""]  # he won hand 2, so he dealt hand 3
-    sweep = body[9]
-    assert sweep[7:9] == ["Chaibou", "sweep of the first four tricks; Aïcha held back an Ace"]
-    assert [sweep[column[name]] for name in ("Aïcha", "Boubacar", "Chaibou")] == ["-3", "-2", "5"]
-    # Fapfap for 100 FCFA: each hand in FCFA, who paid and who was paid; then the match's nets.
-    fapfap = body[11:14]
-    assert [row[1:3] for row in fapfap] == [["Fapfap", "FCFA"]] * 3
-    money = [[row[column[name]] for name in ("Aïcha", "Boubacar", "Djibo")] for row in fapfap]
-    assert money == [["800", "-400", "-400"], ["-100", "-100", "200"], ["400", "-200", "-200"]]
-    assert [nets[3][column[name]] for name in ("Aïcha", "Boubacar", "Djibo", "Chaibou")] == ["1100", "-700", "-400", ""]
-    assert [row[column["Fatou"]] for row in body[-2:]] == ["3", "0"]
+    sweep = [rows_of(3, name)[1] for name in ("Aïcha", "Boubacar", "Chaibou")]
+    assert sweep[0]["how"] == "sweep of the first four tricks; Aïcha held back an Ace"
+    assert [row["points"] for row in sweep] == ["-3", "-2", "5"] and {row["unit"] for row in sweep} == {"chips"}
+    # Fapfap for 100 FCFA: the stakes each hand won in points, who paid and who was paid in FCFA; then the nets.
+    fapfap = {name: rows_of(4, name) for name in ("Aïcha", "Boubacar", "Djibo")}
+    assert [[row["points"] for row in fapfap[name]] for name in fapfap] == [
+        ["4", "0", "2"],
+        ["0", "0", "0"],
+        ["0", "1", "0"],
+    ]
+    assert [[row["money"] for row in fapfap[name]] for name in fapfap] == [
+        ["800", "-100", "400"],
+        ["-400", "-100", "-200"],
+        ["-400", "200", "-200"],
+    ]
+    assert [rows_of(4, name, "net")[0]["net_money"] for name in fapfap] == ["1100", "-700", "-400"]
+    assert {row["currency"] for row in rows if row["match"] == "4"} == {"FCFA"}
+    assert [row["points"] for row in rows_of(6, "Fatou")] == ["3", "0"]
 
 
-def test_the_group_csv_in_french(group, client):
-    rows = read_group_csv(client.get(f"/g/{group.token}/hands.csv", HTTP_ACCEPT_LANGUAGE="fr"))
-    assert rows[0][:4] == ["début", "jeu", "unité", "partie"]
-    assert len(rows) == 1 + 21 + 6  # the header, every hand, a line of nets per match
-    assert [row[5] for row in rows].count("bilan") == 6
+@pytest.mark.parametrize("phone", ["fr", "fr-cookie"])
+def test_the_group_csv_reads_the_same_in_french_but_for_its_words(group, client, phone):
+    english, french = read(client, group_csv(group), "en"), read(client, group_csv(group), phone)
+    assert [{**row, "how": ""} for row in french] == [{**row, "how": ""} for row in english]
+    assert any(row["how"].startswith("balayage des quatre premières levées") for row in french)  # words in French
+
+
+@pytest.mark.parametrize("phone", ["en", "fr"])
+def test_the_group_csvs_hand_rows_add_up_to_each_matchs_score_table_and_its_nets_to_its_settlement(
+    group, client, phone
+):
+    rows = read(client, group_csv(group), phone)
+    for number, sitting in enumerate(group.sittings.order_by("started_at", "pk"), start=1):
+        state = TableState.of(sitting.table())
+        tables = {row.seat.name: {column.key: value for column, value in row.cells} for row in state.tally}
+        agrees_with_the_table([row for row in rows if row["match"] == str(number)], tables, state.settling)
+
+
+def test_each_hand_row_of_the_group_csv_has_its_own_time_on_its_tables_clock(group, client):
+    """The Fapfap match was played in Hanoi across midnight (now the newest match); the others on the server's clock
+    (Niamey, UTC+1): each hand at the moment it was recorded, never the match's start."""
+    hanoi, niamey = ZoneInfo("Asia/Ho_Chi_Minh"), ZoneInfo("Africa/Niamey")
+    fapfap = group.sittings.get(game="fapfap")
+    fapfap.time_zone = "Asia/Ho_Chi_Minh"
+    fapfap.save(update_fields=["time_zone"])
+    Sitting.objects.filter(pk=fapfap.pk).update(started_at=datetime.datetime(2026, 12, 31, 23, 30, tzinfo=hanoi))
+    moments = [(2026, 12, 31, 23, 41, 7), (2027, 1, 1, 0, 12, 59), (2027, 1, 1, 0, 30)]
+    for number, moment in enumerate(moments, start=1):
+        fapfap.hands.filter(number=number).update(recorded_at=datetime.datetime(*moment, tzinfo=hanoi))
+    later = {}
+    for hand in Hand.objects.filter(sitting__group=group).exclude(sitting=fapfap).select_related("sitting"):
+        start = hand.sitting.started_at.replace(microsecond=0)
+        later[hand.pk] = start + datetime.timedelta(minutes=7 * hand.number, seconds=hand.number)
+        Hand.objects.filter(pk=hand.pk).update(recorded_at=later[hand.pk])
+    for phone in ("en", "fr"):
+        rows = read(client, group_csv(group), phone)
+        assert [row["time"] for row in of_kind(rows, "hand") if row["game"] == "fapfap"] == [
+            *["2026-12-31T23:41:07+07:00"] * 3,
+            *["2027-01-01T00:12:59+07:00"] * 3,
+            *["2027-01-01T00:30:00+07:00"] * 3,
+        ]
+        assert {row["match_started"] for row in rows if row["game"] == "fapfap"} == {"2026-12-31T23:30:00+07:00"}
+        expected = [
+            later[hand.pk].astimezone(niamey).isoformat()
+            for hand in Hand.objects.filter(sitting__group=group)
+            .exclude(sitting=fapfap)
+            .order_by("sitting__started_at", "sitting__pk", "number")
+            for _seat in range(hand.sitting.seats.count())
+        ]
+        assert [row["time"] for row in of_kind(rows, "hand") if row["game"] != "fapfap"] == expected
+        assert all(row["time"] != row["match_started"] for row in of_kind(rows, "hand"))
+        assert {row["time"] for row in rows if row["row_type"] != "hand"} == {""}
+
+
+def test_the_readmes_script_reads_the_group_csv_of_a_french_phone(group, client, tmp_path, monkeypatch):
+    """The README's lines for a script, run as written on the file a French phone downloaded."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    script = re.search(r"From a script:\n\n```python\n(.*?)```", readme, re.S)[1]
+    Player.objects.filter(group=group, name="Boubacar").update(name="=Boubacar")  # read back as typed
+    (tmp_path / "last-trick-group.csv").write_bytes(body_of(client.get(group_csv(group), **PHONES["fr"])))
+    monkeypatch.chdir(tmp_path)
+    ran = {"csv": csv, "collections": collections}
+    exec(script, ran)  # noqa: S102 - the README's own lines
+    points = {seat.player.name: 0 for sitting in group.sittings.all() for seat in sitting.seats.all()}
+    for hand in Hand.objects.filter(sitting__group=group).prefetch_related("sitting__seats__player"):
+        for seat in hand.sitting.seats.all():
+            points[seat.player.name] += hand.points[seat.position]
+    assert ran["totals"] == points and "=Boubacar" in points
 
 
 def test_the_group_csv_of_an_unknown_group_is_404(db, client):

@@ -1,9 +1,6 @@
 """Names sort as people read a list (the Unicode Collation Algorithm): "Éloïse" with the Es, before
-"Ngono", on every list of names: the group page, who plays today, the CSV's columns, the night's
-settling up and the home page's groups."""
-
-import csv
-import io
+"Ngono", on every list of names: the group page, who plays today, the night's settling
+up and the home page's groups."""
 
 import pytest
 
@@ -57,15 +54,6 @@ def test_the_home_page_lists_a_groups_players_in_reading_order(client, group):
     client.get(f"/g/{group.token}/")  # remembered on this phone
     page = client.get("/", **EN).content.decode()
     assert in_order(page, MADE) == READ
-
-
-def test_the_group_csv_has_its_players_columns_in_reading_order(client, group):
-    ids = {player.name: player.pk for player in group.players.all()}
-    sitting = group.start_match("agram", [ids[name] for name in MADE[:5]])
-    sitting.record_hand(1, 0)
-    body = b"".join(client.get(f"/g/{group.token}/hands.csv", **EN).streaming_content).decode("utf-8-sig")
-    header = next(csv.reader(io.StringIO(body)))
-    assert header[9:] == [name for name in READ if name != "Aïcha"]
 
 
 def test_the_nights_settling_up_names_the_players_in_reading_order(client, group):

@@ -87,3 +87,17 @@ def test_the_group_night_counts_a_changed_table_s_money_by_who_played_each_hand(
     sitting.record_hand(2, 3, {"multiplier": "1"})  # Djibo +300, each other -100
     assert sitting.table().nets == [100, -200, -200, 300]
     assert dict(tonight(group).settled[0].nets) == {"Awa": 100, "Bintou": -200, "Chloé": -200, "Djibo": 300}
+
+
+def test_the_csv_lists_each_hand_for_those_who_played_it_and_adds_up_to_the_nets(client):
+    from tests.csv_files import of_kind, on_net_rows, read, summed
+
+    sitting = Sitting.start("fapfap", NAMES[:3], stake_amount=100, stake_label="CFA")
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    sitting.seat_player("Dia")
+    sitting.unseat_player(1)
+    sitting.record_hand(2, 3, {"multiplier": "1"})
+    rows = read(client, url(sitting, "hands.csv"))
+    assert [row["player"] for row in of_kind(rows, "hand") if row["hand"] == "2"] == ["Ana", "Chloé", "Dia"]
+    nets = dict(zip(NAMES, sitting.table().nets))
+    assert summed(rows, "hand", "money") == on_net_rows(rows, "net_money") == nets

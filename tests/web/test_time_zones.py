@@ -17,6 +17,7 @@ from matches.models import Group, Sitting
 from matches.models.zones import clean_zone, zone_named
 
 from tests.conftest import WORKED, shown
+from tests.csv_files import dict_rows
 from tests.pages import start_data
 
 NEW_YEAR_ZONES = ["Asia/Ho_Chi_Minh", "Africa/Lome", "Europe/Berlin"]
@@ -201,8 +202,10 @@ def test_a_match_across_midnight_on_31_december_keeps_its_tables_day_and_hours(c
     monkeypatch.setattr("django.utils.timezone.now", lambda: at(zone, 2027, 1, 1, 0, 20))  # the download
     rows = client.get(f"/g/{group.token}/hands.csv")
     assert "last-trick-group-réveillon-2027-01-01.csv" in rows["Content-Disposition"].replace("%C3%A9", "é")
-    lines = b"".join(rows.streaming_content).decode("utf-8-sig").splitlines()
-    assert [line.split(",")[0] for line in lines[1:]] == ["2026-12-31 23:30"] * 3  # its hands, then its nets
+    _keys, read = dict_rows(b"".join(rows.streaming_content))
+    hands = [(row["hand"], row["time"]) for row in read if row["row_type"] == "hand" and row["seat"] == "1"]
+    assert hands == [("1", at(zone, 2026, 12, 31, 23, 45).isoformat()), ("2", at(zone, 2027, 1, 1, 0, 10).isoformat())]
+    assert {row["match_started"] for row in read} == {at(zone, 2026, 12, 31, 23, 30).isoformat()}
     monkeypatch.undo()
 
     stats = re.sub(r"\s+", " ", client.get(f"/g/{group.token}/stats/").content.decode())

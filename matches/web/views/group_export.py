@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Generator
+from functools import partial
 
 from django.core.files.uploadedfile import InMemoryUploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, SkipFile
@@ -21,7 +22,6 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_safe
 
 from matches.domain.capacity import ARCHIVE_BYTES
-from matches.domain.names import name_order
 from matches.services.archive import (
     AlreadyHere,
     ArchiveError,
@@ -31,12 +31,11 @@ from matches.services.archive import (
     read_archive,
     too_big_message,
 )
-from matches.models import Group, Hand, Player, Seat, Sitting
+from matches.models import Group, Hand, Seat, Sitting
 from matches.web.presenters.table_state import TableState
 from matches.models.snapshot import read_snapshot
-from matches.web.views import export
+from matches.web.presenters.hand_file import GROUP_COLUMNS, csv_chunks, match_rows, moment
 from matches.web.views.common import HtmxHttpRequest, known_phone, reached
-from matches.web.views.export import HandRows
 from matches.web.views.groups import remember_group
 from matches.web.views.limits import STARTS, over_limit
 
@@ -67,56 +66,26 @@ def group_json(request: HtmxHttpRequest, group: Group) -> HttpResponse:
 @require_safe
 @reached(Group)
 def group_csv(request: HtmxHttpRequest, group: Group) -> StreamingHttpResponse:
-    """Every hand of the group's matches, oldest first: match start (table's clock), game, unit, match
-    number, the hand's facts, and one column per player ever in the group with their gain or loss in the
-    unit (empty when not seated); after each match's hands, a line of its nets.
-    Streamed in its own read snapshot (written after the view returns); UTF-8 BOM; ";" as the match CSV."""
-    delimiter = export.delimiter(translation.get_language())
+    """Every hand of the group's matches, oldest match first, as the match's CSV (presenters/hand_file) with
+    the match's number, game and start before each row. Streamed in its own read snapshot (written after
+    the view returns)."""
     rows = csv_rows(group.pk, translation.get_language())
-    response = StreamingHttpResponse(export.csv_chunks(rows, delimiter), content_type="text/csv; charset=utf-8")
+    response = StreamingHttpResponse(csv_chunks(GROUP_COLUMNS, rows), content_type="text/csv; charset=utf-8")
     return attachment(response, group, "csv")
 
 
-def csv_rows(group_pk: int, language: str | None) -> Generator[list[object], None, None]:
-    """Header, then a row per hand; runs while streaming, in one read snapshot and the request's language."""
+def csv_rows(group_pk: int, language: str | None) -> Generator[dict[str, object], None, None]:
+    """Each match's rows; runs while streaming, in one read snapshot and the request's language."""
     with translation.override(language), read_snapshot():
-        seated = Player.objects.filter(seats__sitting__group_id=group_pk).distinct()
-        players = sorted(seated, key=lambda p: (name_order(p.name), p.pk))
-        columns = {player.pk: number for number, player in enumerate(players)}
-        yield [
-            _("started"),
-            _("game"),
-            _("unit"),
-            _("match"),
-            _("hand"),
-            _("status"),
-            _("dealer"),
-            _("winner"),
-            _("how"),
-            *headings(players),
-        ]
-        order = ("started_at", "pk")
         in_seats = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
-        sittings = Sitting.objects.filter(group_id=group_pk).order_by(*order).prefetch_related(in_seats)
+        sittings = Sitting.objects.filter(group_id=group_pk).order_by("started_at", "pk").prefetch_related(in_seats)
         # Every hand in one streamed query, in the sittings' order: a few queries whatever the group's size.
         hands = Hand.objects.filter(sitting__group_id=group_pk).order_by("sitting__started_at", "sitting__pk", "number")
         upcoming = HandsInOrder(hands.iterator(chunk_size=2000))
         for number, sitting in enumerate(sittings.iterator(chunk_size=500), start=1):
-            seats = list(sitting.seats.all())
-            hand_row = HandRows(TableState(sitting, seats, []))
-            facts = [
-                timezone.localtime(sitting.started_at, sitting.zone).strftime("%Y-%m-%d %H:%M"),
-                _(sitting.rules.name),
-                export.gain_unit(sitting),
-                number,
-            ]
-            nets: list[int] | None = None
-            while (hand := upcoming.next_of(sitting.pk)) is not None:
-                row = hand_row(hand)
-                nets = [net + gain for net, gain in zip(nets or [0] * len(seats), row[5:])]
-                yield facts + row[:5] + by_player(seats, row[5:], columns)
-            if nets is not None:
-                yield facts + export.nets_row([]) + by_player(seats, nets, columns)
+            state = TableState(sitting, list(sitting.seats.all()), [])
+            match = {"match": number, "game": sitting.game, "match_started": moment(sitting.started_at, sitting.zone)}
+            yield from match_rows(state, iter(partial(upcoming.next_of, sitting.pk), None), match)
 
 
 class HandsInOrder:
@@ -132,20 +101,6 @@ class HandsInOrder:
             return None
         self.waiting = next(self.hands, None)
         return hand
-
-
-def by_player(seats: list[Seat], values: list, columns: dict[int, int]) -> list[object]:
-    """`values` by seat placed in the group's player columns; "" for a player not seated."""
-    cells: list[object] = [""] * len(columns)
-    for seat, value in zip(seats, values):
-        cells[columns[seat.player_id]] = value
-    return cells
-
-
-def headings(players: list[Player]) -> list[str]:
-    """One column per player, by name; a name two players share gets their order in the list, "Ali (2)"."""
-    names = [player.name for player in players]
-    return [name if names.count(name) == 1 else f"{name} ({names[:i].count(name) + 1})" for i, name in enumerate(names)]
 
 
 class ArchiveUpload(FileUploadHandler):
