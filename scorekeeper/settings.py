@@ -184,6 +184,8 @@ CONTENT_SECURITY_POLICY = {
         "script-src": ["'self'"],
         "style-src": ["'self'"],
         "img-src": ["'self'"],
+        # NoSleep.js's tiny video (a data: URL), which keeps the screen on where there is no Wake Lock API
+        "media-src": ["'self'", "data:"],
         "connect-src": ["'self'"],
         "worker-src": ["'self'"],  # /sw.js, the service worker that keeps the table offline
         "object-src": ["'none'"],

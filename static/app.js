@@ -1,5 +1,6 @@
-// Last Trick: keep the screen awake, say when a tap did not get through,
-// and help share the match link. Everything here is optional: the app works without JavaScript.
+// Last Trick: keep the screen awake, say when a tap did not get through, help copy and share the match
+// link and the result, and say once what a plain-HTTP address cannot do. Everything here is optional:
+// the app works without JavaScript.
 (function () {
   "use strict";
   var body = document.body;
@@ -155,55 +156,108 @@
     if (notice && event.detail.target && event.detail.target.id === "table") notice.replaceChildren();
   });
 
-  // --- keep the screen awake while a sitting is open (Screen Wake Lock API), with a toggle ---
-  var lock = null;
+  // --- keep the screen awake while a sitting is open, with a toggle. The Screen Wake Lock API where the
+  // phone has it; where not (a plain-HTTP address is no secure context) NoSleep.js, loaded only then
+  // (static/vendor/nosleep): a tiny looping video with a silent sound track, which a phone plays only after
+  // a tap, so the first tap on the page starts it (muted, it would let chromium and Safari sleep) ---
+  var native = "wakeLock" in navigator;
+  var lock = null, video = null, loading = false;
   var wanted = localStorage.getItem("lasttrick-wake") !== "off";
   function wakeButton() {
     return document.querySelector("[data-wake]");
   }
   function showWake() {
     var button = wakeButton();
-    if (!button) return;
+    if (!button || !(native || video)) return;
     button.hidden = false;
     button.setAttribute("aria-pressed", wanted ? "true" : "false");
     button.textContent = (wanted ? body.dataset.wakeOn : body.dataset.wakeOff) || "";
   }
-  function acquire() {
-    if (!wanted || lock || !wakeButton() || document.visibilityState !== "visible") return;
-    navigator.wakeLock.request("screen").then(function (sentinel) {
-      lock = sentinel;
-      lock.addEventListener("release", function () { lock = null; });
-    }).catch(function () {});
-  }
-  if ("wakeLock" in navigator) {
-    document.addEventListener("DOMContentLoaded", function () { showWake(); acquire(); });
-    document.addEventListener("click", function (event) {
-      if (!event.target.closest("[data-wake]")) return;
-      wanted = !wanted;
-      localStorage.setItem("lasttrick-wake", wanted ? "on" : "off");
-      if (wanted) acquire(); else if (lock) lock.release();
+  function loadVideo() {
+    var source = body.dataset.wakeVideo;
+    if (native || video || loading || !source || !wakeButton()) return;
+    loading = true;
+    var script = document.createElement("script");
+    script.src = source;
+    script.addEventListener("load", function () {
+      video = new window.NoSleep();
       showWake();
     });
+    document.head.appendChild(script);
   }
-
+  // `tapped`: called on a tap, which lets the video start; otherwise only once the page has had a tap.
+  function acquire(tapped) {
+    if (!wanted || !wakeButton() || document.visibilityState !== "visible") return;
+    if (native && !lock) {
+      navigator.wakeLock.request("screen").then(function (sentinel) {
+        lock = sentinel;
+        lock.addEventListener("release", function () { lock = null; });
+      }).catch(function () {});
+    }
+    var activated = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (video && (tapped || activated)) video.enable().catch(function () {});  // refused: the next tap
+  }
+  function release() {
+    if (lock) lock.release();
+    if (video) video.disable();
+  }
+  document.addEventListener("DOMContentLoaded", function () { loadVideo(); showWake(); acquire(false); });
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest("[data-wake]")) return acquire(true);
+    wanted = !wanted;
+    localStorage.setItem("lasttrick-wake", wanted ? "on" : "off");
+    if (wanted) acquire(true); else release();
+    showWake();
+  });
+  // Hidden, the video would go on playing (and holding the phone's sound); the wake lock goes by itself.
   document.addEventListener("visibilitychange", function () {
-    if ("wakeLock" in navigator) acquire();
+    if (document.visibilityState === "visible") acquire(false); else if (video) video.disable();
   });
   // The match ended (its region came back without the toggle): let the screen sleep again.
   document.addEventListener("htmx:afterSettle", function () {
-    if (!("wakeLock" in navigator)) return;
-    if (!wakeButton() && lock) lock.release(); else { showWake(); acquire(); }
+    if (!wakeButton()) return release();
+    loadVideo();
+    showWake();
+    acquire(false);
   });
 
-  // --- copy and share the match link (buttons stay hidden where the phone cannot do it) ---
-  document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("[data-copy]").forEach(function (button) {
-      if (navigator.clipboard) button.hidden = false;
-    });
+  // --- copy and share the match link and the result. Copy: the Clipboard API where the phone has it,
+  // else (a plain-HTTP address) a selected text box out of sight and the browser's copy command ---
+  function copyText(text) {
+    if (navigator.clipboard) return navigator.clipboard.writeText(text);
+    var box = document.createElement("textarea"), focused = document.activeElement, copied = false;
+    box.value = text;
+    box.readOnly = true;  // no keyboard comes up
+    box.className = "copy-source";
+    box.setAttribute("aria-hidden", "true");
+    body.appendChild(box);
+    box.focus({ preventScroll: true });
+    box.select();
+    box.setSelectionRange(0, text.length);
+    try {
+      copied = document.execCommand("copy");
+    } catch (error) {
+      copied = false;
+    }
+    box.remove();
+    if (focused && focused.focus) focused.focus({ preventScroll: true });
+    return copied ? Promise.resolve() : Promise.reject(new Error("not copied"));
+  }
+  function offer() {
+    document.querySelectorAll("[data-copy]").forEach(function (button) { button.hidden = false; });
     document.querySelectorAll("[data-share]").forEach(function (button) {
       if (navigator.share) button.hidden = false;
     });
-  });
+    // The result at the match end: one button (share sheet or copy) instead of the text box.
+    document.querySelectorAll("[data-share-result][hidden]").forEach(function (button) {
+      if (!navigator.share) button.textContent = button.dataset.copyWords;
+      button.hidden = false;
+      var box = button.closest(".share-result").querySelector("[data-result-box]");
+      if (box) box.hidden = true;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", offer);
+  document.addEventListener("htmx:afterSettle", offer); // the match ended on a tap: the standings came by htmx
   // A link in a read-only box: one tap selects all of it, ready to copy by hand.
   document.addEventListener("focusin", function (event) {
     if (event.target.matches && event.target.matches("input[readonly]")) event.target.select();
@@ -212,42 +266,43 @@
     var copy = event.target.closest("[data-copy]");
     if (copy) {
       var field = document.querySelector(copy.dataset.copy);
-      navigator.clipboard.writeText(field.value).then(function () {
+      copyText(field.value).then(function () {
         copy.textContent = copy.dataset.done;
+      }, function () {
+        field.focus();  // not copied: the link selected, to copy by hand
       });
     }
     var share = event.target.closest("[data-share]");
     if (share) {
       navigator.share({ title: share.dataset.shareTitle, url: share.dataset.share }).catch(function () {});
     }
-  });
-})();
-
-// --- share the result at the match end: the phone's share sheet where it has one, else the
-// clipboard; the button stays hidden (and the text stays in its box to select) where neither is ---
-(function () {
-  "use strict";
-  function offer() {
-    if (!navigator.share && !navigator.clipboard) return;
-    document.querySelectorAll("[data-share-result]").forEach(function (button) {
-      button.hidden = false;
-      var box = button.closest(".share-result").querySelector("[data-result-box]");
-      if (box) box.hidden = true;
-    });
-  }
-  document.addEventListener("DOMContentLoaded", offer);
-  document.addEventListener("htmx:afterSettle", offer); // the match ended on a tap: the standings came by htmx
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest("[data-share-result]");
-    if (!button) return;
-    var text = document.querySelector(button.dataset.shareResult).value;
-    if (navigator.share) {
-      navigator.share({ title: button.dataset.shareTitle, text: text }).catch(function () {});
-    } else {
-      navigator.clipboard.writeText(text).then(function () {
-        button.textContent = button.dataset.done;
+    var result = event.target.closest("[data-share-result]");
+    if (result) {
+      var text = document.querySelector(result.dataset.shareResult);
+      if (navigator.share) {
+        navigator.share({ title: result.dataset.shareTitle, text: text.value }).catch(function () {});
+        return;
+      }
+      copyText(text.value).then(function () {
+        result.textContent = result.dataset.done;
+      }, function () {  // not copied: the text box again, its text selected, to copy by hand
+        result.closest(".share-result").querySelector("[data-result-box]").hidden = false;
+        text.select();
       });
     }
+  });
+
+  // --- a plain-HTTP address (`make run` on a table's Wi-Fi) is no secure context: no service worker keeps
+  // the table for a reload with no network. Said once on this phone, until it is seen ---
+  document.addEventListener("DOMContentLoaded", function () {
+    var note = document.getElementById("plain-http");
+    if (note && !window.isSecureContext && !localStorage.getItem("lasttrick-plain-http-seen")) note.hidden = false;
+  });
+  document.addEventListener("click", function (event) {
+    var note = event.target.closest("#plain-http");
+    if (!note || !event.target.closest("button")) return;
+    localStorage.setItem("lasttrick-plain-http-seen", "1");
+    note.hidden = true;
   });
 })();
 

@@ -11,6 +11,9 @@ import pytest
 CHROMIUM = "/usr/bin/chromium"
 SHOTS = Path(__file__).parent / "screenshots"
 PHONES = {"360x640": {"width": 360, "height": 640}, "412x915": {"width": 412, "height": 915}}
+# A name that reaches this machine and is not localhost: a page there is no secure context, as on the
+# LAN address that `make run` gives phones (tests/browser/test_plain_http.py).
+LAN_HOST = "lan.test"
 
 
 def one_browser_per_run(fixture_name, config) -> str:
@@ -38,6 +41,7 @@ def browser():
                 "--disable-component-update",
                 "--disable-sync",
                 "--no-first-run",
+                f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
             ],
         )
         yield browser

@@ -49,7 +49,7 @@ def test_without_a_share_sheet_the_button_copies_the_result(browser, live_server
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.add_init_script(NO_SHARE)
     page.goto(live_server.url + sitting.get_absolute_url())
-    button = page.get_by_role("button", name="Share result")
+    button = page.get_by_role("button", name="Copy the result")  # no share sheet: the button says it copies
     button.click()
     page.get_by_role("button", name="Result copied: paste it in your chat").wait_for()
     copied = page.evaluate("navigator.clipboard.readText()")

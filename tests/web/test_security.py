@@ -120,6 +120,11 @@ def test_security_headers_on_every_page(client, sitting, path):
     assert response["X-Frame-Options"] == "DENY"
 
 
+def test_media_come_from_the_app_or_a_data_url_only(client):
+    """NoSleep.js's tiny keep-awake video is a data: URL (static/vendor/nosleep)."""
+    assert "media-src 'self' data:;" in client.get("/")["Content-Security-Policy"] + ";"
+
+
 @pytest.mark.parametrize("path", ["table", "watch", "poll", "history"])
 def test_sitting_pages_are_never_stored(client, sitting, path):
     assert "no-store" in client.get(page_of(sitting, path), **HX)["Cache-Control"]

@@ -185,6 +185,16 @@ def test_the_screen_awake_button_lives_in_the_open_tables_region_and_goes_with_t
     assert wake_buttons(client.get(url(sitting)).content.decode()) == 0
 
 
+def test_the_table_names_the_keep_awake_video_that_no_other_page_loads(client):
+    """NoSleep.js, for a phone with no Wake Lock API (a plain-HTTP address): app.js loads it from there."""
+    page = client.get(url(Sitting.start("agram", ["Aïcha", "Boubacar"]))).content.decode()
+    (script,) = re.findall(r'data-wake-video="([^"]+)"', page)
+    served = client.get(script)
+    assert served.status_code == 200
+    assert b"".join(served.streaming_content).startswith(b"/*! NoSleep.min.js v0.12.0 - git.io/vfn01 - Rich Tibbett - MIT license */")
+    assert "NoSleep" not in client.get("/").content.decode()
+
+
 # --- results said naturally ------------------------------------------------------------------------------
 
 # slug, start settings, taps, English result, French result

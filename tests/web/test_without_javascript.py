@@ -1,8 +1,9 @@
 """Everything works without JavaScript: a phone's browser with it off (tests/web/plain_phone.py: the page's
 own forms, posted as such a browser posts them, each redirect followed) plays a demo match, taps, undoes
 with a second tap that says what it undoes, adds and removes start rows up to the game's maximum, starts
-a match of N hands, seats a group's table, records Cat Tê's sweep with its Aces, and finds the result to
-share in its box. What only a browser shows (layout, htmx, the service worker): tests/browser/."""
+a match of N hands, seats a group's table, records Cat Tê's sweep with its Aces, finds the result to
+share in its box, and never shows the note that only a plain-HTTP address needs. What only a browser
+shows (layout, htmx, the service worker): tests/browser/."""
 
 import pytest
 
@@ -115,3 +116,10 @@ def test_without_javascript_the_result_to_share_is_in_its_box():
     assert "hidden" not in box.parent.attrs
     (share,) = [e for e in phone.tree.root.walk() if e.tag == "button" and e.text() == "Share result"]
     assert "hidden" in share.attrs  # shown by the page's script only where the phone can share or copy
+
+
+def test_without_javascript_the_note_for_plain_http_addresses_stays_hidden():
+    phone = PlainPhone().get("/")
+    (note,) = [e for e in phone.tree.root.walk() if e.attrs.get("id") == "plain-http"]
+    assert "cannot open or reload it" in note.text()
+    assert "hidden" in note.attrs  # shown by the page's script on a page that is no secure context, until seen
