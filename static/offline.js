@@ -422,6 +422,27 @@
     if (event.key === QUEUE) { state = read(); apply(); }
   });
 
+  // Each change gets its key when the person acts (the server keeps it with what the change did), so
+  // a copy sent again, whenever it arrives, gets the first answer and never does it twice. A region
+  // pushed to every phone carries none: its forms get a new one at every submit.
+  function newKey() {
+    var bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);  // (crypto.randomUUID needs a secure context; this does not)
+    return Array.from(bytes, function (byte) { return ("0" + byte.toString(16)).slice(-2); }).join("");
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form || form.tagName !== "FORM" || form.method !== "post" || !form.closest("#table")) return;
+    var field = form.querySelector("input[name=key]");
+    if (!field) {
+      field = document.createElement("input");
+      field.type = "hidden";
+      field.name = "key";
+      form.appendChild(field);
+    }
+    field.value = newKey();
+  }, true);
+
   if (navigator.onLine && !document.querySelector("meta[name=offline-copy]")) {
     answered();
     // A table opened before the worker was in control (a shared link's first visit): the worker did

@@ -17,6 +17,7 @@ from matches.models.seats import Seat
 from matches.models.sittings import Sitting
 from matches.models.table import HANDS_ON_TABLE, ChartPoint, Table
 from matches.models.tokens import new_stamp, new_token
+from matches.models.receipts import KEY_MAX_LENGTH, Receipt, Repeated, UndoneSince
 from matches.models.table_changes import TableChange
 from matches.models.verbs import Recorded
 
@@ -25,6 +26,7 @@ __all__ = [
     "DEFAULT_STARTING_CHIPS",
     "GROUP_NAME_MAX_LENGTH",
     "HANDS_ON_TABLE",
+    "KEY_MAX_LENGTH",
     "MAX_STAKE",
     "MAX_STARTING_CHIPS",
     "STAKE_LABEL_MAX_LENGTH",
@@ -35,10 +37,13 @@ __all__ = [
     "HandStatus",
     "Player",
     "Recorded",
+    "Receipt",
     "Recorder",
+    "Repeated",
     "Seat",
     "Sitting",
     "Table",
+    "UndoneSince",
     "TableChange",
     "as_stored",
     "check_match_end",

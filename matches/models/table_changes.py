@@ -13,6 +13,7 @@ from matches.domain.errors import BadInput, Conflict
 from matches.domain.names import checked_name, same_as
 from matches.models.hands import Hand
 from matches.models.players import ANYONE, Player, Recorder
+from matches.models.receipts import Receipt
 from matches.models.seats import Seat
 from matches.models.table import Table
 
@@ -46,12 +47,13 @@ class TableChange(models.Model):
 class TableChangeVerbs:
     """Sitting's verbs that change who sits at the table (a mixin, beside SittingVerbs)."""
 
-    def seat_player(self, name: str, by: Recorder = ANYONE) -> Seat:
+    def seat_player(self, name: str, by: Recorder = ANYONE, key: str = "") -> Seat:
         """Seat a latecomer last in playing order, from the open hand on, at 0 (Cat Tê: with a starting
         stack). In a group, a member of that name, else a new member. BadInput: a bad or seated name, or
         the game's most players; Conflict once the match is over."""
         with transaction.atomic():
             seats, _ = self._lock_with_group()
+            self._check_key(key)
             table = self._changing(seats)
             self._check_count(len(table.playing) + 1)
             name = checked_name(name)
@@ -65,13 +67,15 @@ class TableChangeVerbs:
             Hand.objects.bulk_update(hands, ["points", "running"], batch_size=500)
             seat = Seat.objects.create(sitting=self, player=player, position=len(seats), joined=table.open_number)
             self._log(table, seat, TableChange.Kind.JOINED, by, running=[*table.totals, 0])
+            self._receipt(Receipt.Verb.JOIN, key, table.open_number, by.phone)
         return seat
 
-    def unseat_player(self, position: int, by: Recorder = ANYONE) -> Seat:
+    def unseat_player(self, position: int, by: Recorder = ANYONE, key: str = "") -> Seat:
         """The player at `position` leaves from the open hand on, keeping what they won; the others
         play on (the deal passes on if it was theirs). BadInput: not playing, or too few would stay."""
         with transaction.atomic():
             seats, _ = self._lock_with_group()
+            self._check_key(key)
             table = self._changing(seats)
             if position not in table.playing:
                 raise BadInput("seat_not_playing", seat=position + 1)
@@ -80,12 +84,14 @@ class TableChangeVerbs:
             seat.left = table.open_number
             seat.save(update_fields=["left"])
             self._log(table, seat, TableChange.Kind.LEFT, by)
+            self._receipt(Receipt.Verb.LEAVE, key, table.open_number, by.phone)
         return seat
 
-    def rename_player(self, position: int, name: str, by: Recorder = ANYONE) -> Seat:
+    def rename_player(self, position: int, name: str, by: Recorder = ANYONE, key: str = "") -> Seat:
         """Put a seat's name right, on every page of the match (in a group, everywhere the player shows)."""
         with transaction.atomic():
             seats, _ = self._lock_with_group()
+            self._check_key(key)
             table = self._changing(seats, renaming=True)
             if not 0 <= position < len(seats):
                 raise BadInput("no_such_seat", seat=position + 1)
@@ -101,6 +107,7 @@ class TableChangeVerbs:
                 seat.player.name = name
             if before != name:
                 self._log(table, seat, TableChange.Kind.RENAMED, by, name_before=before)
+            self._receipt(Receipt.Verb.RENAME, key, table.open_number, by.phone)
         return seat
 
     def _changing(self, seats: list[Seat], renaming: bool = False) -> Table:

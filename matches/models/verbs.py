@@ -9,13 +9,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Self
 
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from matches.domain import rules, seating
-from matches.domain.capacity import GROUP_HANDS, GROUP_MATCHES, MATCH_HANDS
+from matches.domain.capacity import GROUP_HANDS, MATCH_HANDS
 from matches.domain.errors import AlreadyRecorded, BadInput, Conflict
 from matches.domain.replay import Played, best_runs, replay
 from matches.models import announce
@@ -23,9 +23,10 @@ from matches.models.choices import EndedHow
 from matches.models.hands import Hand, as_stored
 from matches.models.options import check_match_end, check_options, sitting_options
 from matches.models.players import ANYONE, Player, Recorder
+from matches.models.receipts import Receipt, UndoneSince
 from matches.models.seats import Seat
 from matches.models.table import Table
-from matches.models.tokens import new_stamp, new_token
+from matches.models.tokens import new_stamp
 from matches.models.zones import clean_zone
 
 
@@ -108,38 +109,34 @@ class SittingVerbs:
         return sitting
 
     @group_first
-    def rematch(self) -> Self:
-        """A new sitting with the same game, players, settings, group and zone; one per sitting (a second
-        phone gets the first one's). The seating turns so the next dealer deals hand 1."""
-        with transaction.atomic():
-            seats, _ = self._lock_with_group()  # (the new sitting's row refers to the group)
-            if self.next_sitting_id:
-                return self.next_sitting
-            if self.group_id is not None and type(self).objects.filter(group_id=self.group_id).count() >= GROUP_MATCHES:
-                raise Conflict("group_matches_full", max=GROUP_MATCHES)
-            table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
-            playing = table.playing_seats  # (those who left stay out; the dealer deals hand 1)
-            dealer = playing.index(table.dealer_seat)
-            players = [seat.player for seat in playing[dealer:] + playing[:dealer]]
-            options = sitting_options(self.starting_chips, self.stake_amount, self.stake_label)
-            new = self._seat(self.game, players, self.match_end, options, group=self.group, time_zone=self.time_zone)
-            self._update(next_sitting=new)
-        return new
-
-    @group_first
-    def record_hand(self, number: int, winner: int, extras: Mapping | None = None, by: Recorder = ANYONE) -> Recorded:
-        """Record hand `number` won by seat `winner` (0-based) with `extras`; `by` is the tapping phone.
-        Idempotent (`again`). Raises AlreadyRecorded, Conflict (over, or not the open hand) or BadInput.
-        Source: RULES.md, Common to every game. A match keeps MATCH_HANDS hands, a group GROUP_HANDS."""
+    def record_hand(
+        self,
+        number: int,
+        winner: int,
+        extras: Mapping | None = None,
+        by: Recorder = ANYONE,
+        key: str = "",
+        seen: int | None = None,
+    ) -> Recorded:
+        """Record hand `number` won by seat `winner` (0-based) with `extras`; `by` is the tapping phone, `key`
+        the tap's, `seen` the version its page showed. Idempotent (`again`; Repeated for a key seen before).
+        Raises AlreadyRecorded, UndoneSince (the hand was undone after `seen`), Conflict (over, or not the
+        open hand) or BadInput. Source: RULES.md, Common to every game. A match keeps MATCH_HANDS hands, a
+        group GROUP_HANDS."""
         try:
             with transaction.atomic():
                 seats, group_hands = self._lock_with_group()
+                self._check_key(key)
                 before = (self.threshold, self.is_finished)
                 table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
                 hand = self._same_as_recorded(table, number, winner, extras)
                 if hand is not None:
                     return Recorded(hand, *before, again=True)
-                return Recorded(self._record(table, number, winner, extras, by, group_hands), *before)
+                if seen is not None and (undone := self.undone_since(number, seen, by.phone)) is not None:
+                    raise UndoneSince(undone)
+                hand = self._record(table, number, winner, extras, by, group_hands)
+                self._receipt(Receipt.Verb.TAP, key, number, by.phone)
+                return Recorded(hand, *before)
         except IntegrityError:  # another phone won the race for this hand number
             raise self._already_recorded(number) from None
 
@@ -189,13 +186,20 @@ class SittingVerbs:
         return hand
 
     def correct_hand(
-        self, number: int, winner: int, extras: Mapping | None = None, by: Recorder = ANYONE, stamp: str | None = None
+        self,
+        number: int,
+        winner: int,
+        extras: Mapping | None = None,
+        by: Recorder = ANYONE,
+        stamp: str | None = None,
+        key: str = "",
     ) -> Hand:
         """Change a recorded hand's winner or answers and replay what follows (may reopen the match).
         `stamp` as the phone saw it: changed since -> Conflict unless it already matches (a retry).
         Raises Conflict when a member ended the match or the hand was not won."""
         with transaction.atomic():
             seats = self._lock()
+            self._check_key(key)
             if self.is_final:
                 raise Conflict("match_ended")
             hand = self.hands.won().filter(number=number).first()
@@ -212,14 +216,16 @@ class SittingVerbs:
             hand.corrected_by_phone, hand.corrected_by_seat = by.phone, by.seat
             hand.save()
             self._recompute(seats, corrected=number)
+            self._receipt(Receipt.Verb.CORRECT, key, number, by.phone)
         return hand
 
     @group_first
-    def undo_hand(self, number: int, stamp: str | None = None) -> Hand:
+    def undo_hand(self, number: int, stamp: str | None = None, key: str = "", by: Recorder = ANYONE) -> Hand:
         """Remove the last recorded hand `number` and return its row; `stamp` as in correct_hand. Reopens a
         match its rule ended (not a member's end); chips handed out after it are redated. Else Conflict."""
         with transaction.atomic():
             seats, _ = self._lock_with_group()
+            self._check_key(key)
             if self.is_final:
                 raise Conflict("match_ended")
             table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
@@ -241,14 +247,16 @@ class SittingVerbs:
             if any(batch > number for batch in self.reissued_before):
                 self._update(reissued_before=[min(batch, number) for batch in self.reissued_before])
             self._recompute(seats, reopened=number)
+            self._receipt(Receipt.Verb.UNDO, key, number, by.phone)
         return last
 
     @group_first
-    def end_match(self, open_number: int | None = None) -> None:
+    def end_match(self, open_number: int | None = None, key: str = "", by: Recorder = ANYONE) -> None:
         """End the match: the open hand abandoned (unless an undo just reopened it: an undone hand is gone),
         the sitting final; Conflict unless `open_number` is still open."""
         with transaction.atomic():
             seats, _ = self._lock_with_group()
+            self._check_key(key)
             if self.is_finished:
                 raise Conflict("already_over")
             table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
@@ -268,38 +276,7 @@ class SittingVerbs:
                 self._count_in_group(1)
             self._update(finished_at=timezone.now(), ended_how=EndedHow.ENDED_EARLY)
             self._store_best_runs(seats)
-
-    def reissue_chips(self, seen: int) -> None:
-        """Hand every player another starting stack once someone ran out; `seen` batches make a double tap
-        issue one. Raises Conflict or BadInput (a count no page showed). Source: RULES.md, Cat Te."""
-        with transaction.atomic():
-            seats = self._lock()
-            if not self.rules.uses_chips:
-                raise BadInput("no_chips", game=self.rules.name)
-            if self.is_finished:
-                raise Conflict("chips_match_over")
-            if seen > self.chips_reissued or seen < 0:
-                raise BadInput("chips_unseen")
-            if seen < self.chips_reissued:
-                raise Conflict("chips_reissued_elsewhere")
-            table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
-            if not table.someone_ran_out:
-                raise Conflict("nobody_ran_out")
-            self._update(
-                chips_reissued=self.chips_reissued + 1,
-                reissued_before=[*self.reissued_before, table.open_number],
-            )
-
-    def rotate_links(self) -> None:
-        """New member and watch links; the old ones stop working at once (a link leaked)."""
-        with transaction.atomic():
-            self._lock()
-            self._update(token=new_token(), watch_token=new_token())
-            # The match this one rematches must not lead to the new link either.
-            before = type(self).objects.filter(next_sitting=self)
-            announce.sittings_changed(list(before.values_list("pk", flat=True)))
-            before.update(next_sitting=None, version=models.F("version") + 1)
-
+            self._receipt(Receipt.Verb.END, key, table.open_number, by.phone)
 
     def _lock(self) -> list[Seat]:
         """Lock and re-read this sitting's row, return its seats; Sitting.DoesNotExist when the link is gone."""

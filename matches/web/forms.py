@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from django import forms
+from django.core.validators import RegexValidator
 from django.http import QueryDict
 from django.utils.functional import lazy
 from django.utils.text import capfirst, format_lazy
@@ -15,6 +16,7 @@ from matches.domain import rules
 from matches.web.bidi import bdi, sentence
 from matches.models import (
     DEFAULT_STARTING_CHIPS,
+    KEY_MAX_LENGTH,
     MAX_STAKE,
     MAX_STARTING_CHIPS,
     STAKE_LABEL_MAX_LENGTH,
@@ -38,7 +40,7 @@ END_TARGET_FIELDS = {
     rules.MatchEndKind.POINTS: "end_target_points",
 }
 OLD_END_TARGET = "end_target"  # one N field for any match end, as some pages and scripts post it
-TAP_FIELDS = {"number", "winner", "stamp", "csrfmiddlewaretoken"}
+TAP_FIELDS = {"number", "winner", "stamp", "key", "seen", "csrfmiddlewaretoken"}
 
 
 GROUPED = re.compile(r"\d{1,3}(?:([ ,.\u00a0\u202f'])\d{3})(?:\1\d{3})*")
@@ -289,6 +291,20 @@ def hand_number(missing: str) -> forms.IntegerField:
     )
 
 
+def key_field() -> forms.CharField:
+    """A change's key, made on the phone when the person acted (models.receipts); optional: a page of an
+    older version sends none."""
+    return forms.CharField(
+        required=False,
+        max_length=KEY_MAX_LENGTH,
+        validators=[RegexValidator(r"\A[A-Za-z0-9_-]*\Z")],
+        error_messages={"max_length": OLDER_PAGE, "invalid": OLDER_PAGE},
+    )
+
+
+OLDER_PAGE = _("This button is from an older page: reload the page, then tap again.")
+
+
 def stamp_field() -> forms.CharField:
     """A hand's stamp as the page showed it, optional; one longer than any stamp came from no page here."""
     return forms.CharField(
@@ -314,6 +330,8 @@ class TapForm(forms.Form):
     )
 
     stamp = stamp_field()  # a correction's: the hand as the phone saw it
+    key = key_field()
+    seen = forms.IntegerField(required=False, min_value=1, error_messages={"invalid": OLDER_PAGE, "min_value": OLDER_PAGE})
 
     def extras(self) -> dict[str, object]:
         """The posted extra facts: lists for fields posted several times (seats), single values otherwise."""
@@ -332,6 +350,7 @@ class HandNumberForm(forms.Form):
 
     stamp = stamp_field()
     number = hand_number(_("Say which hand this is about."))
+    key = key_field()
 
 
 def posted_settings(data, game: rules.Game, before: int, after: int) -> dict:
@@ -356,6 +375,7 @@ class TableChangeForm(forms.Form):
         error_messages={"required": _("Say which change this is."), "invalid_choice": _("Say which change this is.")},
     )
     seat = forms.IntegerField(min_value=1, max_value=99, required=False)
+    key = key_field()
     name = forms.CharField(max_length=200, required=False, strip=False)
 
     def clean(self):
@@ -363,3 +383,16 @@ class TableChangeForm(forms.Form):
         if data.get("change") in ("leave", "rename") and data.get("seat") is None:
             raise forms.ValidationError(_("Say which player this is about."))
         return data
+
+
+class ChipsForm(forms.Form):
+    """Cat Tê's new stacks: `seen` the batches the phone had seen (so a double tap hands out one)."""
+
+    seen = forms.IntegerField(
+        min_value=0,
+        error_messages={
+            key: _("The chips button did not say which hand-out it saw: reload the page, then tap again.")
+            for key in ("required", "invalid", "min_value")
+        },
+    )
+    key = key_field()

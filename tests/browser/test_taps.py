@@ -104,9 +104,9 @@ def test_cat_tes_questions_stand_above_their_answers(browser, live_server):
         if javascript:
             panel.get_by_label("Aïcha").check()
             record.click()
-            page.locator(".notice").wait_for()
+            page.locator("#table .notice").wait_for()
             assert (
-                plain(page.locator(".notice").inner_text())
+                plain(page.locator("#table .notice").inner_text())
                 == "Hand 1 recorded: Garba (sweep of the first four tricks; Aïcha held back an Ace)."
             )
             assert sitting.hands.get().extras == {"how": "sweep", "aces": [0]}

@@ -4,6 +4,8 @@ once, when the network answers; a waiting tap the server refuses is said until s
 one hand. The phone's clock is Playwright's: a hand's time, or the wait before trying again, passes at
 once. The service worker's copies: test_offline.py."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -270,3 +272,30 @@ def test_a_tap_the_server_could_not_save_for_a_moment_waits_on_the_table_and_is_
     assert refused and winners(sitting) == [(1, "Djibo")]
     assert page.locator("button.tap.failed").count() == 0
     assert [error for error in errors if "503" not in error] == []
+
+
+def test_a_tap_whose_answer_was_lost_is_sent_again_with_its_key_and_an_undo_meanwhile_stands(browser, live_server):
+    """The server recorded the tap but the phone never heard; before the phone sends it again another
+    phone undoes that hand: the copy brings nothing back and the phone says what happened."""
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou"])
+    page = open_phone(browser, clock=True)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    sent = []
+
+    def answer_lost(route):
+        sent.append(route.request.post_data)
+        route.fetch()  # the server gets it and answers...
+        route.abort()  # ...and the answer never reaches the phone
+
+    page.route("**/tap/", answer_lost)
+    page.get_by_role("button", name="Boubacar").click()
+    expect(page.locator(".waiting li")).to_have_count(1)
+    assert sitting.hands.count() == 1
+    page.unroute("**/tap/")
+    sitting.refresh_from_db()
+    sitting.undo_hand(1)  # another phone
+    page.clock.run_for(RETRY_MS + 1000)
+    expect(page.locator(".waiting li")).to_have_count(0)
+    expect(page.get_by_text("Hand 1 was undone at")).to_be_visible()
+    assert sitting.hands.count() == 0
+    assert len(sent) == 1 and re.search(r"(^|&)key=[0-9a-f]{24}(&|$)", sent[0])  # made on the phone as it tapped

@@ -17,7 +17,7 @@ from tests.conftest import WORKED
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engine]
 # What differs between any two sittings or requests: CSRF masks, a hand's stamp, the links' QR codes.
-MASKED = re.compile(rb'(csrfmiddlewaretoken" value="|X-CSRFToken": "|csrftoken=|name="stamp" value="|class="qrline" stroke="#000" d=")[^";]+')
+MASKED = re.compile(rb'(csrfmiddlewaretoken" value="|X-CSRFToken": "|csrftoken=|name="stamp" value="|name="key" value="|class="qrline" stroke="#000" d=")[^";]+')
 
 
 class Phone:

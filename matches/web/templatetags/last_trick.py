@@ -1,9 +1,11 @@
 """Template filters that put the rules registry's texts in the reader's language."""
 
 import functools
+import secrets
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext
 
@@ -59,3 +61,11 @@ def game_help(game: rules.Game) -> str:
 @functools.lru_cache(maxsize=64)
 def _help_card(slug: str, language: str) -> str:  # `language`: the active one, part of the key
     return render_to_string("matches/_help.html", {"game": rules.GAMES[slug]})
+
+
+@register.simple_tag
+def change_key() -> SafeString:
+    """A hidden key for the change this form makes (models.receipts), new on every page: the same form
+    sent twice is one change. Only in pages for one phone: app's offline.js keys the taps of a region
+    pushed to every phone as each is made."""
+    return format_html('<input type="hidden" name="key" value="{}">', secrets.token_urlsafe(12))

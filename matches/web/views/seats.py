@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from matches.domain.errors import TableError
-from matches.models import Sitting
+from matches.models import Repeated, Sitting
 from matches.web.bidi import bdi, sentence
 from matches.web.forms import TableChangeForm
 from matches.web.presenters.table_state import TableState
@@ -27,19 +27,22 @@ def seats(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     form = TableChangeForm(request.POST)
     if not form.is_valid():
         return seats_page(request, sitting, next(iter(form.errors.values()))[0], 400, form.data.get("name"))
-    change, seat, name = (form.cleaned_data[key] for key in ("change", "seat", "name"))
+    change, seat, name, key = (form.cleaned_data[field] for field in ("change", "seat", "name", "key"))
     by = recorder(request, sitting)
     try:
         if change == "join":
-            done = sitting.seat_player(name, by=by)
+            done = sitting.seat_player(name, by=by, key=key)
             notice = _("%(name)s sits down and plays from hand %(number)d.")
         elif change == "leave":
-            done = sitting.unseat_player(seat - 1, by=by)
+            done = sitting.unseat_player(seat - 1, by=by, key=key)
             notice = _("%(name)s left the table; what they won stays on the score.")
         else:
             before = next((s.name for s in sitting.seated() if s.position == seat - 1), "")
-            done = sitting.rename_player(seat - 1, name, by=by)
+            done = sitting.rename_player(seat - 1, name, by=by, key=key)
             notice = _("%(before)s is now called %(name)s.")
+    except Repeated:  # the same form sent twice: the change was made once
+        messages.success(request, _("This change was already made."))
+        return redirect(sitting)
     except TableError as refusal:
         return seats_page(request, sitting, refusal_text(refusal), refusal.status, name)
     values = {"name": bdi(done.name), "number": done.joined}

@@ -19,8 +19,9 @@ from django.views.decorators.vary import vary_on_headers
 from matches.web.refusals import refusal_text
 from matches.web.bidi import bdi, joined, sentence
 from matches.domain.errors import AlreadyRecorded, TableError
-from matches.web.forms import HandNumberForm, TapForm
-from matches.models import Sitting
+from matches.web.forms import ChipsForm, HandNumberForm, TapForm
+from matches.models import Receipt, Repeated, Sitting, UndoneSince
+from matches.web.presenters.receipts import first_answer, undone_words
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.answers import answer_forms, choice_prompt
 from matches.web.views.common import (
@@ -81,6 +82,11 @@ def keep_for_the_push(sitting: Sitting, context: dict) -> None:
 
 def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> HttpResponse:
     state = TableState.of(sitting.fresh_table())
+    state.this_phone = known_phone(request) or ""
+    if isinstance(refusal, Repeated):
+        return repeated(request, sitting, refusal.receipt, state)
+    if isinstance(refusal, UndoneSince):
+        return table_response(request, sitting, undone_words(state, refusal.receipt), refusal.status, state=state)
     text = refusal_text(refusal)
     if isinstance(refusal, AlreadyRecorded) and "winner" in refusal.params:
         # The answers that stood too: two phones may agree on the winner, not on how the hand was won.
@@ -91,6 +97,14 @@ def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> 
             text = sentence(_("Hand %(number)d is already recorded: %(winner)s (%(how)s)."), values)
     correctable = refusal.number if isinstance(refusal, AlreadyRecorded) and not sitting.is_final else None
     return table_response(request, sitting, text, status=refusal.status, correctable=correctable, state=state)
+
+
+def repeated(request: HtmxHttpRequest, sitting: Sitting, receipt: Receipt, state: TableState) -> HttpResponse:
+    """A copy of a change already made gets the first answer, or what became of it since (a tap undone)."""
+    undone = receipt.verb == Receipt.Verb.TAP and sitting.undone_since(receipt.number, receipt.version)
+    if undone:
+        return table_response(request, sitting, undone_words(state, undone), 409, state=state)
+    return after_change(request, sitting, first_answer(state, receipt), state)
 
 
 def after_change(
@@ -148,8 +162,9 @@ def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     if not form.is_valid():
         return table_response(request, sitting, first_error(form), status=400)
     number, seat = form.cleaned_data["number"], form.cleaned_data["winner"] - 1
+    by, key, seen = recorder(request, sitting), form.cleaned_data["key"], form.cleaned_data["seen"]
     try:
-        recorded = sitting.record_hand(number, seat, form.extras(), by=recorder(request, sitting))
+        recorded = sitting.record_hand(number, seat, form.extras(), by=by, key=key, seen=seen)
     except TableError as refusal:
         return refused(request, sitting, refusal)
     state = TableState.of(sitting.fresh_table())  # read again after the change ("view restart")
@@ -187,7 +202,12 @@ def undo(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     if not form.is_valid():
         return table_response(request, sitting, first_error(form), status=400)
     try:
-        hand = sitting.undo_hand(form.cleaned_data["number"], form.cleaned_data["stamp"] or None)
+        hand = sitting.undo_hand(
+            form.cleaned_data["number"],
+            form.cleaned_data["stamp"] or None,
+            key=form.cleaned_data["key"],
+            by=recorder(request, sitting),
+        )
     except TableError as refusal:
         return refused(request, sitting, refusal)
     return after_change(request, sitting, _("Hand %(number)d undone: tap its winner again.") % {"number": hand.number})
@@ -206,7 +226,7 @@ def end(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     if not form.is_valid():
         return table_response(request, sitting, first_error(form), status=400)
     try:
-        sitting.end_match(form.cleaned_data["number"])
+        sitting.end_match(form.cleaned_data["number"], key=form.cleaned_data["key"], by=recorder(request, sitting))
     except TableError as refusal:
         return refused(request, sitting, refusal)
     return after_change(request, sitting, "")  # the standings say it ended early, and where
@@ -241,7 +261,10 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
                 form.extras(),
                 by=recorder(request, sitting),
                 stamp=form.cleaned_data["stamp"] or None,
+                key=form.cleaned_data["key"],
             )
+        except Repeated as copy:
+            return refused(request, sitting, copy)
         except TableError as refusal:  # shown with the hand as it is now
             hand = won_hand() or hand
             return correction_page(request, sitting, hand, refusal_text(refusal), status=refusal.status)
@@ -282,17 +305,11 @@ def correction_page(request, sitting: Sitting, hand, notice: str = "", status: i
 @action(Sitting)
 def reissue(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """Cat Tê: hand every player another starting stack. `seen` is the batches this phone had seen."""
+    form = ChipsForm(request.POST)
+    if not form.is_valid():
+        return table_response(request, sitting, first_error(form), 400)
     try:
-        seen = int(request.POST.get("seen", ""))
-    except ValueError:
-        return table_response(
-            request,
-            sitting,
-            _("The chips button did not say which hand-out it saw: reload the page, then tap again."),
-            400,
-        )
-    try:
-        sitting.reissue_chips(seen)
+        sitting.reissue_chips(form.cleaned_data["seen"], key=form.cleaned_data["key"], by=recorder(request, sitting))
     except TableError as refusal:
         return refused(request, sitting, refusal)
     chips = sitting.starting_chips

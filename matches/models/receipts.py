@@ -1,0 +1,88 @@
+"""What the server kept of each change a phone sent: the change's key, made on the phone when the person
+acted, so that a copy of it (a resend whose answer was lost, a waiting tap sent again) is recognised
+whenever it arrives and gets the first answer, never a second effect."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+
+from matches.domain.errors import TableError
+
+KEY_MAX_LENGTH = 32
+
+
+class Receipt(models.Model):
+    """One change: its `key` ("" when the phone sent none), `verb`, the hand it was about, which phone,
+    when, and the sitting's version once it was made."""
+
+    class Verb(models.TextChoices):
+        TAP = "tap"
+        UNDO = "undo"
+        CORRECT = "correct"
+        END = "end"
+        CHIPS = "chips"
+        JOIN = "join"
+        LEAVE = "leave"
+        RENAME = "rename"
+
+    sitting = models.ForeignKey("Sitting", on_delete=models.CASCADE, related_name="receipts")
+    key = models.CharField(max_length=KEY_MAX_LENGTH, blank=True)
+    verb = models.CharField(max_length=8, choices=Verb.choices)
+    number = models.PositiveIntegerField(null=True, blank=True)
+    by_phone = models.CharField(max_length=12, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+    version = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["version"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sitting", "key"], condition=~models.Q(key=""), name="one_receipt_per_change_key"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.number or ''} at version {self.version}"
+
+
+class Repeated(TableError):
+    """A copy of a change already made (its key was seen): `receipt` is what the first one did."""
+
+    status = 200
+
+    def __init__(self, receipt: Receipt):
+        super().__init__("repeated", verb=receipt.verb, number=receipt.number)
+        self.receipt = receipt
+
+
+class ReceiptVerbs:
+    """The receipt of every change (a mixin of Sitting): checked under the sitting's lock, written in
+    the change's transaction."""
+
+    def _check_key(self, key: str) -> None:
+        """Repeated when this (locked) sitting already made the change of that key."""
+        if key and (first := self.receipts.filter(key=key).first()) is not None:
+            raise Repeated(first)
+
+    def _receipt(self, verb: str, key: str, number: int | None, phone: str) -> Receipt:
+        return Receipt.objects.create(
+            sitting=self, key=key, verb=verb, number=number, by_phone=phone, version=self.version
+        )
+
+    def undone_since(self, number: int, seen: int, phone: str = "") -> Receipt | None:
+        """The undo of hand `number` made after a phone showed version `seen`, if any; not one `phone`
+        made itself (it knew: its undo and its tap waited in order on it)."""
+        undos = self.receipts.filter(verb=Receipt.Verb.UNDO, number=number, version__gt=seen)
+        return (undos.exclude(by_phone=phone) if phone else undos).last()
+
+
+class UndoneSince(TableError):
+    """A tap for a hand that was undone after the phone showed the table (a late copy, or a tap that
+    waited offline): `receipt` is that undo. Nothing is recorded; the phone taps again if it must."""
+
+    status = 409
+
+    def __init__(self, receipt: Receipt):
+        super().__init__("tap_undone_since", number=receipt.number)
+        self.receipt = receipt

@@ -1,0 +1,81 @@
+"""Every change a phone sends carries a key made when the person acted: a copy of it (a resend whose
+answer was lost, a waiting tap sent again), whenever it arrives, does nothing a second time."""
+
+import pytest
+
+from matches.domain.errors import TableError
+from matches.models import Recorder, Repeated, Sitting, UndoneSince
+
+pytestmark = pytest.mark.django_db
+A, B = Recorder(phone="phoneA"), Recorder(phone="phoneB")
+
+
+def make(sitting: Sitting, verb: str, key: str, by: Recorder) -> None:
+    table = sitting.table()
+    last = table.last_hand.number if table.last_hand else 1
+    if verb == "tap":
+        sitting.record_hand(table.open_number, table.open_number % 3, by=by, key=key)
+    elif verb == "undo":
+        sitting.undo_hand(last, key=key, by=by)
+    elif verb == "correct":
+        sitting.correct_hand(last, 2, by=by, key=key)
+    elif verb == "end":
+        sitting.end_match(key=key, by=by)
+    elif verb == "chips":
+        sitting.reissue_chips(sitting.chips_reissued, key=key, by=by)
+
+
+def state(sitting: Sitting) -> tuple:
+    sitting.refresh_from_db()
+    hands = list(sitting.hands.order_by("number").values_list("number", "status", "winner_id", "stamp"))
+    return hands, [(seat.total, seat.hands_won) for seat in sitting.seated()], sitting.ended_how, sitting.version
+
+
+@pytest.mark.parametrize("between_by", [A, B], ids=["then-this-phone", "then-another-phone"])
+@pytest.mark.parametrize("between", [None, "tap", "undo", "correct", "end"])
+@pytest.mark.parametrize("first", ["tap", "undo", "correct", "end"])
+def test_a_copy_of_a_change_sent_after_any_other_change_does_nothing_again(first, between, between_by):
+    sitting = Sitting.start("agram", ["Ana", "Ben", "Chloé"])
+    sitting.record_hand(1, 0)
+    sitting.record_hand(2, 1)
+    make(sitting, first, "first-key", A)
+    if between is not None:
+        try:
+            make(sitting, between, "other-key", between_by)
+        except TableError:
+            pass  # (the match may be over, the hand gone: that change is refused, not the copy's business)
+    before = state(sitting)
+    with pytest.raises(Repeated) as copy:
+        make(sitting, first, "first-key", A)
+    assert copy.value.receipt.verb == first
+    assert state(sitting) == before
+
+
+def test_a_tap_that_waited_while_its_hand_was_undone_is_refused_with_that_undo():
+    """Phone B tapped hand 2 offline; meanwhile phone A recorded it and undid it: B's tap is no new one."""
+    sitting = Sitting.start("agram", ["Ana", "Ben", "Chloé"])
+    sitting.record_hand(1, 0)
+    seen = Sitting.objects.get(pk=sitting.pk).version
+    sitting.record_hand(2, 1, by=A, key="a-tap")
+    sitting.undo_hand(2, by=A, key="a-undo")
+    with pytest.raises(UndoneSince) as late:
+        sitting.record_hand(2, 2, by=B, key="b-tap", seen=seen)
+    assert (late.value.receipt.number, late.value.receipt.by_phone) == (2, "phoneA")
+    assert sitting.hands.count() == 1
+    fresh = Sitting.objects.get(pk=sitting.pk).version
+    assert sitting.record_hand(2, 2, by=B, key="b-again", seen=fresh).hand.number == 2  # a tap made after it counts
+
+
+def test_the_same_key_at_another_table_is_another_change():
+    one, two = Sitting.start("agram", ["Ana", "Ben"]), Sitting.start("agram", ["Ana", "Ben"])
+    one.record_hand(1, 0, key="same")
+    two.record_hand(1, 1, key="same")
+    assert two.hands.count() == 1
+
+
+def test_a_phones_own_undo_and_its_tap_after_it_both_waiting_offline_are_made_in_order():
+    sitting = Sitting.start("agram", ["Ana", "Ben", "Chloé"])
+    sitting.record_hand(1, 0)
+    seen = Sitting.objects.get(pk=sitting.pk).version
+    sitting.undo_hand(1, by=A, key="a-undo")
+    assert sitting.record_hand(1, 2, by=A, key="a-tap", seen=seen).hand.winner.name == "Chloé"
