@@ -255,6 +255,8 @@ REQUEST_THREADS = env_int("REQUEST_THREADS", 10)
 # `manage.py forget_old_sittings` deletes sittings untouched for this many days (0: keep all).
 RETENTION_DAYS = env_int("RETENTION_DAYS", 365)
 
+# Every log line names a link by a label, never by its token (scorekeeper/logs.py).
+LOGGING_CONFIG = "scorekeeper.logs.configure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

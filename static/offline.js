@@ -226,10 +226,18 @@
       return cache.put(location.origin + location.pathname, new Response(html, { headers: headers }));
     }).catch(function () {});
   }
+  // The table gone from its link (made new, or deleted): the phone keeps no copy of it.
+  function forgetPage() {
+    if (!("caches" in window)) return;
+    caches.open("lasttrick-pages").then(function (cache) {
+      return cache.delete(location.origin + location.pathname);
+    }).catch(function () {});
+  }
   function replaced() {
     var table = document.getElementById("table");
     if (!table) return;
-    if (!table.querySelector("[data-overlay]")) keepPage(table);
+    if (table.classList.contains("gone")) forgetPage();
+    else if (!table.querySelector("[data-overlay]")) keepPage(table);
     apply();
   }
   document.addEventListener("lasttrick:table", function () {

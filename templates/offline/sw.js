@@ -1,6 +1,7 @@
 // Last Trick's service worker (served by matches/web/views/offline.py, version {{ version }}).
 // Keeps the static files of this deploy and, network first, the last copy of each match table
-// this phone showed, so that a table opens with no network; other pages get a small offline page.
+// this phone showed, so that a table opens with no network (until its link answers 404 or 410); other
+// pages get a small offline page.
 "use strict";
 var VERSION = "{{ version }}";
 var STATIC = "lasttrick-static-" + VERSION;
@@ -69,6 +70,12 @@ function page(request) {
   var key = url.origin + url.pathname;
   var table = TABLE.test(url.pathname);
   return fetch(request).then(function (response) {
+    // Its links were made new (a link leaked) or it is gone: no copy of the old table, its names, its old link.
+    if (table && (response.status === 404 || response.status === 410)) {
+      return caches.open(PAGES).then(function (cache) {
+        return cache.delete(key);
+      }).catch(function () {}).then(function () { return response; });
+    }
     if (table && response.ok) {  // marked as a copy: offline.js then knows it is not a server answer
       response.clone().text().then(function (html) {
         var copy = html.replace("<head>", '<head>\n  <meta name="offline-copy" content="">');

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from matches.models import Sitting
 
-from tests.browsers import REFUSED, hand_played, open_phone, ready_offline, shot, watch_console, winners
+from tests.browsers import REFUSED, hand_played, open_phone, ready_offline, shot, stream_open, until, watch_console, winners
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
@@ -128,4 +128,48 @@ def test_the_watch_link_opens_offline_as_last_seen(browser, live_server):
     page.reload()
     expect(page.locator(".offline-line")).to_be_visible()
     expect(page.locator(".hands tbody tr")).to_have_count(1)
+    assert errors == []
+
+
+def kept(page, path: str) -> bool:
+    """Whether the phone keeps a copy of `path` for when it has no network."""
+    return page.evaluate("path => caches.match(location.origin + path).then(hit => !!hit)", path)
+
+
+def shows_no_copy_of(page, url: str) -> None:
+    """With no network, `url` opens the "No network" page: nothing of the table, nor its old link."""
+    page.context.set_offline(True)
+    page.goto(url)
+    expect(page.get_by_role("heading", name="No network")).to_be_visible()
+    assert page.locator("button.tap").count() == 0 and "Djibo" not in page.content()
+
+
+def test_a_link_made_new_is_forgotten_by_the_phone_once_it_answers_404(browser, live_server):
+    """A leaked link made new answers 404: the phone keeps no copy of the table it reached either, so
+    with no network the old link shows neither the names and scores nor the old link itself."""
+    sitting = Sitting.start("agram", NAMES)
+    old = f"/s/{sitting.token}/"
+    page = open_phone(browser, language="en-GB")
+    errors = watch_console(page, allowed=("status of 404",))
+    ready_offline(page, live_server.url + old)
+    assert kept(page, old)
+    sitting.rotate_links()  # another phone: "a link leaked: make new links"
+    assert page.reload().status == 404  # online: the old link reaches nothing
+    expect(page.get_by_text("No match at this link")).to_be_visible()
+    assert not kept(page, old)
+    shows_no_copy_of(page, live_server.url + old)
+    assert errors == []
+
+
+def test_a_table_shown_when_its_links_are_made_new_leaves_no_copy_on_the_phone(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    old = f"/s/{sitting.token}/"
+    page = open_phone(browser, language="en-GB")
+    errors = watch_console(page, allowed=("status of 404",))
+    ready_offline(page, live_server.url + old)
+    stream_open(page)
+    sitting.rotate_links()  # pushed: the page asks for the table and is told it is gone
+    page.get_by_text("ask them for the new one").wait_for()
+    until(page, lambda: not kept(page, old))
+    shows_no_copy_of(page, live_server.url + old)
     assert errors == []

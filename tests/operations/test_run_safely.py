@@ -18,9 +18,9 @@ def secret_key(env_file) -> str:
 
 
 @contextmanager
-def make_run(tmp_path):
+def make_run(tmp_path, **settings: str):
     """`make run` on a free port, with its own .env and database, as a table's laptop runs it
-    (a developer's old `.env` asking for DEBUG=1 included)."""
+    (a developer's old `.env` asking for DEBUG=1 included); `settings` are more environment variables."""
     for attempt in range(3):  # the free port may be taken by another process before make run checks it
         port = free_port()
         env = clean_environment(
@@ -31,6 +31,7 @@ def make_run(tmp_path):
             STATIC_ROOT=str(tmp_path / "static"),
             RATELIMIT_DIR=str(tmp_path / "ratelimit"),
             SENTRY_DSN=f"https://{MARKER}@errors.example.org/1",
+            **settings,
         )
         with ExitStack() as stack:
             try:
@@ -72,6 +73,34 @@ def test_make_run_shows_strangers_no_settings_urls_or_environment(tmp_path):
         assert "cross-origin-opener-policy" not in headers
     printed = (tmp_path / "make-run.log").read_text()
     assert "Phones on the same Wi-Fi open" in printed or "No local network found" in printed
+
+
+def test_the_log_of_make_run_holds_no_link_token(tmp_path):
+    """Refused requests, unknown links and a dropped connection are logged (the access log turned on
+    too, as an operator may): by a label, never by the token that would let a reader change the table."""
+    with make_run(tmp_path, GUNICORN_CMD_ARGS="--access-logfile -") as url:
+        phone = Phone()
+        phone.get(url + "/")
+        demo = phone.post(url + "/demo/", {}, htmx=False)
+        table = {name.lower(): value for name, value in demo.headers.items()}["location"]
+        table = table if table.startswith("http") else url + table
+        token = table.rstrip("/").rsplit("/", 1)[1]
+        assert phone.get(table).status == 200
+        assert Phone().post(table + "tap/", {"number": 2, "winner": 1}).status == 403  # no CSRF token
+        assert phone.post(table + "poll/", {}).status == 405
+        assert phone.post(table + "tap/", {"number": 99, "winner": 9}).status == 400
+        assert phone.get(f"{url}/g/{token}/?next=%2Fs%2F{token}%2F").status == 404
+        assert phone.get(f"{url}/gw/{token}/").status == 404
+        host, port = url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port))) as dropped:  # a phone that goes away mid-request
+            dropped.sendall(f"POST /s/{token}/tap/ HTTP/1.1\r\nHost: {host}\r\nContent-Length: 99\r\n\r\nnum".encode())
+        watch = Phone().get(table).body
+        watch_token = re.search(r"/w/([A-Za-z0-9_-]+)/", watch)[1]
+        assert phone.post(table + "links/", {}, htmx=False).status == 302  # the link leaked: new links
+        assert phone.get(table).status == 404 and phone.get(f"{url}/w/{watch_token}/").status == 404
+    logged = (tmp_path / "make-run.log").read_text()
+    assert "/poll/" in logged and "Not Found" in logged  # the access log and Django's warnings are there
+    assert token not in logged and watch_token not in logged, logged
 
 
 def test_make_run_adds_its_key_to_an_env_file_without_a_last_newline(tmp_path):

@@ -1,0 +1,58 @@
+"""The server log names a table or a group by a label that grants nothing, never by its link's token:
+whoever reads the log (an operator, a log collector) cannot tap, undo or reissue through it. The same
+token gets the same label, so the lines of one table can still be told apart and read together."""
+
+import logging
+
+import pytest
+from django.test import Client
+
+from matches.models import Sitting
+
+from scorekeeper.logs import label
+from tests.pages import HX, url, watch_url
+
+pytestmark = pytest.mark.django_db
+
+
+def told(caplog) -> list[str]:
+    """Every record as the log would show it: its message, its arguments and the formatted line."""
+    return [part for record in caplog.records for part in (record.getMessage(), repr(record.args))] + [caplog.text]
+
+
+def test_refused_and_unknown_links_are_logged_by_a_label_not_by_their_token(sitting, caplog):
+    gone = Sitting.start("spar", ["Ana", "Ben"])
+    gone_token = gone.token
+    gone.rotate_links()  # a leaked link made new: the old one answers 404
+    phone = Client(enforce_csrf_checks=True)
+    caplog.set_level(logging.WARNING)
+    assert phone.post(url(sitting, "tap/"), {"number": 1, "winner": 1}, **HX).status_code == 403  # no CSRF token
+    assert Client().post(url(sitting, "poll/")).status_code == 405
+    assert phone.get(f"/s/{gone_token}/").status_code == 404
+    assert phone.get(f"/g/{gone_token}/").status_code == 404
+    assert phone.get(f"/gw/{gone_token}/stats/").status_code == 404
+    assert phone.get(watch_url(sitting, "nothing/")).status_code == 404
+    lines = told(caplog)
+    assert len(caplog.records) >= 6
+    for secret in (sitting.token, sitting.watch_token, gone_token):
+        assert not [line for line in lines if secret in line], secret
+    assert f"/s/{label(sitting.token)}/tap/" in caplog.text  # one table's lines, told apart from others
+    assert f"/s/{label(gone_token)}/" in caplog.text and f"/gw/{label(gone_token)}/stats/" in caplog.text
+
+
+def test_a_link_in_a_message_of_our_own_or_in_an_error_is_hidden_too(sitting, caplog):
+    logger = logging.getLogger("matches.web")
+    with caplog.at_level(logging.WARNING):
+        logger.warning("lost %s", f"http://laptop:8000/s/{sitting.token}/events/")
+        logger.warning("lost /w/%s/ and %%2Fs%%2F%s", sitting.watch_token, sitting.token)
+        try:
+            raise ValueError(f"no answer for /s/{sitting.token}/tap/")
+        except ValueError:
+            logger.exception("failed")
+    assert not [line for line in told(caplog) if sitting.token in line or sitting.watch_token in line]
+    assert caplog.text.count(label(sitting.token)) == 3
+
+
+def test_a_label_is_short_steady_and_not_the_token(sitting):
+    assert label(sitting.token) == label(sitting.token) != label(sitting.watch_token)
+    assert len(label(sitting.token)) <= 10 and sitting.token[:4] not in label(sitting.token)
