@@ -119,7 +119,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # transaction starts, and wait for it rather than fail at once.
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
-        "timeout": env_int("SQLITE_TIMEOUT", 20),  # seconds a write waits for the lock, then "try again"
+        "timeout": env_int("SQLITE_TIMEOUT", 10),  # seconds a write waits for the lock, then "try again"
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 
@@ -132,7 +132,7 @@ if (
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env_int("DATABASE_POOL_MIN", 2),
         "max_size": env_int("DATABASE_POOL_MAX", 20),
-        "timeout": 10,
+        "timeout": 5,  # seconds a request waits for a connection (then "try again", well before the phone's 20 s)
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -212,15 +212,20 @@ if not DEBUG and not PLAIN_HTTP:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
     SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", default=True)
 
+# Seconds any one Redis call waits (a tap makes three at most: two for the limits, one to publish).
+REDIS_TIMEOUT = 0.3
+
 # Rate limits (django-ratelimit), counted in the "ratelimit" cache: files that every worker on this
 # machine shares (counted under a lock), or Redis at CACHE_URL, which several app servers share.
+
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     "ratelimit": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": os.environ["CACHE_URL"],
-        # A Redis that does not answer costs a tap a second at most: then nothing is counted.
-        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        # A Redis that does not answer costs a tap a second at most (the limits' two reads and the push's
+        # publish): then nothing is counted.
+        "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT},
     }
     if os.environ.get("CACHE_URL")
     else {

@@ -54,4 +54,6 @@ def _publish(payload: str) -> None:
 def _redis():
     import redis
 
-    return redis.Redis.from_url(settings.CACHE_URL, socket_timeout=1, socket_connect_timeout=1)
+    return redis.Redis.from_url(
+        settings.CACHE_URL, socket_timeout=settings.REDIS_TIMEOUT, socket_connect_timeout=settings.REDIS_TIMEOUT
+    )

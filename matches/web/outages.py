@@ -9,6 +9,7 @@ Retry-After), which the phone's script retries by itself."""
 from __future__ import annotations
 
 import logging
+from time import monotonic
 from collections.abc import Callable
 
 from asgiref.sync import iscoroutinefunction
@@ -21,6 +22,9 @@ logger = logging.getLogger(__name__)
 
 LOST = (OperationalError, InterfaceError)
 RUNS = 3  # the first run and two more, each on a new connection
+# No run starts this long after the first: with a run's own waits (the pool's, the lock's: settings) the
+# phone has its answer before its own timeout (20 s) gives up on it.
+RUNS_WITHIN_SECONDS = 5
 READS = ("SELECT", "SAVEPOINT", "RELEASE", "ROLLBACK", "BEGIN", "SET", "SHOW", "PRAGMA")
 
 
@@ -57,6 +61,11 @@ def start_afresh() -> None:
             logger.warning("checking the pool's connections failed: %s", error)
 
 
+def is_locked(error: Exception) -> bool:
+    """SQLite's write lock held past its timeout (a backup, a long import): not a lost connection."""
+    return "database is locked" in str(error)
+
+
 class ServeThroughOutages:
     """Middleware (last in MIDDLEWARE, so that CSRF and the rest have looked at the request first):
     runs the view, and again on a new connection when the first run lost its database connection."""
@@ -71,7 +80,7 @@ class ServeThroughOutages:
         if iscoroutinefunction(view) or connection.in_atomic_block:  # the streams; a test's transaction
             return None
         again = getattr(view, "run_again_after_lost_commit", False)
-        writes = Writes()
+        writes, started = Writes(), monotonic()
         for run in range(1, RUNS + 1):
             writes.sent = False
             try:
@@ -82,4 +91,6 @@ class ServeThroughOutages:
                 start_afresh()
                 if writes.sent and not again:
                     break  # its write may or may not be saved: the phone is told so
+                if is_locked(error) or monotonic() - started > RUNS_WITHIN_SECONDS:
+                    break  # it waited its time already (SQLite's lock: SQLITE_TIMEOUT)
         return try_again(request, unsure=writes.sent)

@@ -144,3 +144,38 @@ def test_a_stream_asked_while_the_database_is_away_is_told_to_try_again(client, 
 @pytest.mark.parametrize("bad", ["A" * 22, "%F0%9F%82%A1", "x" * 300, "a'b"])
 def test_a_stream_for_a_link_that_reaches_nothing_is_a_404(client, path, bad):
     assert client.get(path.format(bad=bad)).status_code == 404
+
+
+def test_a_stream_whose_table_read_waits_on_the_database_keeps_its_heartbeats_and_leaves_no_stray_error(
+    monkeypatch, settings, caplog
+):
+    """A read held by the database (its pool, its lock) sends a heartbeat each period meanwhile; one that
+    then fails says nothing new; a failure nobody is left to read is not logged as never retrieved."""
+    from django.db import OperationalError
+
+    from matches.web.live.streams import table_events
+
+    settings.LIVE_HEARTBEAT_SECONDS = 0.02
+
+    async def run() -> list[str]:
+        gate = asyncio.Event()
+
+        async def held_render(self, sitting_id, language, watching):
+            await gate.wait()
+            raise OperationalError("the pool timed out")
+
+        monkeypatch.setattr(Hub, "_render", held_render)
+        live = quiet_hub()
+        listener = live.listen(SITTING, 7, 1, None)
+        events = table_events(live, listener, 7, 1, "en", True, "w")
+        async with asyncio.timeout(5):  # (a stream that sends nothing while it waits fails here)
+            said = [await events.__anext__() for _ in range(4)]  # retry:, then pings while the read waits
+        gate.set()
+        said.append(await events.__anext__())  # the read failed: a heartbeat later, nothing else
+        await events.aclose()
+        await asyncio.sleep(0.05)
+        return said
+
+    said = asyncio.run(run())
+    assert said[0].startswith("retry:") and said[1:] == [": ping\n\n"] * 4
+    assert "never retrieved" not in caplog.text

@@ -113,3 +113,45 @@ def test_a_tap_goes_through_while_the_rate_limits_cache_is_away(client):
     sitting = Sitting.start("agram", WORKED)
     response = client.post(f"/s/{sitting.token}/tap/", {"number": 1, "winner": 1}, **HX)
     assert response.status_code == 200 and sitting.hands.count() == 1
+
+
+class Locked(DropConnection):
+    """SQLite's write lock held by another process past the timeout, on every run."""
+
+    def __call__(self, execute, sql, params, many, context):
+        if sql.lstrip().upper().startswith(("INSERT", "UPDATE")):
+            self.seen["runs"] = self.seen.get("runs", 0) + 1  # each run stops at its first write
+            raise OperationalError("database is locked")
+        return execute(sql, params, many, context)
+
+
+def test_a_tap_that_cannot_get_the_write_lock_waits_its_timeout_once_not_once_per_run(client):
+    sitting = Sitting.start("agram", WORKED)
+    locked = Locked()
+    with connection.execute_wrapper(locked):
+        response = client.post(f"/s/{sitting.token}/tap/", {"number": 1, "winner": 1}, **HX)
+    assert response.status_code == 503 and not sitting.hands.exists()
+    assert locked.seen["runs"] == 1  # the view ran once: the lock's wait (SQLITE_TIMEOUT) was the wait
+
+
+def test_no_run_starts_once_the_request_has_waited_what_the_phone_allows(client, monkeypatch):
+    from matches.web import outages
+
+    clock = iter(range(0, 1000, 4))  # each look at the clock: 4 s later
+    monkeypatch.setattr(outages, "monotonic", lambda: next(clock))
+    sitting = Sitting.start("agram", WORKED)
+    drops = DropConnection(("SELECT", 1), ("SELECT", 2), ("SELECT", 3))
+    with connection.execute_wrapper(drops):
+        response = client.get(f"/s/{sitting.token}/")
+    assert response.status_code == 503 and drops.seen["SELECT"] == 2  # a second run (4 s in), no third (8 s)
+
+
+def test_every_wait_a_tap_can_meet_ends_before_the_phone_gives_up(settings):
+    """The phone's own timeout is 20 s (base.html): SQLite's lock, the pool, the runs, Redis all end first."""
+    from matches.web.outages import RUNS_WITHIN_SECONDS
+
+    phone = 20
+    assert settings.DATABASES["default"].get("OPTIONS", {}).get("timeout", 10) <= 10 or connection.vendor != "sqlite"
+    pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool", {}).get("timeout", 5)
+    assert RUNS_WITHIN_SECONDS + pool < phone
+    assert 3 * settings.REDIS_TIMEOUT <= 1  # the README's "at most a second"

@@ -95,6 +95,7 @@ class Hub:
         rendered = self.rendered.get(key)
         if rendered is None or rendered.generation != generation or self._failed(rendered):
             future = asyncio.get_running_loop().create_task(self._render(sitting_id, language, watching))
+            future.add_done_callback(lambda done: done.cancelled() or done.exception())  # read, phones gone or not
             rendered = self.rendered[key] = Rendered(generation, future)
         return await asyncio.shield(rendered.region)
 

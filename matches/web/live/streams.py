@@ -79,8 +79,12 @@ async def table_events(
     try:
         yield f"retry: {RETRY_MS}\n\n"
         while True:
+            # A read that waits for the database (its pool, its lock) still lets a heartbeat through.
+            reading = retrieved(asyncio.ensure_future(live.region(sitting_id, language, watching)))
+            while not (await asyncio.wait({reading}, timeout=settings.LIVE_HEARTBEAT_SECONDS))[0]:
+                yield ": ping\n\n"
             try:
-                region = await live.region(sitting_id, language, watching)
+                region = reading.result()
             except DatabaseError:  # the database is away: say nothing new, try at the next wake or heartbeat
                 region = NOT_READ
             if region is NOT_READ:
@@ -128,6 +132,12 @@ async def group_events_of(group_id: int, now: object, missed: bool) -> AsyncIter
             yield event("changed", "") if await woken(listener.changed) else ": ping\n\n"
     finally:
         live.leave(GROUP, group_id, listener)
+
+
+def retrieved(task: asyncio.Future) -> asyncio.Future:
+    """`task`, whose failure is taken note of even when no stream is left to read it (a phone gone)."""
+    task.add_done_callback(lambda done: done.cancelled() or done.exception())
+    return task
 
 
 async def woken(changed: asyncio.Event) -> bool:
