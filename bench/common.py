@@ -231,7 +231,7 @@ class Bench:
     def app(self, label: str) -> Server:
         """The app as production serves it: gunicorn, a uvicorn worker on scorekeeper.asgi (one here)."""
         command = [sys.executable, "-m", "gunicorn", "scorekeeper.asgi:application", "--worker-class",
-                   "uvicorn_worker.UvicornWorker", "--workers", "1", "--bind", "127.0.0.1:{port}",
+                   "scorekeeper.workers.UvicornWorker", "--workers", "1", "--bind", "127.0.0.1:{port}",
                    "--graceful-timeout", "5", "--log-level", "warning"]
         return Server(f"{label}-{self.name}", command, self.app_dir, self.app_env, self)
 

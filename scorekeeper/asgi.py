@@ -69,9 +69,12 @@ class Dispatcher:
         replay = replaying({"type": "http.request", "body": b"".join(chunks), "more_body": more}, receive)
         if more:
             return await self.asgi(scope, replay, send)
-        if not any(name == b"content-length" for name, _ in scope["headers"]):  # a chunked body: WSGI needs its size
-            scope = {**scope, "headers": [*scope["headers"], (b"content-length", str(size).encode())]}
-        await self.wsgi(scope, replay, send)
+        # A header named with underscores (X_Forwarded_For) would read as its dashed twin in a WSGI environ,
+        # after the proxy's own: dropped, as Django's ASGI handler and runserver drop it.
+        headers = [(name, value) for name, value in scope["headers"] if b"_" not in name]
+        if not any(name == b"content-length" for name, _ in headers):  # a chunked body: WSGI needs its size
+            headers.append((b"content-length", str(size).encode()))
+        await self.wsgi({**scope, "headers": headers}, replay, send)
 
 
 def path_info(scope: dict) -> str:

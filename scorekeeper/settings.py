@@ -6,10 +6,12 @@ environment, this install makes one once and keeps it in `.env`. `make run` sets
 served to phones on a local network without HTTPS.
 """
 
+import ipaddress
 import os
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_noop
 from dotenv import load_dotenv
 
@@ -32,10 +34,21 @@ def env_list(name: str) -> list[str]:
 def env_int(name: str, default: int) -> int:
     value = os.environ.get(name, str(default))
     if not value.strip().isdecimal():
-        from django.core.exceptions import ImproperlyConfigured
-
         raise ImproperlyConfigured(f"{name} must be a whole number of 0 or more, not {value!r}.")
     return int(value)
+
+
+def env_networks(name: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """Comma-separated addresses and networks (10.0.0.5, 10.0.0.0/24, ::1); none when unset."""
+    networks = []
+    for item in env_list(name):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}: {item!r} is not an address or a network: write e.g. 10.0.0.5,10.0.0.0/24,::1"
+            ) from None
+    return networks
 
 
 DEBUG = env_flag("DEBUG")
@@ -239,7 +252,15 @@ TAP_RATE_LIMIT = os.environ.get("TAP_RATE_LIMIT", "60/m")  # changes to a sittin
 TAP_ADDRESS_RATE_LIMIT = os.environ.get("TAP_ADDRESS_RATE_LIMIT", "600/m")  # per client address
 START_RATE_LIMIT = os.environ.get("START_RATE_LIMIT", "20/h")  # new matches and demos, per phone
 START_ADDRESS_RATE_LIMIT = os.environ.get("START_ADDRESS_RATE_LIMIT", "100/h")  # per client address
-RATELIMIT_IP_META_KEY = os.environ.get("RATELIMIT_IP_META_KEY") or None  # e.g. HTTP_X_REAL_IP behind a proxy
+# The proxies whose X-Forwarded-For names the client (matches/web/client_address.py): none by default,
+# then the connection's own address is the client whatever the headers say. The app server never reads
+# the header itself (scorekeeper/workers.py).
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
+if os.environ.get("RATELIMIT_IP_META_KEY"):  # an older setting, which trusted any client's header
+    raise ImproperlyConfigured(
+        "RATELIMIT_IP_META_KEY is no longer read: set TRUSTED_PROXIES to your proxies' addresses instead "
+        "(the proxy sets X-Forwarded-For)."
+    )
 
 # Live updates (matches.web.live): how each app process hears of a change made in another process or on
 # another app server. "redis" where CACHE_URL is set, else "postgres" (LISTEN/NOTIFY) on PostgreSQL,

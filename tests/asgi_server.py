@@ -25,6 +25,7 @@ class AsgiLiveServer:
             self.counting(ASGIStaticFilesHandler(Dispatcher(threads=4))),  # as scorekeeper.asgi serves the app
             log_level="warning",
             lifespan="off",
+            proxy_headers=False,  # as scorekeeper/workers.py serves it
             timeout_graceful_shutdown=1,
         )
         self.server = uvicorn.Server(config)

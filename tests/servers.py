@@ -3,6 +3,8 @@ free loopback port, and phones that talk to them over HTTP with their own cookie
 
 from __future__ import annotations
 
+import functools
+import http.client
 import http.cookiejar
 import os
 import re
@@ -15,7 +17,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,9 +112,35 @@ def gunicorn(tmp_path: Path, workers: int = 1, **settings: str) -> Iterator[str]
         )
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "scorekeeper.asgi:application", "--bind", f"127.0.0.1:{port}"]
-    command += ["--worker-class", "uvicorn_worker.UvicornWorker", "--graceful-timeout", "3"]  # as bin/run serves
+    command += ["--worker-class", "scorekeeper.workers.UvicornWorker", "--graceful-timeout", "3"]  # as bin/run serves
     with serving([*command, "--workers", str(workers)], env, port, tmp_path / f"gunicorn-{port}.log") as url:
         yield url
+
+
+@contextmanager
+def make_run(tmp_path: Path, **settings: str) -> Iterator[str]:
+    """`make run` on a free port, with its own .env, database and rate-limit counts, as a table's laptop
+    runs it; `settings` are environment variables. Yields the server's URL on 127.0.0.1."""
+    for attempt in range(3):  # the free port may be taken by another process before make run checks it
+        port = free_port()
+        env = clean_environment(
+            PORT=str(port),
+            WORKERS="1",
+            ENV_FILE=str(tmp_path / ".env"),
+            DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            STATIC_ROOT=str(tmp_path / "static"),
+            RATELIMIT_DIR=str(tmp_path / "ratelimit"),
+            **settings,
+        )
+        with ExitStack() as stack:
+            try:
+                url = stack.enter_context(serving(["make", "-s", "run"], env, port, tmp_path / "make-run.log"))
+            except RuntimeError as refused:
+                if f"Port {port} is in use" in str(refused) and attempt < 2:
+                    continue
+                raise
+            yield url
+            return
 
 
 @dataclass
@@ -123,11 +151,15 @@ class Answer:
 
 
 class Phone:
-    """A browser on one phone: its own cookies (session, CSRF), requests as htmx sends them."""
+    """A browser on one phone: its own cookies (session, CSRF), requests as htmx sends them; `source`, a
+    loopback address such as 127.0.0.2, connects from there (another machine, as the server sees it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, source: str = "") -> None:
         self.cookies = http.cookiejar.CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies), NoRedirect())
+        handlers = [urllib.request.HTTPCookieProcessor(self.cookies), NoRedirect()]
+        if source:
+            handlers.append(ConnectingFrom(source))
+        self.opener = urllib.request.build_opener(*handlers)
         self.csrf = ""
 
     def request(
@@ -151,6 +183,17 @@ class Phone:
 
     def post(self, url: str, data: Mapping[str, object], htmx: bool = True) -> Answer:
         return self.request(url, data, htmx=htmx)
+
+
+class ConnectingFrom(urllib.request.HTTPHandler):
+    """Plain HTTP connections from one local address."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.source = source
+
+    def http_open(self, request):
+        return self.do_open(functools.partial(http.client.HTTPConnection, source_address=(self.source, 0)), request)
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):

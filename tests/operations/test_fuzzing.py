@@ -19,10 +19,10 @@ from tests.raw_http import form
 from tests.servers import gunicorn
 
 pytestmark = pytest.mark.django_db(transaction=True)
-UNLIMITED = {  # thousands of requests from one address; X-Forwarded-For read, so that its garbage counts
+UNLIMITED = {  # thousands of requests from one address, a trusted proxy's: its X-Forwarded-For garbage is read
     **{name: "1000000/m" for name in ("TAP_RATE_LIMIT", "TAP_ADDRESS_RATE_LIMIT", "START_RATE_LIMIT")},
     "START_ADDRESS_RATE_LIMIT": "1000000/m",
-    "RATELIMIT_IP_META_KEY": "HTTP_X_FORWARDED_FOR",
+    "TRUSTED_PROXIES": "127.0.0.1",
 }
 PLAYERS = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
 

@@ -5,9 +5,9 @@ import socket
 import subprocess
 import sys
 import time
-from contextlib import ExitStack, contextmanager
 
-from tests.servers import ROOT, Phone, clean_environment, free_port, serving
+from tests import servers
+from tests.servers import ROOT, Phone, clean_environment
 
 MARKER = "sentry-like-secret-8f3e1c"  # an environment variable of the shell that started the server
 DEBUG_SIGNS = ["URLconf", "urlpatterns", "Traceback", "DATABASES", "SECRET_KEY", "settings.py", "Request Method"]
@@ -17,31 +17,10 @@ def secret_key(env_file) -> str:
     return re.search(r"^SECRET_KEY=(.+)$", env_file.read_text(), re.M)[1]
 
 
-@contextmanager
 def make_run(tmp_path, **settings: str):
-    """`make run` on a free port, with its own .env and database, as a table's laptop runs it
-    (a developer's old `.env` asking for DEBUG=1 included); `settings` are more environment variables."""
-    for attempt in range(3):  # the free port may be taken by another process before make run checks it
-        port = free_port()
-        env = clean_environment(
-            PORT=str(port),
-            WORKERS="1",
-            ENV_FILE=str(tmp_path / ".env"),
-            DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-            STATIC_ROOT=str(tmp_path / "static"),
-            RATELIMIT_DIR=str(tmp_path / "ratelimit"),
-            SENTRY_DSN=f"https://{MARKER}@errors.example.org/1",
-            **settings,
-        )
-        with ExitStack() as stack:
-            try:
-                url = stack.enter_context(serving(["make", "-s", "run"], env, port, tmp_path / "make-run.log"))
-            except RuntimeError as refused:
-                if f"Port {port} is in use" in str(refused) and attempt < 2:
-                    continue
-                raise
-            yield url
-            return
+    """`make run` as a table's laptop runs it (a developer's old `.env` asking for DEBUG=1 included), from a
+    shell with a secret in its environment; `settings` are more environment variables."""
+    return servers.make_run(tmp_path, SENTRY_DSN=f"https://{MARKER}@errors.example.org/1", **settings)
 
 
 def shows_nothing_private(body: str) -> None:

@@ -5,11 +5,14 @@ the same answers as the same requests sent to Django's own ASGI handler."""
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import re
 from urllib.parse import urlencode
 
 import pytest
 from django.core.asgi import get_asgi_application
+from django.core.cache import caches
+from django.test import override_settings
 
 from matches.models import Sitting
 from scorekeeper.asgi import BUFFERED, Dispatcher, held_by_the_loop
@@ -27,10 +30,11 @@ class Phone:
         self.app, self.cookies, self.csrf = app, {}, ""
 
     def send(self, method: str, path: str, form: dict | None = None, body: bytes | None = None,
-             query: bytes = b"", **headers: str) -> tuple[int, dict, bytes]:
+             query: bytes = b"", raw: list[tuple[bytes, bytes]] = [], **headers: str) -> tuple[int, dict, bytes]:
         body = urlencode(form).encode() if form is not None else (body or b"")
         sent = [(b"host", b"testserver"), (b"origin", b"http://testserver"), (b"x-csrftoken", self.csrf.encode())]
         sent += [(name.replace("_", "-").lower().encode(), value.encode()) for name, value in headers.items()]
+        sent += raw  # as sent, underscores included
         if self.cookies:
             sent.append((b"cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items()).encode()))
         if form is not None:
@@ -123,3 +127,17 @@ def test_a_query_string_that_is_not_ascii_is_answered_as_django_answers_it(query
     sitting = Sitting.start("agram", WORKED)
     for app in (Dispatcher(threads=2), get_asgi_application()):
         assert Phone(app).send("GET", f"/s/{sitting.token}/", query=query)[0] == status
+
+
+@override_settings(TRUSTED_PROXIES=[ipaddress.ip_network("127.0.0.1")], START_ADDRESS_RATE_LIMIT="2/h")
+def test_a_header_named_with_underscores_is_dropped_as_djangos_asgi_handler_drops_it():
+    """X_Forwarded_For would otherwise read as X-Forwarded-For, after the proxy's own (its right-most)."""
+    def new_match(app, forged: str) -> int:
+        phone = Phone(app)  # a new one each time: a phone's demo again is not a new match
+        phone.send("GET", "/")
+        raw = [(b"x-forwarded-for", b"203.0.113.1"), (b"x_forwarded_for", forged.encode())]
+        return phone.send("POST", "/demo/", {}, raw=raw)[0]
+
+    for app in (Dispatcher(threads=2), get_asgi_application()):
+        caches["ratelimit"].clear()
+        assert [new_match(app, f"198.51.100.{n}") for n in range(3)] == [302, 302, 429], app

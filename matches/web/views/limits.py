@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django_ratelimit.core import is_ratelimited
 
+from matches.web.client_address import client_address
 from matches.web.views.errors import BACKING_SERVICE_ERRORS, message_response
 
 logger = logging.getLogger(__name__)
@@ -59,18 +60,14 @@ STARTS = Limit(
 )
 
 
-def client_address(group: str, request: HttpRequest) -> str:
-    """Counter key: first RATELIMIT_IP_META_KEY address, else REMOTE_ADDR; IPv6 by /64 (a phone's changes)."""
-    header = request.META.get(settings.RATELIMIT_IP_META_KEY or "REMOTE_ADDR", "")
-    for candidate in (header.split(",")[0].strip(), request.META.get("REMOTE_ADDR", "")):
-        try:
-            address = ipaddress.ip_address(candidate)
-        except ValueError:
-            continue
-        if address.version == 6:
-            return str(ipaddress.ip_network(f"{address}/64", strict=False))
-        return str(address)
-    return "unknown"
+def address_key(group: str, request: HttpRequest) -> str:
+    """Counter key: the client's address (matches/web/client_address.py); IPv6 by /64 (a phone's changes)."""
+    address = client_address(request)
+    if address is None:
+        return "unknown"
+    if address.version == 6:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 def period_of(rate: str) -> int:
@@ -92,12 +89,12 @@ def over_limit(request: HttpRequest, limit: Limit, phone: str | None) -> HttpRes
     """Count this request against `limit` (`phone` None: only the address counts); a 429 once over, else None."""
     for rate_setting, message, key in (
         (limit.phone_rate, limit.phone_message, lambda group, request: phone),
-        (limit.address_rate, limit.address_message, client_address),
+        (limit.address_rate, limit.address_message, address_key),
     ):
-        if key is not client_address and phone is None:
+        if key is not address_key and phone is None:
             continue
         rate = getattr(settings, rate_setting)
-        group = f"{limit.name}-{'address' if key is client_address else 'phone'}"
+        group = f"{limit.name}-{'address' if key is address_key else 'phone'}"
         try:
             limited = is_ratelimited(request, group=group, key=key, rate=rate, increment=True)
         except (*BACKING_SERVICE_ERRORS, OSError) as error:
