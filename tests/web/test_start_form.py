@@ -310,3 +310,34 @@ def test_no_name_field_cuts_what_is_typed_the_server_says_the_limit_instead(clie
     assert response.status_code == 400 and Sitting.objects.count() == 0
     assert "Keep names to 40 characters (this one has 59)." in answer
     assert LONG_NAME in answer  # still typed, to be shortened
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
+def test_a_letzter_stich_match_of_hands_no_multiple_of_the_players_starts_with_a_note_saying_so(client, headers):
+    """RULES.md says "ideally" a multiple: the match starts, and the table says what the count does."""
+    names = {"player_1": "Ana", "player_2": "Ben", "player_3": "Cal", "player_4": "Dia"}
+    data = {"action": "start", "end_kind": "hands", "end_target_hands": "10", **names}
+    response = client.post("/start/letzter-stich/", data, **headers)
+    table = response["Location"] if not headers else response["HX-Redirect"]
+    page = client.get(table).content.decode()
+    assert (
+        "10 hands for 4 players: some players deal once more than the others. "
+        "8 or 12 hands let everyone deal as often." in page
+    )
+    even = client.post("/start/letzter-stich/", {**data, "end_target_hands": "12"}, **headers)
+    table = even["Location"] if not headers else even["HX-Redirect"]
+    assert "deal once more" not in client.get(table).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_group_match_of_hands_no_multiple_of_the_players_starts_with_the_same_note(client):
+    from matches.models import Group
+
+    group = Group.create("Friday", ["Ana", "Ben", "Cal"])
+    seats = [f"m{player.pk}" for player in group.members()]
+    data = {"seat": seats, "action": "start", "end_kind": "hands", "end_target_hands": "2"}
+    response = client.post(f"/g/{group.token}/new/letzter-stich/", data)
+    assert response.status_code == 302, response.content.decode()
+    page = client.get(response["Location"]).content.decode()
+    assert "2 hands for 3 players: some players deal once more than the others. 3 hands let everyone deal as often." in page

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.db.models import Max
 from django.http import HttpResponse
 from django.shortcuts import render
@@ -26,7 +27,7 @@ from matches.web.seating import (
     remembered_settings,
     seat_newcomer,
 )
-from matches.web.texts import pack_line, player_range, rule_message, table_full
+from matches.web.texts import pack_line, player_range, rule_message, table_full, uneven_deals
 from matches.web.views.common import HtmxHttpRequest, go_to, known_phone, page_or_partial, reached, remember
 from matches.web.views.errors import message_response
 from matches.web.views.groups import group_name, remember_group
@@ -146,6 +147,8 @@ def start_from_group(
         return show_new_match(request, group, game, members, seating, form, refusal_text(refusal), refusal.status)
     remember(request, sitting)
     remember_group(request, group)
+    if note := uneven_deals(game, form.match_end(), count):
+        messages.info(request, note)
     return go_to(request, sitting)
 
 

@@ -20,7 +20,7 @@ from matches.domain.errors import TableError
 from matches.web.forms import DEFAULT_ROWS, StartForm
 from matches.models import Group, Seat, Sitting
 from matches.models.snapshot import read_snapshot
-from matches.web.texts import pack_line, player_range, table_full
+from matches.web.texts import pack_line, player_range, table_full, uneven_deals
 from matches.models.zones import posted_zone
 from matches.web.views.common import HtmxHttpRequest, known_phone, page_or_partial, remember, remembered_tokens
 from matches.web.views.errors import message_response
@@ -80,6 +80,8 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
         form.add_error(None, refusal_text(refusal))
         return show_start(request, form, status=400)
     remember(request, sitting)
+    if note := uneven_deals(entry, form.match_end(), len(form.cleaned_data["names"])):
+        messages.info(request, note)
     if request.htmx:
         return HttpResponseClientRedirect(sitting.get_absolute_url())
     return redirect(sitting)
