@@ -200,11 +200,11 @@ def test_the_waiting_taps_fit_a_small_phone_in_every_language(browser, live_serv
         page.context.close()
 
 
-def test_a_double_tap_on_a_name_records_one_hand_online_and_offline(browser, live_server):
+def test_a_double_tap_on_a_name_records_one_hand_online_and_offline_and_says_so(browser, live_server):
     """The next hand's button is under the finger once the first tap is answered (or at once offline):
-    the same name tapped again a moment later is the same tap, not the next hand. The taps are real;
-    the phone's clock stands still between them (however long the machine takes to answer the first),
-    then moves on by a hand's time."""
+    the same name tapped again a moment later is the same tap, not the next hand, and the phone says it
+    did not take it (nothing is dropped without a word). The taps are real; the phone's clock stands
+    still between them (however long the machine takes to answer the first), then moves on by a hand's time."""
     sitting = Sitting.start("agram", NAMES)
     page = open_phone(browser, "360x640", locale="fr-FR")
     errors = watch_console(page, allowed=(REFUSED,))
@@ -220,18 +220,26 @@ def test_a_double_tap_on_a_name_records_one_hand_online_and_offline(browser, liv
     # A tap let through is sent as it is tapped (htmx:beforeRequest, before the click returns): none was.
     assert page.evaluate("window.tapsSent") == 1
     expect(page.locator(".legend .hand")).to_have_text("Main 2")
+    ignored = page.locator("#offline .double-tap")
+    expect(ignored).to_have_text(
+        "Touche ignorée\u00a0: elle suivait de trop près celle de la main 1. Pour noter la main 2, touchez de nouveau."
+    )
+    assert no_horizontal_scroll(page)
+    shot(page, "double-tap-ignored-360x640")
     assert winners(sitting) == [(1, "Aïcha")]
 
     page.clock.set_fixed_time(now + HAND_MS)  # a hand later, the same player may well win again
     page.locator("button.tap", has_text="Aïcha").click()
     page.get_by_text("Main 2 notée").wait_for()
     assert page.evaluate("window.tapsSent") == 2
+    expect(ignored).to_have_count(0)  # said until the next tap is taken
 
     page.clock.set_fixed_time(now + 2 * HAND_MS)
     page.context.set_offline(True)
     expect(page.locator(".offline-line")).to_be_visible()
     page.locator("button.tap", has_text="Djibo").click()
     page.locator("button.tap", has_text="Chaibou").click()  # a double tap offline: kept at once, then dropped
+    expect(ignored).to_contain_text("celle de la main 3. Pour noter la main 4")
     expect(page.locator(".waiting li")).to_have_count(1)
     assert page.locator(".waiting li").count() == 1  # (kept as tapped: a second one would be there by now)
     page.clock.set_fixed_time(now + 3 * HAND_MS)
