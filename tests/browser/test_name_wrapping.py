@@ -1,6 +1,8 @@
 """Long names on a phone (Debian's chromium at 360x640 and 412x915): a name wraps only between its
 words, in the score table, the hands list and the tap buttons (7 players, the money column, names up to
-40 characters). The chart's names are drawn in test_chart_on_phones.py."""
+40 characters); a name of one long word breaks inside its column rather than push the last column or
+the Correct links off screen; the seat select shows a long name whole or ends it with an ellipsis.
+The chart's names are drawn in test_chart_on_phones.py."""
 
 import pytest
 
