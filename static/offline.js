@@ -253,7 +253,7 @@
     var undo = /\/undo\/$/.test(form.getAttribute("action"));
     var ask = form.closest("details.ask");
     var name = ask ? ask.querySelector("summary .name") : submitter && submitter.querySelector(".name");
-    var how = submitter && submitter.classList.contains("answer") ? submitter.textContent.trim() : "";
+    var how = form.dataset.how || "";  // the answer as running text says it (its short form), not its button
     return {
       kind: undo ? "undo" : "tap",
       action: form.getAttribute("action"),

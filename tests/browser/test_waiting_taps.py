@@ -141,7 +141,9 @@ def test_a_tap_that_gets_no_answer_waits_on_the_table_and_is_sent_once_the_netwo
     assert winners(sitting) == [(1, "Djibo"), (2, "Aïcha")]
 
 
-def test_a_waiting_tap_shows_its_answers_and_is_recorded_with_them(browser, live_server):
+def test_a_waiting_tap_shows_its_answers_in_running_text_and_is_recorded_with_them(browser, live_server):
+    """The waiting line names the answer as a hand row does (its short form, lower case), not with the
+    button's capital and worth."""
     sitting = Sitting.start("fapfap", NAMES[:3])
     page = open_phone(browser, "360x640", locale="fr-FR")
     errors = watch_console(page, allowed=(REFUSED,))
@@ -149,9 +151,9 @@ def test_a_waiting_tap_shows_its_answers_and_is_recorded_with_them(browser, live
     page.context.set_offline(True)
     page.locator("summary.tap", has_text="Boubacar").click()
     answer = page.locator("details.ask[open] button.answer").nth(1)
-    said = answer.inner_text().strip()
+    said = "avec un 3, dernière levée seulement"  # the button: "Avec un 3, dernière levée seulement : 2 mises"
     answer.click()
-    expect(page.locator(".waiting li")).to_contain_text(f"Main 1\u00a0: Boubacar, en attente d’envoi ({said})")
+    expect(page.locator(".waiting li")).to_contain_text(f"Main 1\u00a0: Boubacar, en attente d’envoi ({said}) ")
     expect(page.locator("details.ask[open]")).to_have_count(0)
     shot(page, "offline-waiting-with-answer-fr")
     page.context.set_offline(False)
