@@ -1,6 +1,7 @@
 """The start form: blank rows ignored, each game's player range on the form, Add stopping at the game's
 maximum (with the reason), and one number field per match end, each with its own default."""
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -341,3 +342,49 @@ def test_a_group_match_of_hands_no_multiple_of_the_players_starts_with_the_same_
     assert response.status_code == 302, response.content.decode()
     page = client.get(response["Location"]).content.decode()
     assert "2 hands for 3 players: some players deal once more than the others. 3 hands let everyone deal as often." in page
+
+
+def focused(page: str) -> list[str]:
+    """The elements a page or a swapped form puts the focus on (autofocus): each start tag."""
+    return re.findall(r"<[a-z]+\b[^>]*\bautofocus\b[^>]*>", page)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
+@pytest.mark.parametrize(
+    "data, first",
+    [
+        (start_data(["Ana", "Ben", "ana"], end_kind="hands", end_target_hands="x"), 'name="player_3"'),
+        (start_data(["Ana", "Ben"], end_kind="hands", end_target_hands="x"), 'name="end_target_hands"'),
+        (start_data(["Ana"]), 'id="player-count-error"'),
+    ],
+    ids=["a name", "the number", "too few names"],
+)
+def test_a_refused_start_form_takes_the_phone_to_its_first_error(client, headers, data, first):
+    """The form is long on a phone: the first error, beside what it is about, gets the focus (autofocus:
+    the browser loading the page and htmx swapping the form both move to it and scroll it into view)."""
+    response = client.post("/start/agram/", data, **headers)
+    assert response.status_code == 400
+    [element] = focused(response.content.decode())
+    assert first in element
+    assert "input" in element or 'tabindex="-1"' in element  # a message takes the focus only when it can
+
+
+@pytest.mark.django_db
+def test_a_start_form_shown_or_rearranged_takes_no_focus(client):
+    page = client.get("/start/agram/").content.decode()
+    added = client.post("/start/agram/", form_data(page, action="add"), **HX).content.decode()
+    assert focused(page) == focused(added) == []
+
+
+@pytest.mark.django_db
+def test_a_refused_group_start_takes_the_phone_to_its_message(client):
+    """The group's form says why it did not start at its top, far above the Start button: it takes the focus."""
+    from matches.models import Group
+
+    group = Group.create("Friday", ["Ana", "Ben"])
+    [ana] = [f"m{p.pk}" for p in group.members() if p.name == "Ana"]
+    response = client.post(f"/g/{group.token}/new/agram/", {"seat": [ana], "action": "start", "end_kind": "open"}, **HX)
+    assert response.status_code == 400
+    [element] = focused(response.content.decode())
+    assert 'class="notice error"' in element and 'tabindex="-1"' in element
