@@ -12,7 +12,7 @@ from matches.domain.chart import CHART_POINTS, NAME_BASELINE, NAME_GAP, Chart, d
 from matches.models import Hand, Sitting
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.table_state import grouped, grouper
-from matches.domain.names import isolate
+from matches.domain.names import shared
 
 
 def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
@@ -98,8 +98,8 @@ def chart_title(sitting: Sitting) -> str:
 
 def chart_svg(chart: Chart) -> SafeString:
     """The chart as inline SVG: grid, threshold steps, a line per player, then each value above its grid
-    line (on its halo, over the lines: they all start at the first value) and each player's isolated name
-    beside its end in the line's colour. Built here: in a tap's answer a template loop costs more than
+    line (on its halo, over the lines: they all start at the first value) and each player's name beside
+    its end in the line's colour, a right-to-left one isolated (names.shared). Built here: in a tap's answer a template loop costs more than
     the rest of the drawing."""
     width = chart.width
     parts = [f'<svg viewBox="{" ".join(map(str, chart.view_box))}" aria-hidden="true" focusable="false">']
@@ -114,7 +114,7 @@ def chart_svg(chart: Chart) -> SafeString:
     for index, line in enumerate(chart.lines):  # names over every line
         parts.append(
             f'<text class="l{index}" x="{width + NAME_GAP}" y="{line.label_y + NAME_BASELINE}">'
-            f"{escape(isolate(line.label))}</text>"
+            f"{escape(shared(line.label))}</text>"
         )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - numbers and escaped names only

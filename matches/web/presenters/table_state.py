@@ -16,7 +16,7 @@ from django.utils.translation import get_language, ngettext, ngettext_lazy, npge
 from django.utils.translation import gettext as _
 
 from matches.domain import rules
-from matches.domain.names import by_name, isolate
+from matches.domain.names import by_name, shared
 from matches.domain.settlement import Settling, settling
 from matches.models.choices import HandStatus
 from matches.models.table import Table
@@ -262,11 +262,11 @@ class TableState(Table):
 
     @cached_property
     def ran_out(self) -> str:
-        """Cat Tê: who has no chip left, names isolated ("Ben and Chloé"); "" if nobody."""
+        """Cat Tê: who has no chip left ("Ben and Chloé", a right-to-left name isolated); "" if nobody."""
         if not self.sitting.rules.uses_chips:
             return ""
         out = [seat for seat, chips in zip(self.seats, self.balances()) if chips <= 0]
-        names = [isolate(seat.name) for seat in by_name(out, attrgetter("name"))]
+        names = [shared(seat.name) for seat in by_name(out, attrgetter("name"))]
         return str(get_text_list(names, _("and"))) if names else ""
 
     @cached_property
@@ -320,8 +320,8 @@ class TableState(Table):
         return _("this phone") if phone == self.this_phone else _("another phone")
 
     def describe(self, hand: Hand, worth: bool = True) -> str:
-        """A hand's extra facts in a few words ("x2", "Ace; Djibo had a bonus"), names isolated for the
-        files to strip. With `worth`, a multiplier says its value ("x2 = 200 CFA from each other player")."""
+        """A hand's extra facts in a few words ("x2", "Ace; Djibo had a bonus"), a right-to-left name
+        isolated (names.shared), for the files to strip. With `worth`, a multiplier says its value ("x2 = 200 CFA from each other player")."""
         words = []
         if hand.status != HandStatus.WON:
             return ""  # an abandoned hand has no answers
@@ -337,7 +337,7 @@ class TableState(Table):
             elif question.kind == "seats" and answer:
                 # Names first: after the winner's own facts, a fact followed by names would read as the winner's.
                 named = by_name([self.seats[p].name for p in answer])
-                names = get_text_list([isolate(name) for name in named], _("and"))
+                names = get_text_list([shared(name) for name in named], _("and"))
                 # Several names take "each" so the verb agrees with one.
                 words.append(
                     npgettext(
