@@ -1,4 +1,5 @@
-"""A form that makes something acts once however often it is sent (Import tapped twice, a slow network):
+"""A form that makes something (a match, a group, an imported group) acts once however often it is sent
+(Start or Import tapped twice with no script to grey the button, a slow network):
 the form carries a token made when it was shown; the first post claims it in the cache every worker
 shares (settings.CACHES["ratelimit"]: Redis, or counters in files) and keeps there the id of what it
 made; a second post of the same form waits for that id and answers with the same thing. A post without
@@ -53,3 +54,12 @@ class Once:
         """Give the claim up (nothing made: a refusal), so that the form sent again is tried again."""
         if self.key is not None:
             self.cache.delete(self.key)
+
+
+def made_before(once: Once, model: type, wait: float):
+    """The row of `model` an earlier post of this form made (waiting up to `wait` seconds for it), or None
+    when this post is the one to make it (it then `keep`s or `drop`s the claim)."""
+    if once.claim():
+        return None
+    made = once.made(wait)
+    return model.objects.filter(pk=made).first() if made else None

@@ -388,3 +388,4 @@ def test_a_refused_group_start_takes_the_phone_to_its_message(client):
     assert response.status_code == 400
     [element] = focused(response.content.decode())
     assert 'class="notice error"' in element and 'tabindex="-1"' in element
+
