@@ -69,6 +69,7 @@
 
   // --- offline, and since when: the time of the last answer from the server ---
   var noAnswer = false;  // a request got no answer although the phone thinks it is online
+  var ignored = null;  // the second tap of a double tap just dropped: {number, next}, said in the box
   function answered() {
     noAnswer = false;
     localStorage.setItem(SEEN, String(Date.now()));
@@ -94,6 +95,7 @@
       var time = since ? new Date(since).toLocaleTimeString(document.documentElement.lang, { hour: "2-digit", minute: "2-digit" }) : "";
       shown.appendChild(element("p", "notice offline-line", since ? fill(words.offlineSince, { time: time }) : words.offline));
     }
+    if (ignored) shown.appendChild(element("p", "notice double-tap", fill(words.doubleTap, ignored)));
     state.refused.forEach(function (refusal, index) {
       var line = element("div", "notice error refused");
       line.appendChild(element("p", "", refusal.what));
@@ -259,7 +261,7 @@
     var undo = /\/undo\/$/.test(form.getAttribute("action"));
     var ask = form.closest("details.ask");
     var name = ask ? ask.querySelector("summary .name") : submitter && submitter.querySelector(".name");
-    var how = submitter && submitter.classList.contains("answer") ? submitter.textContent.trim() : "";
+    var how = form.dataset.how || "";  // the answer as running text says it (its short form), not its button
     return {
       kind: undo ? "undo" : "tap",
       action: form.getAttribute("action"),
@@ -289,13 +291,22 @@
   // A double tap (the next hand's names are under the finger as soon as the first tap is answered,
   // or at once offline, and the page may have moved) would record the next hand too, for whichever
   // name is there: no table plays a hand that fast. Checked before htmx or the browser sends it.
+  // The tap dropped is said above the table (never a silent drop) until the next tap is taken.
   var DOUBLE_TAP_MS = 700;
   var lastTap = null;
   function doubleTap(op) {
     if (op.kind !== "tap") return false;
     var now = Date.now();
-    if (lastTap && lastTap.number !== op.number && now - lastTap.at < DOUBLE_TAP_MS) return true;
+    if (lastTap && lastTap.number !== op.number && now - lastTap.at < DOUBLE_TAP_MS) {
+      ignored = { number: lastTap.number, next: op.number };
+      showBox();
+      return true;
+    }
     lastTap = { number: op.number, at: now };  // (a dropped tap is no new start: a triple tap drops two)
+    if (ignored) {
+      ignored = null;
+      showBox();
+    }
     return false;
   }
   document.addEventListener("submit", function (event) {

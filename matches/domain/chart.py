@@ -75,10 +75,17 @@ LABEL_BOTTOM = BOTTOM - NAME_DESCENT - NAME_BASELINE
 
 
 def label_heights(ys: Sequence[float], height: int = HEIGHT) -> list[int]:
-    """Each name's label_y, near `ys` (its line's end) and LABEL_GAP apart: more names than a plot of
-    `height` holds go on below it (view_box grows to them)."""
-    bottom = max(height + BOTTOM - HEIGHT - NAME_DESCENT - NAME_BASELINE, LABEL_TOP + (len(ys) - 1) * LABEL_GAP)
-    return spread_labels(ys, LABEL_GAP, LABEL_TOP, bottom)
+    """Each name's label_y, near `ys` (its line's end) and LABEL_GAP apart. The names of lines ending on
+    the plot's bottom hang from it, the first beside that line and the others under it, below the plot
+    (view_box grows to them): never pushed up beside a higher line (a 0 % named at 50 %)."""
+    hanging = [i for i, y in enumerate(ys) if y >= height]
+    wanted = list(ys)
+    for k, i in enumerate(hanging):
+        wanted[i] = height + k * LABEL_GAP
+    lowest = height + max(0, len(hanging) - 1) * LABEL_GAP
+    plot_bottom = height + BOTTOM - HEIGHT - NAME_DESCENT - NAME_BASELINE
+    bottom = max(plot_bottom, lowest, LABEL_TOP + (len(ys) - 1) * LABEL_GAP)
+    return spread_labels(wanted, LABEL_GAP, LABEL_TOP, bottom)
 
 
 def view_box(label_ys: Sequence[int], height: int = HEIGHT) -> tuple[int, int, int, int]:

@@ -36,16 +36,19 @@ class Settling:
 def settling(
     names: Mapping[str | int, str], nets: Mapping[str | int, int], unit: str = "", chips: bool = False
 ) -> Settling:
-    """The Settling of `nets` (by key) named by `names` (key -> name, in listing order). Raises KeyError
-    for an unnamed key. Ties go by name, never key, so the match page (by seat) and the night's
-    settlement (by player id) give the same payments."""
-    transfers = settle(nets, rank=lambda key: name_order(names[key]))
-    place = {key: index for index, key in enumerate(names)}
-    transfers.sort(key=lambda t: (place[t.payer], place[t.payee]))
+    """The Settling of `nets` (by key) named by `names` (key -> name). Raises KeyError for an unnamed key.
+    Ties go by name, never key, so the match page (by seat) and the night's settlement (by player id)
+    give the same payments; both list the players, and the payments by payer then payee, as people
+    read a list of names (name_order), never by seat."""
+    def order(key: str | int) -> tuple:
+        return name_order(names[key])
+
+    transfers = settle(nets, rank=order)
+    transfers.sort(key=lambda t: (order(t.payer), order(t.payee)))
     return Settling(
         unit=unit,
         chips=chips,
-        nets=tuple((name, nets.get(key, 0)) for key, name in names.items()),
+        nets=tuple((names[key], nets.get(key, 0)) for key in sorted(names, key=order)),
         transfers=tuple(Transfer(names[t.payer], names[t.payee], t.amount) for t in transfers),
     )
 

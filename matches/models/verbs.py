@@ -329,10 +329,11 @@ class SittingVerbs:
             raise BadInput("rule", error=error) from None
 
     def _check_open(self, table: Table, number: int) -> None:
-        if self.is_finished:
-            raise Conflict("match_over")
+        # A recorded hand is named first, over or not: the phone reads whose tap stood.
         if number < table.open_number:
             raise self._already_recorded(number)
+        if self.is_finished:
+            raise Conflict("match_over")
         if number > table.open_number:
             raise Conflict("hand_not_started", number=number, open=table.open_number)
 

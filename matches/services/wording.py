@@ -63,7 +63,7 @@ REFUSALS: dict[str, object] = {
         "Who plays changed after hand %(number)d, so it cannot be undone: correct it on the hands page instead."
     ),
     "hand_not_started": gettext_lazy("Hand %(number)d has not started: hand %(open)d is being played."),
-    "hand_abandoned": gettext_lazy("Hand %(number)d was abandoned when the match ended."),
+    "hand_abandoned": gettext_lazy("Hand %(number)d was not played: the match was ended."),
     "hand_recorded": gettext_lazy("Hand %(number)d is already recorded: %(winner)s."),
     "match_ended": gettext_lazy("This match was ended: it can no longer change."),
     "correct_unrecorded": gettext_lazy("Hand %(number)d has not been recorded, so it cannot be corrected."),

@@ -204,6 +204,22 @@ class StartForm(forms.Form):
 
     player_count_error = ""  # shown with the names it is about, not with the other errors
 
+    # The settings' fields in the order the form shows them, after the names and their count.
+    SHOWN_AFTER_NAMES = ("end_kind", *END_TARGET_FIELDS.values(), "starting_chips", "stake_amount", "stake_label")
+
+    @property
+    def first_error(self) -> str:
+        """What the phone is taken to once the form is refused (its autofocus), in the order the form
+        shows it: a field's name, "players" (their number), "other" (the errors of no field), or ""."""
+        if not self.is_bound or not self.errors:
+            return ""
+        for name in [field.name for field in self.player_fields()]:
+            if name in self.errors:
+                return name
+        if self.player_count_error:
+            return "players"
+        return next((name for name in self.SHOWN_AFTER_NAMES if name in self.errors), "other")
+
     def other_errors(self) -> list[str]:
         """The form's errors that belong to no field, but for the number of players."""
         return [error for error in self.non_field_errors() if error != self.player_count_error]

@@ -101,3 +101,22 @@ def table_full(game: rules.Game) -> str:
     if game.too_many_players:
         return _("%(game)s is played by at most %(max)d players: %(why)s") % {**params, "why": _(game.too_many_players)}
     return _("%(game)s is played by at most %(max)d players.") % params
+
+
+def uneven_deals(game: rules.Game, end: rules.MatchEnd, n_seats: int) -> str:
+    """The note a match of a set number of hands starts with when not everyone deals as often, with the
+    numbers of hands that would; "" when the deal is even. Source: RULES.md, Letzter Stich."""
+    if not game.deals_unevenly(end, n_seats):
+        return ""
+    hands = end.target
+    said = ngettext(
+        "%(hands)d hand for %(players)d players: some players deal once more than the others.",
+        "%(hands)d hands for %(players)d players: some players deal once more than the others.",
+        hands,
+    ) % {"hands": hands, "players": n_seats}
+    lower, higher = hands - hands % n_seats, hands - hands % n_seats + n_seats
+    if lower:
+        even = _("%(lower)d or %(higher)d hands let everyone deal as often.") % {"lower": lower, "higher": higher}
+    else:
+        even = _("%(higher)d hands let everyone deal as often.") % {"higher": higher}
+    return f"{said} {even}"

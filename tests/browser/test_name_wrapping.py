@@ -1,6 +1,8 @@
 """Long names on a phone (Debian's chromium at 360x640 and 412x915): a name wraps only between its
 words, in the score table, the hands list and the tap buttons (7 players, the money column, names up to
-40 characters). The chart's names are drawn in test_chart_on_phones.py."""
+40 characters); a name of one long word breaks inside its column rather than push the last column or
+the Correct links off screen; the seat select shows a long name whole or ends it with an ellipsis.
+The chart's names are drawn in test_chart_on_phones.py."""
 
 import pytest
 
@@ -83,3 +85,62 @@ def test_names_wrap_only_between_words_with_seven_players_and_the_money(browser,
         page.goto(live_server.url + sitting.get_absolute_url() + "hands/")
         splits, _ = split_words(page, ".hands .name")
         assert splits == [], (size, splits)
+
+
+# A name of one word as long as a name may be, and one of 24 letters: no space to wrap at.
+ONE_WORD_NAMES = ["Abdoulkarimousmanemaïnassarahamidoukader", "Abdourahamaneoumarouseyn"]
+
+# Each element `selector` finds that is cut off at the right of the screen (inside a sideways-scrolling
+# box or not): its text, and how far it reaches.
+OFF_SCREEN = """selector => Array.from(document.querySelectorAll(selector))
+  .map(element => [element.textContent.trim(), Math.round(element.getBoundingClientRect().right)])
+  .filter(([text, right]) => right > document.documentElement.clientWidth)"""
+
+
+@pytest.mark.parametrize("language", ["en-GB", "fr-FR"])
+def test_a_name_of_one_long_word_leaves_the_last_column_and_the_correct_links_on_screen(
+    browser, live_server, language
+):
+    """At 360 px a name with no space breaks inside its column, so the score table's last column, the
+    hands' stakes and their Correct links stay on screen (no sideways scroll inside the tables either)."""
+    sitting = Sitting.start("fapfap", [*ONE_WORD_NAMES, "Mahamadou Issoufou Tchiany Kountché"], stake_amount=25_000)
+    for number, winner in enumerate([0, 1, 0, 2, 0], start=1):
+        sitting.record_hand(number, winner, {"multiplier": "4"})
+    page = open_phone(browser, language=language)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    assert page.evaluate(OFF_SCREEN, ".tally tr > :last-child, .hands tr > :last-child, .nets tr > :last-child") == []
+    assert page.evaluate("Array.from(document.querySelectorAll('.scroll')).every(s => s.scrollWidth <= s.clientWidth)")
+    shot(page, f"one-word-names-table-{language}")
+    page.goto(live_server.url + sitting.get_absolute_url() + "hands/")
+    assert page.evaluate(OFF_SCREEN, ".hands td.num, .hands td.fix a") == []
+    assert page.evaluate("Array.from(document.querySelectorAll('.scroll')).every(s => s.scrollWidth <= s.clientWidth)")
+    assert no_horizontal_scroll(page)
+    shot(page, f"one-word-names-hands-{language}")
+
+
+# The chosen option of a <select> as drawn: its text's width in the select's font, and the room inside
+# the select for it (less its padding and the arrow), and what it does with a text wider than that.
+CHOSEN = """select => {
+  const style = getComputedStyle(select);
+  const context = document.createElement("canvas").getContext("2d");
+  context.font = style.font;
+  const text = select.options[select.selectedIndex].text;
+  const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
+  return {text, width: context.measureText(text).width, room, overflow: style.textOverflow};
+}"""
+
+
+def test_the_seat_this_phone_belongs_to_shows_a_long_name_whole_or_ends_it_with_an_ellipsis(browser, live_server):
+    sitting = Sitting.start("agram", [ONE_WORD_NAMES[1], LONG_NAMES[1], "Ben"])
+    page = open_phone(browser)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    page.locator("#share > summary").click()
+    select = page.locator("#my-seat")
+    select.select_option(label=ONE_WORD_NAMES[1])  # 24 letters: whole
+    chosen = select.evaluate(CHOSEN)
+    assert chosen["width"] <= chosen["room"], chosen
+    select.select_option(label=LONG_NAMES[1])  # 40 characters: whole, or cut with an ellipsis
+    chosen = select.evaluate(CHOSEN)
+    assert chosen["width"] <= chosen["room"] or chosen["overflow"] == "ellipsis", chosen
+    assert no_horizontal_scroll(page)
+    shot(page, "long-name-seat-select-360x640")

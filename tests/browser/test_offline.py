@@ -56,7 +56,7 @@ def test_three_taps_offline_survive_a_reload_and_are_recorded_once_in_order(brow
     expect(page.locator(".offline-line")).to_have_count(0)
     assert winners(sitting) == [(1, "Chaibou"), (2, "Aïcha"), (3, "Djibo"), (4, "Boubacar")]
     sitting.refresh_from_db()
-    expect(page.locator("[data-fingerprint]")).to_contain_text(f"#{sitting.version}")
+    expect(page.locator("[data-fingerprint]")).to_contain_text(f"modification {sitting.version}")
     shot(page, "offline-sent-fr")
 
     other = open_phone(browser, "360x640")

@@ -76,3 +76,32 @@ def test_every_games_start_form_has_no_serious_accessibility_violation(browser, 
         if found := serious_light_and_dark(page):
             problems[slug] = found
     assert problems == {}
+
+
+IN_VIEW = """() => {
+  const box = document.activeElement.getBoundingClientRect();
+  return [document.activeElement.id, box.top >= 0 && box.bottom <= window.innerHeight];
+}"""
+
+
+@pytest.mark.parametrize("script", [True, False], ids=["js", "no-js"])
+def test_a_refused_start_form_shows_its_first_error_on_screen(browser, live_server, script):
+    """Start tapped at the foot of the form: with JavaScript the form is swapped in place, without it the
+    page comes back from its top; either way the phone shows the first error, and the field it is about
+    has the focus."""
+    page = open_phone(browser, java_script_enabled=script)
+    page.goto(live_server.url + "/start/letzter-stich/")
+    for row, name in enumerate(["Aïcha", "aicha", "Chaibou"], start=1):  # row 2: Aïcha again
+        page.fill(f"#id_player_{row}", name)
+    page.get_by_label("After N hands", exact=True).check()
+    page.fill("#id_end_target_hands", "many")
+    page.get_by_role("button", name="Start the match", exact=True).last.click()
+    page.locator(".field-error").first.wait_for()
+    page.wait_for_function("() => document.activeElement && document.activeElement.id")
+    assert page.evaluate(IN_VIEW) == ["id_player_2", True]
+    shot(page, f"start-refused-first-error-{'js' if script else 'no-js'}-360x640")
+    page.fill("#id_player_2", "Boubacar")  # the names fixed: the number is the first error now
+    page.get_by_role("button", name="Start the match", exact=True).last.click()
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'id_end_target_hands'")
+    assert page.evaluate(IN_VIEW) == ["id_end_target_hands", True]
+    page.context.close()

@@ -143,7 +143,9 @@ def test_a_tap_that_gets_no_answer_waits_on_the_table_and_is_sent_once_the_netwo
     assert winners(sitting) == [(1, "Djibo"), (2, "Aïcha")]
 
 
-def test_a_waiting_tap_shows_its_answers_and_is_recorded_with_them(browser, live_server):
+def test_a_waiting_tap_shows_its_answers_in_running_text_and_is_recorded_with_them(browser, live_server):
+    """The waiting line names the answer as a hand row does (its short form, lower case), not with the
+    button's capital and worth."""
     sitting = Sitting.start("fapfap", NAMES[:3])
     page = open_phone(browser, "360x640", locale="fr-FR")
     errors = watch_console(page, allowed=(REFUSED,))
@@ -151,9 +153,9 @@ def test_a_waiting_tap_shows_its_answers_and_is_recorded_with_them(browser, live
     page.context.set_offline(True)
     page.locator("summary.tap", has_text="Boubacar").click()
     answer = page.locator("details.ask[open] button.answer").nth(1)
-    said = answer.inner_text().strip()
+    said = "avec un 3, dernière levée seulement"  # the button: "Avec un 3, dernière levée seulement : 2 mises"
     answer.click()
-    expect(page.locator(".waiting li")).to_contain_text(f"Main 1\u00a0: Boubacar, en attente d’envoi ({said})")
+    expect(page.locator(".waiting li")).to_contain_text(f"Main 1\u00a0: Boubacar, en attente d’envoi ({said}) ")
     expect(page.locator("details.ask[open]")).to_have_count(0)
     shot(page, "offline-waiting-with-answer-fr")
     page.context.set_offline(False)
@@ -202,11 +204,11 @@ def test_the_waiting_taps_fit_a_small_phone_in_every_language(browser, live_serv
         page.context.close()
 
 
-def test_a_double_tap_on_a_name_records_one_hand_online_and_offline(browser, live_server):
+def test_a_double_tap_on_a_name_records_one_hand_online_and_offline_and_says_so(browser, live_server):
     """The next hand's button is under the finger once the first tap is answered (or at once offline):
-    the same name tapped again a moment later is the same tap, not the next hand. The taps are real;
-    the phone's clock stands still between them (however long the machine takes to answer the first),
-    then moves on by a hand's time."""
+    the same name tapped again a moment later is the same tap, not the next hand, and the phone says it
+    did not take it (nothing is dropped without a word). The taps are real; the phone's clock stands
+    still between them (however long the machine takes to answer the first), then moves on by a hand's time."""
     sitting = Sitting.start("agram", NAMES)
     page = open_phone(browser, "360x640", locale="fr-FR")
     errors = watch_console(page, allowed=(REFUSED,))
@@ -222,18 +224,26 @@ def test_a_double_tap_on_a_name_records_one_hand_online_and_offline(browser, liv
     # A tap let through is sent as it is tapped (htmx:beforeRequest, before the click returns): none was.
     assert page.evaluate("window.tapsSent") == 1
     expect(page.locator(".legend .hand")).to_have_text("Main 2")
+    ignored = page.locator("#offline .double-tap")
+    expect(ignored).to_have_text(
+        "Touche ignorée\u00a0: elle suivait de trop près celle de la main 1. Pour noter la main 2, touchez de nouveau."
+    )
+    assert no_horizontal_scroll(page)
+    shot(page, "double-tap-ignored-360x640")
     assert winners(sitting) == [(1, "Aïcha")]
 
     page.clock.set_fixed_time(now + HAND_MS)  # a hand later, the same player may well win again
     page.locator("button.tap", has_text="Aïcha").click()
     page.get_by_text("Main 2 notée").wait_for()
     assert page.evaluate("window.tapsSent") == 2
+    expect(ignored).to_have_count(0)  # said until the next tap is taken
 
     page.clock.set_fixed_time(now + 2 * HAND_MS)
     page.context.set_offline(True)
     expect(page.locator(".offline-line")).to_be_visible()
     page.locator("button.tap", has_text="Djibo").click()
     page.locator("button.tap", has_text="Chaibou").click()  # a double tap offline: kept at once, then dropped
+    expect(ignored).to_contain_text("celle de la main 3. Pour noter la main 4")
     expect(page.locator(".waiting li")).to_have_count(1)
     assert page.locator(".waiting li").count() == 1  # (kept as tapped: a second one would be there by now)
     page.clock.set_fixed_time(now + 3 * HAND_MS)

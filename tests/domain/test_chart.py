@@ -18,6 +18,7 @@ from matches.domain.chart import (
     sampled,
     score_chart,
     shortened,
+    label_heights,
     spread_labels,
     step_line,
 )
@@ -181,3 +182,14 @@ def test_a_name_tied_with_a_right_to_left_one_is_drawn_apart_from_it():
     assert [line.label for line in chart.lines] == ["عائشة", "|calc", "Boubacar"]
     assert chart.lines[0].label_y < chart.lines[1].label_y  # level: in seat order, one under the other
     names_apart_and_inside(chart)
+
+
+def test_names_of_lines_ending_on_the_plots_bottom_hang_from_it_never_above_it():
+    """Four players at the lowest value (0 % in the win-rate chart): the first name beside that line, the
+    others under it, below the plot (the drawing grows), none up beside a higher line such as 50 %."""
+    assert label_heights([100, 100, 100, 100], 100) == [100, 100 + LABEL_GAP, 100 + 2 * LABEL_GAP, 100 + 3 * LABEL_GAP]
+    heights = label_heights([0, 100, 100, 100], 100)  # one at the top, three at the bottom
+    assert heights[0] < 100 // 2 and heights[1:] == [100, 100 + LABEL_GAP, 100 + 2 * LABEL_GAP]
+    chart = score_chart(["A", "B", "C", "D", "E"], [[4, 0, 0, 0, 0]])
+    names_apart_and_inside(chart)
+    assert [line.label_y for line in chart.lines[1:]] == [HEIGHT + k * LABEL_GAP for k in range(4)]

@@ -282,3 +282,20 @@ def test_rules_import_nothing_from_django():
             for alias in getattr(node, "names", [])
         ]
         assert not [name for name in imported if name and name.startswith("django")], path
+
+
+@pytest.mark.parametrize(
+    "slug, end, seats, uneven",
+    [
+        ("letzter-stich", MatchEnd(MatchEndKind.HANDS, 10), 4, True),
+        ("letzter-stich", MatchEnd(MatchEndKind.HANDS, 12), 4, False),
+        ("letzter-stich", MatchEnd(MatchEndKind.HANDS, 2), 3, True),
+        ("letzter-stich", MatchEnd(MatchEndKind.POINTS, 500), 4, False),  # no set number of hands
+        ("cat-te", MatchEnd(MatchEndKind.HANDS, 10), 4, False),  # the winner deals: no count makes it even
+    ],
+)
+def test_a_set_number_of_hands_deals_unevenly_where_the_deal_rotates_and_it_is_no_multiple_of_the_players(
+    slug, end, seats, uneven
+):
+    """Source: RULES.md, Letzter Stich ("ideally a multiple of the number of players")."""
+    assert GAMES[slug].deals_unevenly(end, seats) is uneven

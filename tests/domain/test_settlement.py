@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matches.domain import settlement
+from matches.domain.names import name_order
 from matches.domain.rules import GAMES
 from matches.domain.settlement import Settling, Transfer, nets_from_hands, nets_from_totals, round_nets, settle, settling
 
@@ -230,14 +231,14 @@ def test_the_seats_totals_give_the_nets_the_hands_give(hands, stake):
     assert nets_from_totals(totals, stake) == nets_from_hands(hands, stake)
 
 
-def test_a_settling_names_the_players_and_keeps_their_order():
-    names = {2: "Ngono", 0: "Mbarga", 1: "Ateba"}  # keys: seat positions; listed as the screen lists them
-    result = settling(names, {0: -300, 1: 0, 2: 300}, unit="FCFA")
+def test_a_settling_names_the_players_in_reading_order_whatever_their_keys():
+    names = {2: "Ngono", 0: "Mbarga", 1: "Éloïse", 3: "Ateba"}  # keys: seat positions, in seat order or not
+    result = settling(names, {0: -300, 1: -200, 2: 300, 3: 200}, unit="FCFA")
     assert result == Settling(
         unit="FCFA",
         chips=False,
-        nets=(("Ngono", 300), ("Mbarga", -300), ("Ateba", 0)),
-        transfers=(T("Mbarga", "Ngono", 300),),
+        nets=(("Ateba", 200), ("Éloïse", -200), ("Mbarga", -300), ("Ngono", 300)),
+        transfers=(T("Éloïse", "Ateba", 200), T("Mbarga", "Ngono", 300)),
     )
     assert settling({"a": "A", "b": "B"}, {"a": 4, "b": -4}, chips=True).transfers == (T("B", "A", 4),)
     with pytest.raises(ValueError, match="sum to 1"):
@@ -260,8 +261,8 @@ def nets_by_name(draw) -> dict[str, int]:
 @given(nets_by_name(), st.randoms(use_true_random=False), st.randoms(use_true_random=False))
 def test_permuting_or_rekeying_the_players_never_changes_the_payments(nets, first, second):
     """The match page keys its players by seat, the statistics page by player id, in another order:
-    the payments are the same whatever the keys and their order, and each screen lists them in its
-    own order of the players."""
+    the payments are the same whatever the keys and their order, and both list them by payer, then
+    payee, in reading order (names.name_order)."""
 
     def settled(random):
         names = list(nets)
@@ -269,9 +270,11 @@ def test_permuting_or_rekeying_the_players_never_changes_the_payments(nets, firs
         keys = random.sample(range(1000), len(names))  # any keys, in any order
         key_of = dict(zip(names, keys))
         result = settling({key_of[n]: n for n in names}, {key_of[n]: nets[n] for n in names})
-        order = {name: place for place, name in enumerate(names)}
-        assert list(result.transfers) == sorted(result.transfers, key=lambda t: (order[t.payer], order[t.payee]))
-        return set(result.transfers)
+        assert list(result.transfers) == sorted(
+            result.transfers, key=lambda t: (name_order(t.payer), name_order(t.payee))
+        )
+        assert [name for name, _net in result.nets] == sorted(nets, key=name_order)
+        return result
 
     assert settled(first) == settled(second)
 

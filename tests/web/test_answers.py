@@ -156,3 +156,13 @@ def test_a_multiplier_says_what_it_is_worth_in_the_stakes_currency(client):
 def test_a_fact_about_other_players_names_them_first_so_it_never_reads_as_the_winners(client, bonus, words):
     sitting = Sitting.start("eighty-three", NAMES[:3])
     assert words in shown(tapped(client, sitting, 1, 3, bonus=bonus))
+
+
+@pytest.mark.parametrize("language, short", [("en", "with a 4 or higher"), ("fr", "avec un 4 ou plus")])
+def test_each_answers_form_carries_the_answer_as_running_text_says_it(client, language, short):
+    """A tap kept on the phone (static/offline.js) names its answer from its form: the short form, as a
+    hand row does, never the button's words with their capital and worth."""
+    sitting = Sitting.start("fapfap", ["Ana", "Ben", "Cal"])
+    page = client.get(url(sitting), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'data-how="{short}"' in page
+    assert 'data-how="With' not in page and 'data-how="Avec' not in page

@@ -150,3 +150,18 @@ def test_a_title_isolates_only_a_name_that_needs_it(client):
         (f"/g/{group.token}/players/{aisha.pk}/", isolate(AISHA)),
     ]:
         assert f"<title>{title} · Last Trick</title>" in client.get(page).content.decode(), page
+
+
+def test_the_words_of_a_hand_and_of_who_ran_out_isolate_only_right_to_left_names(client):
+    """Names inside a sentence built as text (a hand's answers, who ran out of chips) keep FSI and PDI
+    only when they hold right-to-left letters, as the chart and the shared result do."""
+    sitting = Sitting.start("cat-te", [AISHA, "Bako", "Chloé"], starting_chips=2)
+    sitting.record_hand(1, 0, {"how": "sweep", "aces": [2, 3]})  # Bako and Chloé held back an Ace, ran out
+    state = TableState.of(sitting.table())
+    how = state.describe(sitting.hands.get())
+    assert "Bako and Chloé" in how and FSI not in how
+    assert state.ran_out == "Bako and Chloé"
+    sitting = Sitting.start("cat-te", ["Bako", AISHA, SARAH], starting_chips=2)
+    sitting.record_hand(1, 0, {"how": "sweep", "aces": [2, 3]})
+    state = TableState.of(sitting.table())
+    assert state.ran_out == f"{isolate(SARAH)} and {isolate(AISHA)}"  # (by name: Hebrew before Arabic)

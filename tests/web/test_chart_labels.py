@@ -7,7 +7,7 @@ import pytest
 
 from matches.domain.chart import HEIGHT, LABEL_GAP, draw
 from matches.models import Sitting
-from matches.domain.names import FSI, PDI, isolate
+from matches.domain.names import FSI, PDI
 
 from tests.pages import HX, chart_of, url
 
@@ -48,15 +48,53 @@ def test_the_tap_answer_names_every_player_in_the_drawing_and_its_table(client):
     sitting.record_hand(2, 1)
     figure = chart_of(client.post(url(sitting, "tap/"), {"number": 3, "winner": 1}, **HX).content.decode())
     named = re.findall(r'<text class="l(\d)"[^>]*>([^<]*)</text>', figure)
-    assert named == [(str(seat), isolate(name)) for seat, name in enumerate(names)]  # each in its line's colour
+    assert named == [(str(seat), name) for seat, name in enumerate(names)]  # each in its line's colour, no marks
     header = re.findall(r'<th scope="col"><bdi>([^<]*)</bdi></th>', figure)
     assert header == names  # the table for screen readers: every player, each in a column
 
 
 def test_a_right_to_left_name_level_with_a_latin_one_is_isolated_on_its_own_line():
-    """Each name on its own line, isolated: in one label their order and the comma between them read wrong."""
+    """Each name on its own line: in one label their order and the comma between them read wrong. Only
+    the right-to-left name is between FSI and PDI: a left-to-right one reads the same without them, and
+    some phones draw the marks as boxes."""
     from matches.web.presenters.chart import chart_svg
 
     svg = str(chart_svg(draw(["عائشة", "|calc"], [0, 1], [[0, 0], [1, 1]])))
     texts = re.findall(r'<text class="l\d"[^>]*>([^<]*)</text>', svg)
-    assert texts == [f"{FSI}عائشة{PDI}", f"{FSI}|calc{PDI}"]
+    assert texts == [f"{FSI}عائشة{PDI}", "|calc"]
+
+
+def test_players_at_no_win_are_named_at_the_win_rate_charts_0_line_not_up_by_50():
+    """Ana won both matches (100 %); Ben, Cyr, Dia and Eve none (0 %): their four names start beside the
+    0 % line and go on under it."""
+    import datetime
+
+    from matches.domain.stats import HandRecord, MatchRecord
+    from matches.services.figures import RATE_HEIGHT, rate_chart
+
+    def match(key):  # five players, Ana takes the only hand
+        points = (1, 0, 0, 0, 0)
+        return MatchRecord.from_hands(
+            key, "agram", datetime.date(2025, 3, 1), (1, 2, 3, 4, 5), points, (HandRecord(0, points),)
+        )
+
+    chart = rate_chart([match(1), match(2)], {1: "Ana", 2: "Ben", 3: "Cyr", 4: "Dia", 5: "Eve"})
+    ana, *nobody = chart.lines
+    assert ana.label_y < RATE_HEIGHT // 2
+    assert [line.label_y for line in nobody] == [RATE_HEIGHT + k * LABEL_GAP for k in range(4)]
+
+
+@pytest.mark.django_db
+def test_the_charts_values_are_written_over_the_lines_not_under_them(client):
+    """A money chart's lines all start at its 0: the values come after the lines in the drawing, each on
+    its halo, so no line crosses them. The win-rate chart of a group alike."""
+    from matches.models import Group
+
+    group = Group.create("Friday", ["Ana", "Ben", "Cal"])
+    sitting = group.start_match("fapfap", [p.pk for p in group.members()], stake_amount=100, stake_label="FCFA")
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    sitting.end_match()
+    for page in (client.get(url(sitting)).content.decode(), client.get(f"/g/{group.token}/stats/").content.decode()):
+        svg = page[page.index("<svg viewBox") : page.index("</svg>", page.index("<svg viewBox"))]
+        assert '<text class="axis"' in svg
+        assert svg.rindex("<polyline") < svg.index('<text class="axis"'), svg

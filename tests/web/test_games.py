@@ -362,3 +362,18 @@ def test_cat_tes_settlement_is_a_worth_owed_not_chips_to_pass_again(client):
     assert "The chips stay where they are: this is what they come to" in shown(page)
     payments = re.search(r'<ul class="payments">(.*?)</ul>', shown(page), re.S)[1]
     assert "owes" in payments and "the worth of" in payments and "gives" not in payments  # not chips to pass again
+
+
+@pytest.mark.parametrize("path", ["/start/", "group"])
+def test_every_game_in_the_list_says_where_it_is_played_or_that_the_sources_do_not_say(client, path):
+    """RULES.md and its sources name a country for every game but Eighty Three, which they call a close
+    variant of Cat Tê: the list says so rather than leave it blank."""
+    from matches.domain.rules import GAMES
+    from matches.models import Group
+
+    if path == "group":
+        path = f"/g/{Group.create('Friday').token}/new/"
+    page = client.get(path).content.decode()
+    for game in GAMES.values():
+        assert game.region, game.slug
+    assert "Eighty Three</strong> <small>(origin not recorded; a close variant of Cat Tê)</small>" in page

@@ -276,3 +276,32 @@ def test_the_readmes_script_reads_the_group_csv_of_a_french_phone(group, client,
 
 def test_the_group_csv_of_an_unknown_group_is_404(db, client):
     assert client.get("/g/not-a-real-token-at-all/hands.csv").status_code == 404
+
+
+def form_token(page) -> str:
+    """The one-time token of the import form a page shows."""
+    return re.search(r'name="once" value="([^"]+)"', page.content.decode())[1]
+
+
+def test_the_same_import_form_sent_twice_makes_one_group(group):
+    """Import tapped twice quickly: the second post leaves with the first one's cookies (its answer has not
+    come yet) and the same form. It makes no second group: it opens the one the first post made."""
+    data = dumps(export_group(group)).encode()
+    phone = Client()
+    once = form_token(phone.get("/groups/import/"))
+    twin = Client()
+    twin.cookies = phone.cookies  # the phone's cookies as they were when it tapped the second time
+    before = Group.objects.count()
+    first = phone.post("/groups/import/", {**upload(data), "once": once})
+    second = twin.post("/groups/import/", {**upload(data), "once": once})
+    assert first.status_code == second.status_code == 302
+    assert second["Location"] == first["Location"] and Group.objects.count() == before + 1
+    assert twin.session["groups"][0] == first["Location"].split("/")[2]  # the answer the phone shows remembers it
+    copy = phone.post("/groups/import/", upload(data))  # the form again: this phone has the group already
+    assert copy.status_code == 409
+    once = form_token(copy)
+    made = [phone.post("/groups/import/", {**upload(data), "second_copy": "1", "once": once}) for _ in range(2)]
+    assert made[0]["Location"] == made[1]["Location"] != first["Location"]
+    assert Group.objects.count() == before + 2
+    assert phone.post("/groups/import/", {**upload(data), "second_copy": "1"}).status_code == 302  # no token: a post
+    assert Group.objects.count() == before + 3

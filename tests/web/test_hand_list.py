@@ -18,7 +18,7 @@ from matches.models import HANDS_ON_TABLE, Sitting
 
 from tests.big_groups import fill
 from tests.conftest import WORKED, play, shown, snapshot
-from tests.pages import HX, NAMES, start, tapped, url, words
+from tests.pages import HX, NAMES, start, tapped, url, watch_url, words
 
 pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 HANDS = re.compile(r'<table class="hands">(.*?)</table>', re.DOTALL)
@@ -138,13 +138,18 @@ def test_a_cat_te_row_says_what_each_player_paid(client):
     assert "This hand: Ali +5, Bintou \u22123, Chloé \u22122" in hand_row(page, 1)
 
 
-def test_an_abandoned_hand_shows_the_same_no_figure_mark(client):
+def test_the_hand_a_members_end_leaves_reads_as_not_played_in_every_hand_list(client):
+    """Ended after hand 8: hand 9 was not played, so no list shows it as a hand with no figure."""
     sitting = Sitting.start("fapfap", ["Ana", "Ben", "Cal"])
-    sitting.record_hand(1, 0, {"multiplier": "2"})
-    sitting.end_match(2)  # hand 2 abandoned
-    history = client.get(sitting.get_absolute_url() + "hands/").content.decode()
-    assert "–" not in words(re.search(r"<tbody>(.*?)</tbody>", history, re.DOTALL)[1])
-    assert '<span class="visually-hidden">no figure</span>' in history
+    for number in range(1, 9):
+        sitting.record_hand(number, number % 3, {"multiplier": "2"})
+    assert client.post(url(sitting, "end/"), {"number": 9}).status_code == 302  # the plain End match
+    for path in (url(sitting), watch_url(sitting), url(sitting, "hands/")):
+        page = client.get(path).content.decode()
+        row = hand_row(page, 9)
+        assert row.startswith("9 not played: the match was ended"), (path, row)
+        assert "abandoned" not in row and "no figure" not in row and "recorded" not in row, (path, row)
+    assert "Ended after hand 8." in words(client.get(url(sitting)))
 
 
 def test_a_phone_can_say_which_seat_it_holds_and_its_taps_are_traced(client, sitting):

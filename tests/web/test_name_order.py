@@ -1,11 +1,15 @@
 """Names sort as people read a list (the Unicode Collation Algorithm): "Éloïse" with the Es, before
-"Ngono", on every list of names: the group page, who plays today, the night's settling
-up and the home page's groups."""
+"Ngono", on every list of names: the group page, who plays today, the night's settling up and the
+home page's groups."""
+
+import re
 
 import pytest
 
 from matches.domain.names import by_name
 from matches.models import Group
+
+from tests.conftest import shown
 
 pytestmark = pytest.mark.django_db
 EN = {"HTTP_ACCEPT_LANGUAGE": "en"}
@@ -63,3 +67,49 @@ def test_the_nights_settling_up_names_the_players_in_reading_order(client, group
     page = client.get(f"/g/{group.token}/stats/", **EN).content.decode()
     night = page[page.index('class="night"') :]
     assert in_order(night, MADE[:4]) == ["Boubacar", "Éloïse", "Ngono", "Zoé"]
+
+
+def seated(game: str, **options):
+    """A match seating MADE[:4] in that order (Ngono, Zoé, Éloïse, Boubacar): seat order is not reading order."""
+    from matches.models import Sitting
+
+    return Sitting.start(game, MADE[:4], **options)
+
+
+def test_a_matchs_settling_up_lists_nets_and_payments_in_reading_order_and_the_score_in_seat_order(client):
+    sitting = seated("fapfap", stake_amount=100, stake_label="FCFA")
+    sitting.record_hand(1, 0, {"multiplier": "2"})  # Ngono
+    sitting.record_hand(2, 1, {"multiplier": "1"})  # Zoé
+    page = client.get(f"/s/{sitting.token}/", **EN).content.decode()
+    settle = page[page.index('class="settle"') :]
+    nets = settle[: settle.index("</table>")]
+    assert in_order(nets, MADE[:4]) == ["Boubacar", "Éloïse", "Ngono", "Zoé"]
+    payments = re.findall(r"<li>(.*?)</li>", settle[: settle.index("</ul>")], re.S)
+    payers = [shown(payment).split(" pays ")[0] for payment in payments]
+    assert payers == sorted(payers, key=READ.index) and len(set(payers)) == 2
+    tally = page[page.index('class="tally"') :]
+    assert in_order(tally, MADE[:4]) == MADE[:4]  # the score table follows the seats
+
+
+def test_a_shared_first_place_names_the_players_in_reading_order(client):
+    sitting = seated("agram")
+    sitting.record_hand(1, 1)  # Zoé
+    sitting.record_hand(2, 3)  # Boubacar
+    sitting.end_match()
+    page = shown(client.get(f"/s/{sitting.token}/", **EN).content.decode())
+    assert "Shared first place: <strong>Boubacar</strong> and <strong>Zoé</strong>" in page
+
+
+def test_who_held_back_an_ace_and_who_ran_out_of_chips_are_named_in_reading_order(client):
+    sitting = seated("cat-te", starting_chips=2)
+    sitting.record_hand(1, 0, {"how": "sweep", "aces": [2, 4]})  # Ngono sweeps; Zoé, Boubacar held back an Ace
+    page = shown(client.get(f"/s/{sitting.token}/", **EN).content.decode())
+    assert "Boubacar and Zoé: each held back an Ace" in page
+    assert "Out of chips: Boubacar, Éloïse and Zoé." in page
+
+
+def test_this_phone_belongs_to_offers_the_players_in_reading_order(client):
+    sitting = seated("agram")
+    page = client.get(f"/s/{sitting.token}/", **EN).content.decode()
+    select = page[page.index('id="my-seat"') : page.index("</select>")]
+    assert in_order(select, MADE[:4]) == ["Boubacar", "Éloïse", "Ngono", "Zoé"]

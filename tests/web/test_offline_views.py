@@ -78,7 +78,7 @@ def test_the_table_says_its_fingerprint_and_gives_offline_js_its_words(client):
     page = client.get(f"/s/{sitting.token}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     fingerprint = re.search(r'<p class="fingerprint" data-fingerprint>(.*?)</p>', page, re.S).group(1)
     text = re.sub(r"[ \n]+", " ", re.sub(r"<[^>]+>", "", fingerprint)).strip()
-    assert text == f"2 mains · dernière\u00a0: Aïcha · #{sitting.version}"
+    assert text == f"2 mains · dernière\u00a0: Aïcha · modification {sitting.version}"  # a word, not a bare "#5"
     for word in ["data-offline-since", "data-offline-waiting", "data-offline-refused", "data-offline-hand"]:
         assert word in page
     assert 'data-offline-waiting="Main {number}\u00a0: {name}, en attente d’envoi"' in page
@@ -96,7 +96,7 @@ def test_the_watch_link_shows_the_same_fingerprint(client):
     def fingerprint(page):
         return re.search(r"<p class=\"fingerprint\" data-fingerprint>(.*?)</p>", page, re.S).group(1)
 
-    assert fingerprint(member) == fingerprint(watch) and f"#{sitting.version}" in fingerprint(watch)
+    assert fingerprint(member) == fingerprint(watch) and f"change {sitting.version}" in fingerprint(watch)
 
 
 @pytest.mark.engine

@@ -61,7 +61,7 @@ def fapfap(client, **settings) -> Sitting:
 def test_fapfap_nets_and_payments_at_any_time_during_the_match(client):
     """Ngono x2, Ngono x4, Mbarga x1 at 100 FCFA: every other player pays the winner 100 x multiplier.
     Stakes Mbarga 1, Ngono 6, Ateba 0 (T = 7, n = 3): nets 100 x (3 x own - 7) = -400, +1100, -700.
-    Fewest payments: Mbarga pays Ngono 400, Ateba pays Ngono 700."""
+    Fewest payments: Mbarga pays Ngono 400, Ateba pays Ngono 700; listed by name, as the nets are."""
     sitting = fapfap(client)
     for number, (seat, multiplier) in enumerate([(2, "2"), (2, "4"), (1, "1")], start=1):
         tap(client, sitting, number, seat, {"multiplier": multiplier})
@@ -74,11 +74,11 @@ def test_fapfap_nets_and_payments_at_any_time_during_the_match(client):
     )
     # What the table offers to show (the one-line include in table.html renders it).
     settled = state.settling
-    assert settled.nets == (("Mbarga", -400), ("Ngono", 1100), ("Ateba", -700))
+    assert settled.nets == (("Ateba", -700), ("Mbarga", -400), ("Ngono", 1100))
     block = render_to_string("matches/_settlement.html", {"settling": settled})
     [(nets, payments)] = settlements(block)
     assert nets == {"Mbarga": "\u2212400", "Ngono": "+1,100", "Ateba": "\u2212700"}
-    assert payments == ["Mbarga pays Ngono 400 FCFA.", "Ateba pays Ngono 700 FCFA."]
+    assert payments == ["Ateba pays Ngono 700 FCFA.", "Mbarga pays Ngono 400 FCFA."]
     assert set(paid(nets, payments).values()) == {0}
     assert "Settling up in FCFA" in block
 
@@ -128,7 +128,7 @@ def test_fapfap_nets_and_payments_at_the_match_end(client):
         assert "Match over" in page
         [(nets, payments)] = settlements(page)  # once: in the standings
         assert nets == {"Mbarga": "\u2212500", "Ngono": "+1,300", "Ateba": "\u2212800"}
-        assert payments == ["Mbarga pays Ngono 500 FCFA.", "Ateba pays Ngono 800 FCFA."]
+        assert payments == ["Ateba pays Ngono 800 FCFA.", "Mbarga pays Ngono 500 FCFA."]  # by name
         assert set(paid(nets, payments).values()) == {0}
 
 
@@ -212,8 +212,8 @@ def test_the_shared_result_in_english(client):
             "3. Ateba: \u2212800 FCFA (0 stakes won)",
             "Ngono wins the match with +1,300 FCFA (7 stakes won).",
             "Settling up in FCFA:",
-            "Mbarga pays Ngono 500 FCFA.",
             "Ateba pays Ngono 800 FCFA.",
+            "Mbarga pays Ngono 500 FCFA.",
             f"Follow the score: http://testserver/w/{sitting.watch_token}/",
         ]
     )

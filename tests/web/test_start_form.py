@@ -1,6 +1,7 @@
 """The start form: blank rows ignored, each game's player range on the form, Add stopping at the game's
 maximum (with the reason), and one number field per match end, each with its own default."""
 
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -310,3 +311,81 @@ def test_no_name_field_cuts_what_is_typed_the_server_says_the_limit_instead(clie
     assert response.status_code == 400 and Sitting.objects.count() == 0
     assert "Keep names to 40 characters (this one has 59)." in answer
     assert LONG_NAME in answer  # still typed, to be shortened
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
+def test_a_letzter_stich_match_of_hands_no_multiple_of_the_players_starts_with_a_note_saying_so(client, headers):
+    """RULES.md says "ideally" a multiple: the match starts, and the table says what the count does."""
+    names = {"player_1": "Ana", "player_2": "Ben", "player_3": "Cal", "player_4": "Dia"}
+    data = {"action": "start", "end_kind": "hands", "end_target_hands": "10", **names}
+    response = client.post("/start/letzter-stich/", data, **headers)
+    table = response["Location"] if not headers else response["HX-Redirect"]
+    page = client.get(table).content.decode()
+    assert (
+        "10 hands for 4 players: some players deal once more than the others. "
+        "8 or 12 hands let everyone deal as often." in page
+    )
+    even = client.post("/start/letzter-stich/", {**data, "end_target_hands": "12"}, **headers)
+    table = even["Location"] if not headers else even["HX-Redirect"]
+    assert "deal once more" not in client.get(table).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_group_match_of_hands_no_multiple_of_the_players_starts_with_the_same_note(client):
+    from matches.models import Group
+
+    group = Group.create("Friday", ["Ana", "Ben", "Cal"])
+    seats = [f"m{player.pk}" for player in group.members()]
+    data = {"seat": seats, "action": "start", "end_kind": "hands", "end_target_hands": "2"}
+    response = client.post(f"/g/{group.token}/new/letzter-stich/", data)
+    assert response.status_code == 302, response.content.decode()
+    page = client.get(response["Location"]).content.decode()
+    assert "2 hands for 3 players: some players deal once more than the others. 3 hands let everyone deal as often." in page
+
+
+def focused(page: str) -> list[str]:
+    """The elements a page or a swapped form puts the focus on (autofocus): each start tag."""
+    return re.findall(r"<[a-z]+\b[^>]*\bautofocus\b[^>]*>", page)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
+@pytest.mark.parametrize(
+    "data, first",
+    [
+        (start_data(["Ana", "Ben", "ana"], end_kind="hands", end_target_hands="x"), 'name="player_3"'),
+        (start_data(["Ana", "Ben"], end_kind="hands", end_target_hands="x"), 'name="end_target_hands"'),
+        (start_data(["Ana"]), 'id="player-count-error"'),
+    ],
+    ids=["a name", "the number", "too few names"],
+)
+def test_a_refused_start_form_takes_the_phone_to_its_first_error(client, headers, data, first):
+    """The form is long on a phone: the first error, beside what it is about, gets the focus (autofocus:
+    the browser loading the page and htmx swapping the form both move to it and scroll it into view)."""
+    response = client.post("/start/agram/", data, **headers)
+    assert response.status_code == 400
+    [element] = focused(response.content.decode())
+    assert first in element
+    assert "input" in element or 'tabindex="-1"' in element  # a message takes the focus only when it can
+
+
+@pytest.mark.django_db
+def test_a_start_form_shown_or_rearranged_takes_no_focus(client):
+    page = client.get("/start/agram/").content.decode()
+    added = client.post("/start/agram/", form_data(page, action="add"), **HX).content.decode()
+    assert focused(page) == focused(added) == []
+
+
+@pytest.mark.django_db
+def test_a_refused_group_start_takes_the_phone_to_its_message(client):
+    """The group's form says why it did not start at its top, far above the Start button: it takes the focus."""
+    from matches.models import Group
+
+    group = Group.create("Friday", ["Ana", "Ben"])
+    [ana] = [f"m{p.pk}" for p in group.members() if p.name == "Ana"]
+    response = client.post(f"/g/{group.token}/new/agram/", {"seat": [ana], "action": "start", "end_kind": "open"}, **HX)
+    assert response.status_code == 400
+    [element] = focused(response.content.decode())
+    assert 'class="notice error"' in element and 'tabindex="-1"' in element
+

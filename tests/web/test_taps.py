@@ -4,6 +4,7 @@ with the hand as it stands when it disagrees with the recorded one, and its noti
 
 import pytest
 
+from matches.domain.rules import MatchEnd, MatchEndKind
 from matches.models import Sitting
 
 from tests.conftest import play, shown, snapshot
@@ -177,3 +178,38 @@ def test_a_tap_naming_no_seat_answers_the_table_with_what_to_fix(client, sitting
         assert response.status_code == status and 'class="notice error"' in body
         assert 'name="winner" value="1"' in body and "Undo hand 1" in body
     assert sitting.hands.count() == 1
+
+
+# --- refused once the match is over ---------------------------------------------------------------
+
+
+def test_a_tap_for_the_hand_that_ended_the_match_says_whose_tap_stood_and_offers_to_correct_it(client):
+    """A waiting tap sent after another phone's tap of the same hand ended the match by its rule."""
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou"], MatchEnd(MatchEndKind.WINS, 1))
+    sitting.record_hand(1, 2)
+    before = snapshot(sitting)
+    response = client.post(url(sitting, "tap/"), {"number": 1, "winner": 1}, **HX)
+    body = shown(response.content.decode())
+    assert response.status_code == 409
+    assert "Hand 1 is already recorded: Chaibou. This match is over: no more hands can be recorded." in body
+    assert f'href="{url(sitting, "hands/1/")}">Correct hand 1</a>' in body
+    assert snapshot(sitting) == before
+
+
+def test_a_tap_for_a_hand_recorded_before_a_member_ended_the_match_says_whose_tap_stood(client, sitting):
+    play(sitting, [0, 2])
+    sitting.end_match()
+    response = client.post(url(sitting, "tap/"), {"number": 2, "winner": 1}, **HX)
+    body = shown(response.content.decode())
+    assert response.status_code == 409
+    assert "Hand 2 is already recorded: Chaibou. This match is over: no more hands can be recorded." in body
+    assert "Correct hand" not in body  # a member's end is final: nothing can be corrected
+
+
+def test_a_tap_for_the_hand_a_member_ended_the_match_on_says_it_was_not_played(client, sitting):
+    play(sitting, [0])
+    sitting.end_match()
+    response = client.post(url(sitting, "tap/"), {"number": 2, "winner": 1}, **HX)
+    body = shown(response.content.decode())
+    assert response.status_code == 409
+    assert "Hand 2 was not played: the match was ended. This match is over: no more hands can be recorded." in body

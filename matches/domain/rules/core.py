@@ -253,6 +253,12 @@ class Game:
             return self.deal_rounds * self.seats_in_range(n_seats)
         return self.end_targets[kind]
 
+    def deals_unevenly(self, end: MatchEnd, n_seats: int) -> bool:
+        """Whether a match of a set number of hands has some deal once more than others: the deal passes
+        round the table and the number is no multiple of the players. Source: RULES.md, Letzter Stich."""
+        rotates = self.next_dealer is NextDealer.ROTATE
+        return rotates and end.kind is MatchEndKind.HANDS and end.target % n_seats != 0
+
     @property
     def default_target(self) -> int | None:
         """The number of the game's first match end, for the smallest table."""

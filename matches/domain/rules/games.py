@@ -309,7 +309,8 @@ CAT_TE = Game(
 EIGHTY_THREE = Game(
     slug="eighty-three",
     name=_("Eighty Three"),
-    region="",
+    # The sources name no country for it, only that it is a close variant of Cat Tê (RULES.md, 000).
+    region=_("origin not recorded; a close variant of Cat Tê"),
     min_players=2,
     max_players=8,
     pack=PACK_52,

@@ -33,6 +33,7 @@ class AnswerForm:
     # An answer that asks more (Cat Tê's sweep: who held back an Ace?) opens its question above its
     # checkboxes and this button records it; "" when the tap records it.
     confirm: str = ""
+    short: str = ""  # the answer in running text ("a six"), as a hand row says it: for a line about the tap
 
 
 def answer_forms(
@@ -68,6 +69,7 @@ def answer_forms(
                 checks=checks,
                 current=current.get(question.key) == choice.value,
                 confirm=confirm if checks else "",
+                short=_(choice.short),
             )
         )
     return forms

@@ -12,7 +12,7 @@ from matches.domain.chart import CHART_POINTS, NAME_BASELINE, NAME_GAP, Chart, d
 from matches.models import Hand, Sitting
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.table_state import grouped, grouper
-from matches.domain.names import isolate
+from matches.domain.names import shared
 
 
 def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
@@ -97,24 +97,24 @@ def chart_title(sitting: Sitting) -> str:
 
 
 def chart_svg(chart: Chart) -> SafeString:
-    """The chart as inline SVG: grid with each value above its line, threshold steps, a line per player,
-    each player's isolated name beside its end in the line's colour. Built here: in a tap's answer a
-    template loop costs more than the rest of the drawing."""
+    """The chart as inline SVG: grid, threshold steps, a line per player, then each value above its grid
+    line (on its halo, over the lines: they all start at the first value) and each player's name beside
+    its end in the line's colour, a right-to-left one isolated (names.shared). Built here: in a tap's answer a template loop costs more than
+    the rest of the drawing."""
     width = chart.width
     parts = [f'<svg viewBox="{" ".join(map(str, chart.view_box))}" aria-hidden="true" focusable="false">']
-    for y, value in chart.ticks:
-        parts.append(
-            f'<line class="tick" x1="0" x2="{width}" y1="{y}" y2="{y}"/>'
-            f'<text class="axis" x="0" y="{y - 4}">{escape(grouped(value))}</text>'
-        )
+    for y, _value in chart.ticks:
+        parts.append(f'<line class="tick" x1="0" x2="{width}" y1="{y}" y2="{y}"/>')
     if chart.steps:
         parts.append(f'<polyline class="steps" points="{chart.steps}"/>')
     for index, line in enumerate(chart.lines):
         parts.append(f'<polyline class="l{index}" points="{line.points}"/>')
+    for y, value in chart.ticks:
+        parts.append(f'<text class="axis" x="0" y="{y - 4}">{escape(grouped(value))}</text>')
     for index, line in enumerate(chart.lines):  # names over every line
         parts.append(
             f'<text class="l{index}" x="{width + NAME_GAP}" y="{line.label_y + NAME_BASELINE}">'
-            f"{escape(isolate(line.label))}</text>"
+            f"{escape(shared(line.label))}</text>"
         )
     parts.append("</svg>")
     return mark_safe("".join(parts))  # noqa: S308 - numbers and escaped names only

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from django.utils import formats
@@ -15,7 +16,7 @@ from django.utils.translation import get_language, ngettext, ngettext_lazy, npge
 from django.utils.translation import gettext as _
 
 from matches.domain import rules
-from matches.domain.names import isolate
+from matches.domain.names import by_name, shared
 from matches.domain.settlement import Settling, settling
 from matches.models.choices import HandStatus
 from matches.models.table import Table
@@ -188,7 +189,7 @@ class TableState(Table):
         if not first:
             return mark_safe("")
         words = conditional_escape(self.score_words(self.first_score, first[0].position))
-        names = [format_html("<strong>{}</strong>", seat.name) for seat in first]
+        names = [format_html("<strong>{}</strong>", seat.name) for seat in by_name(first, attrgetter("name"))]
         if len(names) == 1:
             sentence = _("%(name)s wins the match with %(amount)s.") % {"name": names[0], "amount": words}
         else:
@@ -257,10 +258,11 @@ class TableState(Table):
 
     @cached_property
     def ran_out(self) -> str:
-        """Cat Tê: who has no chip left, names isolated ("Ben and Chloé"); "" if nobody."""
+        """Cat Tê: who has no chip left ("Ben and Chloé", a right-to-left name isolated); "" if nobody."""
         if not self.sitting.rules.uses_chips:
             return ""
-        names = [isolate(seat.name) for seat, chips in zip(self.seats, self.balances()) if chips <= 0]
+        out = [seat for seat, chips in zip(self.seats, self.balances()) if chips <= 0]
+        names = [shared(seat.name) for seat in by_name(out, attrgetter("name"))]
         return str(get_text_list(names, _("and"))) if names else ""
 
     @cached_property
@@ -281,14 +283,16 @@ class TableState(Table):
         ]
 
     def scores_of(self, hand: Hand) -> SafeString:
-        """Every player's points in `hand` when others than the winner scored, winner first, names in
-        <bdi> ("Ali +5, Bintou −3"); "" when only the winner scored. Source: RULES.md (Eighty Three; Cat Te)."""
+        """Every player's points in `hand` when others than the winner scored, winner first, then the others
+        by name, names in <bdi> ("Ali +5, Bintou −3"); "" when only the winner scored. Source: RULES.md
+        (Eighty Three; Cat Te)."""
         if hand.winner_id is None:
             return mark_safe("")
         winner = self.position_of(hand.winner_id)
         if not any(points for seat, points in enumerate(hand.points) if seat != winner):
             return mark_safe("")
-        order = [winner, *(seat for seat, points in enumerate(hand.points) if points and seat != winner)]
+        others = [seat for seat, points in enumerate(hand.points) if points and seat != winner]
+        order = [winner, *by_name(others, lambda seat: self.seats[seat].name)]
         scores = [
             format_html("<bdi>{}</bdi> {}", self.seats[seat].name, signed_points(hand.points[seat])) for seat in order
         ]
@@ -333,8 +337,8 @@ class TableState(Table):
         return _("this phone") if phone == self.this_phone else _("another phone")
 
     def describe(self, hand: Hand, worth: bool = True) -> str:
-        """A hand's extra facts in a few words ("x2", "Ace; Djibo had a bonus"), names isolated for the
-        files to strip. With `worth`, a multiplier says its value ("x2 = 200 CFA from each other player")."""
+        """A hand's extra facts in a few words ("x2", "Ace; Djibo had a bonus"), a right-to-left name
+        isolated (names.shared), for the files to strip. With `worth`, a multiplier says its value ("x2 = 200 CFA from each other player")."""
         words = []
         if hand.status != HandStatus.WON:
             return ""  # an abandoned hand has no answers
@@ -349,7 +353,8 @@ class TableState(Table):
                 words.append(_(question.short or question.prompt))
             elif question.kind == "seats" and answer:
                 # Names first: after the winner's own facts, a fact followed by names would read as the winner's.
-                names = get_text_list([isolate(self.seats[p].name) for p in answer], _("and"))
+                named = by_name([self.seats[p].name for p in answer])
+                names = get_text_list([shared(name) for name in named], _("and"))
                 # Several names take "each" so the verb agrees with one.
                 words.append(
                     npgettext(

@@ -12,7 +12,7 @@ from django.utils.translation import get_language, gettext
 from matches.web import bidi as isolation
 from matches.domain import rules
 from matches.web import texts
-from matches.domain.names import is_right_to_left, isolate
+from matches.domain.names import shared
 
 register = template.Library()
 
@@ -49,7 +49,7 @@ def bdi(name: object) -> SafeString:
 def fsi(name: object) -> str:
     """A right-to-left name between Unicode's FSI and PDI, where no element can go (a page's <title>, an
     SVG label); a left-to-right name reads the same without them (some phones show the marks as boxes)."""
-    return isolate(str(name)) if is_right_to_left(str(name)) else str(name)
+    return shared(str(name))
 
 
 @register.simple_tag

@@ -365,8 +365,8 @@ def nights(matches: list[stats.MatchRecord], names: dict[int, str], shown: int =
         keys, playing, settled = days.setdefault(night.day, (set(), set(), []))
         keys.update(night.matches)
         playing.update(night.playing)
-        players = sorted(night.nets, key=lambda player: (name_order(names[player]), player))
-        settled.append(settling({player: names[player] for player in players}, night.nets, night.currency, night.chips))
+        named = {player: names[player] for player in night.nets}  # (listed in name order by settling)
+        settled.append(settling(named, night.nets, night.currency, night.chips))
     shown_days = [(formats.date_format(day, "DATE_FORMAT"), *kept) for day, kept in days.items()]
     return [
         Night(day, len(keys), tuple(settled[:SETTLED_SHOWN]), len(playing), len(settled[SETTLED_SHOWN:]))

@@ -38,6 +38,8 @@ from matches.web.presenters.hand_file import GROUP_COLUMNS, csv_chunks, match_ro
 from matches.web.views.common import HtmxHttpRequest, known_phone, reached
 from matches.web.views.groups import remember_group
 from matches.web.views.limits import STARTS, over_limit
+from matches.web.once import FIELD as once_field
+from matches.web.once import Once, new_token
 
 MAX_ARCHIVE = ARCHIVE_BYTES  # a group at the limits fits well within it (matches.domain.capacity)
 FORM_ALLOWANCE = 64 * 1024  # the rest of the upload's body: multipart headers, CSRF token
@@ -152,26 +154,41 @@ def checked_import(request: HtmxHttpRequest) -> HttpResponse:
         return import_page(request, too_big_message(), 413)
     if upload is None:
         return import_page(request, _("Choose the group's .json file, then tap Import the group."), 400)
+    once = Once("group-import", request.POST.get(once_field))
+    if not once.claim():  # this form sent again (Import tapped twice): the group its first post made
+        group = Group.objects.filter(pk=once.made(wait=IMPORT_WAIT) or 0).first()
+        if group is None:
+            return busy_page(request)
+        remember_group(request, group)
+        return redirect(group)
     if not ONE_IMPORT.acquire(timeout=IMPORT_WAIT):
-        response = import_page(request, _("This server is bringing in another group: try again in a minute."), 503)
-        response["Retry-After"] = "60"
-        return response
+        once.drop()
+        return busy_page(request)
     # A file this phone brought here before is said, with its group's link, before a second copy.
     phones_groups = Group.objects.member_links(request.session.get("groups", []))
     known = None if request.POST.get("second_copy") == "1" else phones_groups
     try:
         group = import_group(read_archive(upload.read()), known)
     except AlreadyHere as here:
+        once.drop()
         return import_page(request, status=409, copy=here.group)
     except ArchiveError as refusal:
+        once.drop()
         return import_page(request, refusal.message, 400)
     finally:
         ONE_IMPORT.release()
+    once.keep(group.pk)
     remember_group(request, group)
     return redirect(group)
 
 
+def busy_page(request: HttpRequest) -> HttpResponse:
+    response = import_page(request, _("This server is bringing in another group: try again in a minute."), 503)
+    response["Retry-After"] = "60"
+    return response
+
+
 def import_page(request: HttpRequest, error: str = "", status: int = 200, copy: Group | None = None) -> HttpResponse:
     """The upload form; `copy`: the phone's group the file holds, and the form then imports a second copy."""
-    context = {"error": error, "max_mb": MAX_ARCHIVE // (1024 * 1024), "copy": copy}
+    context = {"error": error, "max_mb": MAX_ARCHIVE // (1024 * 1024), "copy": copy, "once": new_token()}
     return render(request, "matches/group_import.html", context, status=status)

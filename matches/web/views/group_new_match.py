@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.db.models import Max
 from django.http import HttpResponse
 from django.shortcuts import render
@@ -12,10 +13,12 @@ from django.views.decorators.vary import vary_on_headers
 from matches.domain import rules
 from matches.domain.errors import BadInput, TableError
 from matches.domain.names import by_name, clean_name, same_as
-from matches.models import Group, Player
+from matches.models import Group, Player, Sitting
 from matches.models.zones import posted_zone
 from matches.web.bidi import joined
 from matches.web.forms import StartForm, posted_settings
+from matches.web.once import FIELD as ONCE
+from matches.web.once import Once, made_before, new_token
 from matches.web.refusals import refusal_text
 from matches.web.seating import (
     GONE,
@@ -26,7 +29,7 @@ from matches.web.seating import (
     remembered_settings,
     seat_newcomer,
 )
-from matches.web.texts import pack_line, player_range, rule_message, table_full
+from matches.web.texts import pack_line, player_range, rule_message, table_full, uneven_deals
 from matches.web.views.common import HtmxHttpRequest, go_to, known_phone, page_or_partial, reached, remember
 from matches.web.views.errors import message_response
 from matches.web.views.groups import group_name, remember_group
@@ -132,7 +135,13 @@ def start_from_group(
     if not form.is_valid():
         names = [error for field in form.player_fields() for error in field.errors]
         return show_new_match(request, group, game, members, seating, form, joined(names), 400)
+    once = Once("group-start", request.POST.get(ONCE))
+    if (sitting := made_before(once, Sitting, wait=5)) is not None:  # Start tapped twice: the same match
+        remember(request, sitting)
+        remember_group(request, group)
+        return go_to(request, sitting)
     if limited := over_limit(request, STARTS, known_phone(request)):
+        once.drop()
         return limited
     try:
         sitting = group.start_match(
@@ -143,9 +152,13 @@ def start_from_group(
             **form.options(),
         )
     except TableError as refusal:
+        once.drop()
         return show_new_match(request, group, game, members, seating, form, refusal_text(refusal), refusal.status)
+    once.keep(sitting.pk)
     remember(request, sitting)
     remember_group(request, group)
+    if note := uneven_deals(game, form.match_end(), count):
+        messages.info(request, note)
     return go_to(request, sitting)
 
 
@@ -233,5 +246,6 @@ def show_new_match(
         # A member typed in other letters, accents or spacing: offered, one tap to seat them.
         "offer": same_as(clean_name(typed), others, lambda player: player.name) if newcomer_error else None,
         "remembered": remembered,
+        "once": new_token(),
     }
     return page_or_partial(request, "matches/group_new_match.html", "new-match", context, status=status)

@@ -16,6 +16,8 @@ from matches.models import Group, Sitting
 from matches.models.snapshot import read_snapshot
 from matches.models.zones import posted_zone
 from matches.web.bidi import bdi, sentence
+from matches.web.once import FIELD as ONCE
+from matches.web.once import Once, made_before, new_token
 from matches.web.refusals import refusal_text
 from matches.web.views.common import HtmxHttpRequest, known_phone, reached, remember
 from matches.web.views.errors import NO_SUCH_GROUP
@@ -42,7 +44,7 @@ def checked_group_name(raw: str) -> str:
 @require_http_methods(["GET", "HEAD", "POST"])
 def create_group(request: HtmxHttpRequest) -> HttpResponse:
     """A new group with its name and players (one a line); counted against the new-match limits."""
-    context = {"typed_name": "", "typed_players": ""}
+    context = {"typed_name": "", "typed_players": "", "once": new_token()}
     if request.method != "POST":
         return no_store(render(request, "matches/group_create.html", context))
     context.update(typed_name=request.POST.get("name", ""), typed_players=request.POST.get("players", ""))
@@ -57,13 +59,20 @@ def create_group(request: HtmxHttpRequest) -> HttpResponse:
         return no_store(
             render(request, "matches/group_create.html", {**context, "notice": refusal_text(refusal)}, status=400)
         )
+    once = Once("group-new", request.POST.get(ONCE))
+    if (group := made_before(once, Group, wait=5)) is not None:  # Make the group tapped twice: the same group
+        remember_group(request, group)
+        return redirect(group)
     if limited := over_limit(request, STARTS, known_phone(request)):
+        once.drop()
         return limited
     try:
         group = Group.create(name, names, time_zone=posted_zone(request.POST))
     except TableError as refusal:
+        once.drop()
         page = render(request, "matches/group_create.html", {**context, "notice": refusal_text(refusal)}, status=400)
         return no_store(page)
+    once.keep(group.pk)
     remember_group(request, group)
     messages.success(request, _("Group made. Share its link (below) with the others."), extra_tags=JUST_MADE)
     return redirect(group)

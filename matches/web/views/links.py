@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from operator import attrgetter
 
 import segno
 from django.conf import settings
@@ -11,6 +12,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
+from matches.domain.names import by_name
 from matches.models import Sitting
 from matches.web.presenters.table_state import TableState
 from matches.web.views.common import HtmxHttpRequest, claimed_seat
@@ -45,5 +47,6 @@ def share_panel(request: HtmxHttpRequest, sitting: Sitting, state: TableState) -
         "watch_url": shareable_url(request, reverse("watch", args=[sitting.watch_token])),
         "qr": mark_safe(qr_svg(member_url)),  # noqa: S308 - segno's own SVG markup
         "my_seat": claimed_seat(request, sitting),
+        "seats_by_name": by_name(state.playing_seats, attrgetter("name")),  # a list of people reads by name
     }
     return render_to_string("matches/_share.html", context, request)

@@ -13,6 +13,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
+from matches.web.once import FIELD as ONCE
+from matches.web.once import Once, made_before, new_token
 from matches.web.refusals import refusal_text
 from matches.domain import rules
 from matches.services.demo import DEMO_GAME, create_demo_sitting
@@ -20,7 +22,7 @@ from matches.domain.errors import TableError
 from matches.web.forms import DEFAULT_ROWS, StartForm
 from matches.models import Group, Seat, Sitting
 from matches.models.snapshot import read_snapshot
-from matches.web.texts import pack_line, player_range, table_full
+from matches.web.texts import pack_line, player_range, table_full, uneven_deals
 from matches.models.zones import posted_zone
 from matches.web.views.common import HtmxHttpRequest, known_phone, page_or_partial, remember, remembered_tokens
 from matches.web.views.errors import message_response
@@ -28,6 +30,7 @@ from matches.web.views.groups import optional_url, remember_group, remembered_gr
 from matches.web.views.limits import STARTS, over_limit
 
 REMOVE_ROW = re.compile(r"remove-([0-9]{1,2})")
+ONCE_WAIT = 5  # seconds a form sent again waits for the match its first post is starting
 
 
 @require_safe
@@ -70,16 +73,25 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
         return show_start(request, form, status=400)
     if not form.is_valid():
         return show_start(request, form, status=400)
+    once = Once("start", request.POST.get(ONCE))
+    if (sitting := made_before(once, Sitting, wait=ONCE_WAIT)) is not None:  # Start tapped twice: the same match
+        remember(request, sitting)
+        return HttpResponseClientRedirect(sitting.get_absolute_url()) if request.htmx else redirect(sitting)
     if limited := over_limit(request, STARTS, known_phone(request)):
+        once.drop()
         return limited
     try:
         sitting = Sitting.start(
             game, form.cleaned_data["names"], form.match_end(), time_zone=posted_zone(request.POST), **form.options()
         )
     except TableError as refusal:
+        once.drop()
         form.add_error(None, refusal_text(refusal))
         return show_start(request, form, status=400)
+    once.keep(sitting.pk)
     remember(request, sitting)
+    if note := uneven_deals(entry, form.match_end(), len(form.cleaned_data["names"])):
+        messages.info(request, note)
     if request.htmx:
         return HttpResponseClientRedirect(sitting.get_absolute_url())
     return redirect(sitting)
@@ -106,6 +118,7 @@ def show_start(
         "pack_line": pack_line(game),
         "player_range": player_range(game),
         "table_full": full,
+        "once": new_token(),
     }
     return page_or_partial(request, "matches/start.html", "start-form", context, status=status)
 

@@ -18,7 +18,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from matches.web.refusals import refusal_text
 from matches.web.bidi import bdi, joined, sentence
-from matches.domain.errors import AlreadyRecorded, TableError
+from matches.domain.errors import AlreadyRecorded, Conflict, TableError
 from matches.web.forms import ChipsForm, HandNumberForm, TapForm
 from matches.models import Receipt, Repeated, Sitting, UndoneSince
 from matches.web.presenters.receipts import first_answer, undone_words
@@ -95,6 +95,8 @@ def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> 
         if how:
             values = {"number": refusal.number, "winner": bdi(refusal.params["winner"]), "how": how}
             text = sentence(_("Hand %(number)d is already recorded: %(winner)s (%(how)s)."), values)
+    if isinstance(refusal, AlreadyRecorded) and sitting.is_finished:  # as a tap on an open match is told, then why
+        text = joined([text, refusal_text(Conflict("match_over"))])
     correctable = refusal.number if isinstance(refusal, AlreadyRecorded) and not sitting.is_final else None
     return table_response(request, sitting, text, status=refusal.status, correctable=correctable, state=state)
 
