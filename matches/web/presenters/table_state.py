@@ -310,7 +310,7 @@ class TableState(Table):
         }
         said: dict[int, list[str]] = {}
         for change in self.sitting.table_changes.all():
-            values = {"name": isolate(change.name), "before": isolate(change.name_before)}
+            values = {"name": shared(change.name), "before": shared(change.name_before)}
             values.update(number=change.before, after=change.before - 1)
             said.setdefault(change.before - 1, []).append(words[change.kind] % values)
         return said
