@@ -32,6 +32,7 @@ class Stakes:
     unit: str = ""
     parts: tuple[Part, ...] = ()
     joined: tuple[int, ...] = ()
+    left: tuple[int | None, ...] = ()
 
     @classmethod
     def of(
@@ -44,24 +45,28 @@ class Stakes:
         unit: str,
         parts: Sequence[Part] = (),
         joined: Sequence[int] = (),
+        left: Sequence[int | None] = (),
     ):
         """From a sitting's fields; a batch counted but not dated goes after every hand."""
         batches = sorted(dated)[:count] + [math.inf] * (count - min(count, len(dated)))
         chips = (starting or 0) if uses_chips else 0
-        return cls(chips, tuple(batches), stake or 0, unit, tuple(parts), tuple(joined))
+        return cls(chips, tuple(batches), stake or 0, unit, tuple(parts), tuple(joined), tuple(left))
 
     def stack(self, batches: int) -> int:
         """Chips handed to each player once `batches` stacks followed the first (0 without chips)."""
         return self.chips * (1 + batches)
 
-    def issued(self, before: float = math.inf, joined: int = 1) -> int:
+    def issued(self, before: float = math.inf, joined: int = 1, left: float | None = None) -> int:
         """Chips handed to each player by the time hand `before` was open (default: by now); to one who sat
-        down at hand `joined`, a stack then and each one handed out since."""
-        return self.stack(sum(1 for batch in self.batches if joined <= batch <= before))
+        down at hand `joined`, a stack then and each one handed out since, until they `left`."""
+        until = math.inf if left is None else left
+        return self.stack(sum(1 for batch in self.batches if joined <= batch <= before and batch < until))
 
     def issued_to_each(self, before: float = math.inf) -> list[int]:
-        """`issued` for each seat, by when it sat down."""
-        return [self.issued(before, joined) for joined in self.joined] if self.joined else []
+        """`issued` for each seat, by when it sat down and left."""
+        if not self.joined:
+            return []
+        return [self.issued(before, joined, left) for joined, left in zip(self.joined, self.left or [None] * len(self.joined))]
 
     def handed_out_after(self, number: int) -> int:
         """Chips handed to each player right after hand `number` (before the next one)."""

@@ -57,6 +57,7 @@ class MatchRecord:
     chips_net: tuple[int, ...] | None = None
     currency: str = ""
     playing: bool = False
+    seat_hands: tuple[int, ...] | None = None  # hands each seat played, when not every one (the table changed)
 
     def __post_init__(self) -> None:
         seats = len(self.players)
@@ -113,6 +114,10 @@ class MatchRecord:
     def hands_played(self) -> int:
         """Hands with a winner: each has exactly one, so the sum of the seats' hands won."""
         return sum(self.hands_won)
+
+    def played_by(self, seat: int) -> int:
+        """The hands `seat` played: all of them, unless it sat down late or left."""
+        return self.hands_played if self.seat_hands is None else self.seat_hands[seat]
 
     @cached_property
     def counts(self) -> bool:
@@ -260,12 +265,12 @@ def player_stats(
     for match in _chosen(matches, game):
         for seat, player in enumerate(match.players):
             tally = tallies.setdefault(player, _Tally())
-            if not match.counts:
+            if not match.counts or not match.played_by(seat):  # (sat down after the last hand)
                 continue
             won = match.won_by(seat)
             tally.played += 1
             tally.won += won
-            tally.hands += match.hands_played
+            tally.hands += match.played_by(seat)
             tally.hands_won += match.hands_won[seat]
             tally.points += match.points[seat]
             tally.best_run = max(tally.best_run, match.best_runs[seat])
@@ -284,11 +289,12 @@ def hand_shares(matches: Iterable[MatchRecord]) -> dict[str, dict[Key, float]]:
         if not match.counts:
             continue
         game = counts.setdefault(match.game, {})
-        played = match.hands_played
-        for player, won in zip(match.players, match.hands_won):
+        for seat, (player, won) in enumerate(zip(match.players, match.hands_won)):
+            if not match.played_by(seat):
+                continue
             tally = game.setdefault(player, [0, 0])
             tally[0] += won
-            tally[1] += played
+            tally[1] += match.played_by(seat)
     return {
         game: {player: won / played for player, (won, played) in players.items()} for game, players in counts.items()
     }

@@ -115,16 +115,16 @@ class Sitting(SittingVerbs, TableVerbs, TableChangeVerbs, ReceiptVerbs, models.M
         game = self.rules
         stake = self.stake_amount if game.uses_stake else None
         batches = (self.reissued_before, self.chips_reissued)
-        parts = self._parts() if self.changes else ((), ())
+        parts = self._parts() if self.changes else ((), (), ())
         return Stakes.of(game.uses_chips, self.starting_chips, *batches, stake, self.stake_label, *parts)
 
-    def _parts(self) -> tuple[list[Part], list[int]]:
-        """The parts of a match whose table changed, and the first hand of each seat (for Stakes)."""
+    def _parts(self) -> tuple[list[Part], list[int], list[int | None]]:
+        """The parts of a match whose table changed, and each seat's first hand and the one it left at."""
         stays = [seating.Stay(*stay) for stay in self.seats.order_by("position").values_list("joined", "left")]
         starts = {1} | {stay.joined for stay in stays} | {stay.left for stay in stays if stay.left}
         running = dict(self.table_changes.exclude(kind=TableChange.Kind.RENAMED).values_list("before", "running"))
         parts = [Part(start, seating.playing(stays, start), tuple(running.get(start, ()))) for start in sorted(starts)]
-        return parts, [stay.joined for stay in stays]
+        return parts, [stay.joined for stay in stays], [stay.left for stay in stays]
 
     @property
     def zone(self):

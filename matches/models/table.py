@@ -111,7 +111,9 @@ class Table:
     def can_undo(self) -> bool:
         """The last hand can be taken back unless a member ended the match."""
         last = self.last_hand
-        return last is not None and last.status == HandStatus.WON and self.sitting.ended_how != EndedHow.ENDED_EARLY
+        if last is None or last.status != HandStatus.WON or self.sitting.ended_how == EndedHow.ENDED_EARLY:
+            return False
+        return all(stay.joined <= last.number and (stay.left or 0) <= last.number for stay in self.stays)
 
     def progress(self) -> rules.Progress:
         """The derived state as kept: totals, wins, hands won, threshold, match over."""
@@ -151,7 +153,13 @@ class Table:
         """Seats sharing first place (empty before any hand is won)."""
         if self.hands_played == 0:
             return []
-        return [self.seats[p] for p in rules.leaders([seat.total for seat in self.seats])]
+        return [self.seats[p] for p in rules.leaders(self.standing_scores)]
+
+    @cached_property
+    def standing_scores(self) -> list[int]:
+        """What places go by: chips in front (Cat Tê), or the totals; at a stake, when the table changed
+        mid-match, the money (its hands had different numbers of payers)."""
+        return self.nets if self.stakes.stake and self.stakes.parts else self.balances()
 
     def position_of(self, seat_id: int) -> int:
         return next(seat.position for seat in self.seats if seat.pk == seat_id)

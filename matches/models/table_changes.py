@@ -115,7 +115,7 @@ class TableChangeVerbs:
         if self.is_final and not renaming:
             raise Conflict("match_ended")
         if self.is_finished and not renaming:
-            raise Conflict("match_over")
+            raise Conflict("table_change_over")
         table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
         if table.open_number > MATCH_HANDS:
             raise Conflict("match_hands_full", max=MATCH_HANDS)

@@ -244,6 +244,7 @@ class SittingVerbs:
                 raise Conflict("undo_changed", number=number, winner=table.name_of(last.winner_id))
             last.delete()
             self._count_in_group(-1)
+            self.table_changes.filter(before__gt=number).update(before=number)  # renames: made before the open hand
             if any(batch > number for batch in self.reissued_before):
                 self._update(reissued_before=[min(batch, number) for batch in self.reissued_before])
             self._recompute(seats, reopened=number)

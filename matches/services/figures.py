@@ -53,7 +53,7 @@ SITTING_COLUMNS = (
     "finished_at",
     "changes",
 )
-SEAT_COLUMNS = ("sitting_id", "player_id", "player__name", "total", "hands_won", "best_run")
+SEAT_COLUMNS = ("sitting_id", "player_id", "player__name", "total", "hands_won", "best_run", "joined", "left")
 
 
 class SittingRow(NamedTuple):
@@ -81,6 +81,7 @@ class SeatColumns(NamedTuple):
     totals: tuple[int, ...]
     hands_won: tuple[int, ...]
     best_runs: tuple[int, ...]
+    stays: tuple[tuple[int, int | None], ...]  # each seat's first hand and the one it left at
 
 
 def read_group(group: Group, since: datetime.datetime | None = None) -> GroupRead:
@@ -111,8 +112,14 @@ def read_group(group: Group, since: datetime.datetime | None = None) -> GroupRea
 
 def seat_columns(rows: Sequence[tuple]) -> SeatColumns:
     """A sitting's rows of SEAT_COLUMNS (in seating order) turned into columns."""
-    _, players, _, totals, hands_won, best_runs = zip(*rows)
-    return SeatColumns(players, totals, hands_won, best_runs)
+    _, players, _, totals, hands_won, best_runs, joined, left = zip(*rows)
+    return SeatColumns(players, totals, hands_won, best_runs, tuple(zip(joined, left)))
+
+
+def seat_hands(seats: SeatColumns) -> tuple[int, ...]:
+    """The hands each seat played of a match whose table changed (hands 1.. were won, in order)."""
+    end = sum(seats.hands_won) + 1
+    return tuple(max(0, min(left or end, end) - joined) for joined, left in seats.stays)
 
 
 def record(sitting: SittingRow, seats: SeatColumns, stakes: Stakes | None = None) -> stats.MatchRecord:
@@ -137,6 +144,7 @@ def record(sitting: SittingRow, seats: SeatColumns, stakes: Stakes | None = None
         best_runs=tuple(map(min, seats.best_runs, seats.hands_won)),
         points=totals,
         ended_early=sitting.ended_how == Sitting.EndedHow.ENDED_EARLY,
+        seat_hands=seat_hands(seats) if sitting.changes else None,
         money=money,
         chips_net=totals if game.uses_chips else None,
         currency=sitting.stake_label if money is not None else "",

@@ -58,6 +58,7 @@ REFUSALS: dict[str, object] = {
     "match_over": gettext_lazy("This match is over: no more hands can be recorded."),
     "seat_not_playing": gettext_lazy("Seat %(seat)d does not play this hand: tap one of the names shown."),
     "name_at_table": gettext_lazy("%(name)s is at this table already."),
+    "table_change_over": gettext_lazy("This match is over: who plays can no longer change."),
     "name_left_table": gettext_lazy("%(name)s left this match: they can play the next one."),
     "undo_table_changed": gettext_lazy(
         "Who plays changed after hand %(number)d, so it cannot be undone: correct it on the hands page instead."

@@ -4,6 +4,7 @@ and what the table shows after it."""
 import pytest
 
 from matches.models import Sitting
+from matches.web.presenters.table_state import TableState
 
 from tests.pages import FR, NAMES, url, watch_url, words
 
@@ -16,6 +17,7 @@ def test_the_table_links_to_who_plays_and_the_page_works_as_plain_forms(client):
     page = client.get(url(sitting, "seats/")).content.decode()
     assert 'name="change" value="join"' in page and 'name="change" value="leave"' in page
     assert "Plays from hand 1, last in playing order, starting at 0." in words(page)
+    assert "They cannot come back to this match." in words(page)  # leaving asks first
 
 
 def test_a_latecomer_sits_down_and_the_hand_list_says_when(client):
@@ -25,10 +27,10 @@ def test_a_latecomer_sits_down_and_the_hand_list_says_when(client):
     assert response.status_code == 302 and response["Location"] == url(sitting)
     page = words(client.get(url(sitting)))
     assert "Dia sits down and plays from hand 2." in page  # the notice, once
-    assert "Dia sat down and plays from hand 2." in page  # the hand list, for good
+    assert "Dia joined the table and plays from hand 2." in page  # the hand list, for good
     assert page.count("Dia") >= 3  # a button to tap, a row of the score
-    assert "Dia sat down and plays from hand 2." in words(client.get(url(sitting, "hands/")))
-    assert "Dia sat down and plays from hand 2." in words(client.get(watch_url(sitting)))
+    assert "Dia joined the table and plays from hand 2." in words(client.get(url(sitting, "hands/")))
+    assert "Dia joined the table and plays from hand 2." in words(client.get(watch_url(sitting)))
 
 
 def test_a_player_who_left_shows_on_the_score_but_not_among_the_winners_to_tap(client):
@@ -101,3 +103,90 @@ def test_the_csv_lists_each_hand_for_those_who_played_it_and_adds_up_to_the_nets
     assert [row["player"] for row in of_kind(rows, "hand") if row["hand"] == "2"] == ["Ana", "Chloé", "Dia"]
     nets = dict(zip(NAMES, sitting.table().nets))
     assert summed(rows, "hand", "money") == on_net_rows(rows, "net_money") == nets
+
+
+def test_cat_te_s_newcomer_is_told_of_the_stack_and_a_leaver_gets_no_more_chips(client):
+    sitting = Sitting.start("cat-te", ["An", "Bình", "Cường"], starting_chips=3)
+    sitting.record_hand(1, 0, {"how": "flush"})  # Bình and Cường pay 2: 1 chip left each
+    sitting.record_hand(2, 0, {"how": "last"})
+    assert "with a stack of 3 chips" in words(client.get(url(sitting, "seats/")))
+    sitting.seat_player("Dũng")
+    sitting.unseat_player(1)
+    assert TableState.of(sitting.table()).ran_out == "Cường"  # not Bình, who left on 0
+    sitting.reissue_chips(0)
+    assert sitting.table().balances() == [3 + 6 + 3, 0, 3 - 3 + 3, 3 + 3]  # and gets no more chips
+
+
+def test_undo_is_not_offered_once_who_plays_changed_after_the_last_hand(client):
+    sitting = Sitting.start("agram", NAMES[:3])
+    sitting.record_hand(1, 0)
+    assert "Undo hand 1" in words(client.get(url(sitting)))
+    sitting.seat_player("Dia")
+    assert "Undo hand 1" not in words(client.get(url(sitting)))
+
+
+def test_a_rename_made_after_the_last_hand_stays_listed_when_that_hand_is_undone(client):
+    sitting = Sitting.start("agram", NAMES[:3])
+    sitting.record_hand(1, 0)
+    sitting.record_hand(2, 1)
+    sitting.rename_player(0, "Anaïs")
+    sitting.undo_hand(2)
+    assert "Ana is now called Anaïs." in words(client.get(url(sitting)))
+
+
+def test_changes_made_between_the_same_two_hands_read_newest_first(client):
+    sitting = Sitting.start("agram", NAMES[:3])
+    sitting.record_hand(1, 0)
+    sitting.seat_player("Dia")
+    sitting.rename_player(3, "Diane")
+    said = words(client.get(url(sitting)))
+    assert said.index("Dia is now called Diane.") < said.index("Dia joined the table")
+
+
+def test_at_a_stake_a_changed_table_ranks_by_the_money_each_won(client):
+    """Two players with two stakes won each: the one whose stakes had more payers is first."""
+    sitting = Sitting.start("fapfap", ["Aïcha", "Boubacar", "Chaibou", "Djibo"], stake_amount=100, stake_label="FCFA")
+    sitting.record_hand(1, 2, {"multiplier": "1"})  # Chaibou +300
+    sitting.record_hand(2, 1, {"multiplier": "2"})  # Boubacar +600
+    sitting.seat_player("Émile")
+    sitting.record_hand(3, 2, {"multiplier": "1"})  # Chaibou +400: four payers now
+    sitting.end_match()
+    state = TableState.of(sitting.table())
+    assert [seat.name for seat in state.leaders] == ["Chaibou"]
+    assert "Chaibou wins the match with +500 FCFA (2 stakes won)." in words(str(state.result))
+
+
+def test_cat_te_s_csv_hands_chips_to_those_at_the_table_and_a_latecomer_their_stack(client):
+    from tests.csv_files import read, summed
+
+    sitting = Sitting.start("cat-te", ["An", "Bình", "Cường"], starting_chips=3)
+    sitting.record_hand(1, 0, {"how": "flush"})
+    sitting.record_hand(2, 0, {"how": "last"})
+    sitting.seat_player("Dũng")
+    sitting.unseat_player(1)
+    sitting.reissue_chips(0)
+    for played in (False, True):
+        rows = read(client, url(sitting, "hands.csv"))
+        assert summed(rows, "chips", "chips_received") == dict(zip(["An", "Bình", "Cường", "Dũng"], [6, 3, 6, 6]))
+        assert "3 chips on sitting down" in [row["how"] for row in rows if row["player"] == "Dũng"]
+        if not played:
+            sitting.record_hand(3, 3, {"how": "last"})
+
+
+def test_a_groups_figures_count_only_the_hands_each_player_was_at_the_table_for():
+    from matches.domain.stats import player_stats
+    from matches.models import Group
+    from matches.services.figures import read_group
+
+    group = Group.create("Jeudi", ["Awa", "Bintou", "Chloé"])
+    sitting = group.start_match("agram", [player.pk for player in group.members()])
+    sitting.record_hand(1, 0)
+    sitting.seat_player("Djibo")  # plays hands 2 and 3
+    sitting.record_hand(2, 3)
+    sitting.record_hand(3, 0)
+    sitting.seat_player("Émile")  # sits down after the last hand: plays none
+    sitting.end_match()
+    read = read_group(group)
+    stats = {read.names[player]: figures for player, figures in player_stats(read.matches).items()}
+    assert (stats["Djibo"].hands_played, stats["Djibo"].hands_won) == (2, 1)
+    assert stats["Awa"].hands_played == 3 and stats["Émile"].matches_played == 0

@@ -109,14 +109,14 @@ def match_rows(state: TableState, hands: Iterable[Hand], match: dict[str, object
     totals, wins = [0] * len(seats), [0] * len(seats)
     facts = HandFacts(state)
     yield from chips_rows(state, common, state.playing_hand(1))  # the starting stack
-    played = False
+    played, number = False, 1
     for hand in hands:
-        playing = state.playing_hand(hand.number)  # (every seat, unless the table changed mid-match)
-        while given < len(batches) and batches[given] <= hand.number:
+        number = hand.number
+        playing = state.playing_hand(number)  # (every seat, unless the table changed mid-match)
+        while given < len(batches) and batches[given] <= number:
             given += 1
             yield from chips_rows(state, common, playing)
-        if hand.number > 1:  # a latecomer's own stack
-            yield from chips_rows(state, common, [p for p in playing if seats[p].joined == hand.number])
+        yield from arrivals(state, common, number)
         played = True
         money = None
         if for_money:  # paid by those who played the hand
@@ -130,9 +130,11 @@ def match_rows(state: TableState, hands: Iterable[Hand], match: dict[str, object
             if money is not None:
                 row["money"] = money[position]
             yield row
+    number += played  # the open hand
     while given < len(batches):
         given += 1
-        yield from chips_rows(state, common, state.playing)
+        yield from chips_rows(state, common, state.playing_hand(number))
+    yield from arrivals(state, common, number)
     if played:
         yield from net_rows(state, common, totals, wins)
 
@@ -153,12 +155,21 @@ def who(seat: Seat) -> dict[str, object]:
     return {"seat": seat.position + 1, "player": seat.name}
 
 
-def chips_rows(state: TableState, common: dict[str, object], playing: Sequence[int]) -> Iterator[dict]:
+def arrivals(state: TableState, common: dict[str, object], number: int) -> Iterator[dict]:
+    """Cat Tê: the stack of each latecomer who sat down while hand `number` was open."""
+    if number > 1 and state.stakes.chips:
+        chips = state.stakes.chips
+        how = ngettext("%(chips)d chip on sitting down", "%(chips)d chips on sitting down", chips) % {"chips": chips}
+        joined = [p for p in state.playing_hand(number) if state.seats[p].joined == number]
+        yield from chips_rows(state, common, joined, how)
+
+
+def chips_rows(state: TableState, common: dict[str, object], playing: Sequence[int], how: str = "") -> Iterator[dict]:
     """Cat Tê: a stack of chips handed to each seat `playing` (none for other games)."""
     chips = state.stakes.chips
     if not chips:
         return
-    how = ngettext("%(chips)d chip to each player", "%(chips)d chips to each player", chips) % {"chips": chips}
+    how = how or ngettext("%(chips)d chip to each player", "%(chips)d chips to each player", chips) % {"chips": chips}
     for position in playing:
         yield {**common, "row_type": "chips", "how": how, **who(state.seats[position]), "chips_received": chips}
 

@@ -261,7 +261,7 @@ class TableState(Table):
         """Cat Tê: who has no chip left ("Ben and Chloé", a right-to-left name isolated); "" if nobody."""
         if not self.sitting.rules.uses_chips:
             return ""
-        out = [seat for seat, chips in zip(self.seats, self.balances()) if chips <= 0]
+        out = [seat for seat, chips in zip(self.seats, self.balances()) if chips <= 0 and seat.position in self.playing]
         names = [shared(seat.name) for seat in by_name(out, attrgetter("name"))]
         return str(get_text_list(names, _("and"))) if names else ""
 
@@ -304,7 +304,7 @@ class TableState(Table):
         if not self.sitting.changes:
             return {}
         words = {
-            "joined": _("%(name)s sat down and plays from hand %(number)d."),
+            "joined": _("%(name)s joined the table and plays from hand %(number)d."),
             "left": _("%(name)s left the table after hand %(after)d."),
             "renamed": _("%(before)s is now called %(name)s."),
         }
@@ -312,7 +312,7 @@ class TableState(Table):
         for change in self.sitting.table_changes.all():
             values = {"name": shared(change.name), "before": shared(change.name_before)}
             values.update(number=change.before, after=change.before - 1)
-            said.setdefault(change.before - 1, []).append(words[change.kind] % values)
+            said.setdefault(change.before - 1, []).insert(0, words[change.kind] % values)  # newest first
         return said
 
     def changed_after(self, number: int) -> list[str]:

@@ -122,9 +122,9 @@ def match_day(sitting: Sitting) -> str:
 
 def standings(state: TableState) -> list[tuple[int, int, int]]:
     """(place, position, score) per seat, best first, score as the tally shows it; ties share a place (1, 1, 3)."""
-    scores = state.balances()
-    order = sorted(range(len(state.seats)), key=lambda position: -scores[position])
-    return [(1 + sum(other > scores[p] for other in scores), p, scores[p]) for p in order]
+    scores, ranks = state.balances(), state.standing_scores
+    order = sorted(range(len(state.seats)), key=lambda position: -ranks[position])
+    return [(1 + sum(other > ranks[p] for other in ranks), p, scores[p]) for p in order]
 
 
 def result_text(state: TableState, watch_url: str) -> str:

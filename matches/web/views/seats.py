@@ -45,6 +45,8 @@ def seats(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         return redirect(sitting)
     except TableError as refusal:
         return seats_page(request, sitting, refusal_text(refusal), refusal.status, name)
+    if change == "rename" and before == done.name:
+        notice = _("%(name)s keeps that name.")
     values = {"name": bdi(done.name), "number": done.joined}
     messages.success(request, sentence(notice, {**values, "before": bdi(before)} if change == "rename" else values))
     return redirect(sitting)
