@@ -59,8 +59,7 @@ class Stakes:
     def issued(self, before: float = math.inf, joined: int = 1, left: float | None = None) -> int:
         """Chips handed to each player by the time hand `before` was open (default: by now); to one who sat
         down at hand `joined`, a stack then and each one handed out since, until they `left`."""
-        until = math.inf if left is None else left
-        return self.stack(sum(1 for batch in self.batches if joined <= batch <= before and batch < until))
+        return self.stack(sum(1 for b in self.batches if joined <= b <= before and (left is None or b < left)))
 
     def issued_to_each(self, before: float = math.inf) -> list[int]:
         """`issued` for each seat, by when it sat down and left."""
