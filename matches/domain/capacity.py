@@ -17,3 +17,9 @@ ARCHIVE_BYTES = 40 * 1024 * 1024
 # microseconds or a total, 11 characters; the deepest: a hand's extras in a match of a group, 6).
 ARCHIVE_DIGITS = 20
 ARCHIVE_DEPTH = 12
+# The JSON values (objects and lists; numbers, text, true, false, null) of a group at the limits, with room
+# to spare: a hand has 5 objects and lists and about 40 values with 8 seats, a match 12 and 80, a player 1
+# and 4. Counted before the file is read into memory, so that no file of the allowed size costs more than
+# such a group (a file of a million empty objects would cost hundreds of MB).
+ARCHIVE_CONTAINERS = GROUP_HANDS * 5 + GROUP_MATCHES * 12 + GROUP_PLAYERS * 1 + 100
+ARCHIVE_VALUES = GROUP_HANDS * 45 + GROUP_MATCHES * 80 + GROUP_PLAYERS * 4 + 100

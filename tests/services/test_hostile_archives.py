@@ -318,3 +318,28 @@ def test_an_import_while_another_is_being_checked_is_asked_to_come_back_and_writ
     assert status == 503 and "This server is bringing in another group: try again in a minute." in page
     assert rows() == before
     assert web(dumps(archive).encode())[0] == 302  # once that one is in, this one goes in
+
+
+def test_a_file_of_a_million_empty_objects_is_refused_before_it_costs_memory():
+    """Within the size allowed, such a file would cost hundreds of MB once read: its values are counted
+    first, as they stream by."""
+    import tracemalloc
+
+    raw = b"[" + b",".join([b"{}"] * 1_000_000) + b"]"
+    tracemalloc.start()
+    try:
+        with pytest.raises(ArchiveError, match="holds more values than any group's archive"):
+            read_archive(raw)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 1024 * 1024, peak
+
+
+def test_a_file_of_more_numbers_than_a_group_at_the_limits_holds_is_refused(monkeypatch):
+    from matches.services.archive import reading
+
+    monkeypatch.setattr(reading, "ARCHIVE_VALUES", 1_000)
+    with pytest.raises(ArchiveError, match="over 1,000"):
+        read_archive(b"[" + b",".join([b"0"] * 1_001) + b"]")
+    assert read_archive(b"[" + b",".join([b"0"] * 1_000) + b"]") == [0] * 1_000

@@ -7,9 +7,11 @@ import json
 import math
 import re
 
+import ijson
+
 from django.utils.translation import gettext as _
 
-from matches.domain.capacity import ARCHIVE_BYTES, ARCHIVE_DEPTH, ARCHIVE_DIGITS
+from matches.domain.capacity import ARCHIVE_BYTES, ARCHIVE_CONTAINERS, ARCHIVE_DEPTH, ARCHIVE_DIGITS, ARCHIVE_VALUES
 from matches.services.archive.fields import ArchiveError, counted, shown
 
 
@@ -35,6 +37,7 @@ def read_archive(raw: bytes) -> object:
         ) from None
     if not text.strip():
         raise ArchiveError(_("This file is empty: choose the .json file the group's page gave."))
+    _check_counts(raw)
     try:
         data = json.loads(
             text,
@@ -57,6 +60,28 @@ def read_archive(raw: bytes) -> object:
             _('This file gives the field %(field)s twice in one object: keep one.') % {"field": shown_key(twice.key)}
         ) from None
     return data
+
+
+def _check_counts(raw: bytes) -> None:
+    """Count the file's values as a streaming parser meets them (in constant memory) and refuse a file
+    holding more than a group at the limits; a file that is no JSON is left to json's own reading."""
+    containers = values = 0
+    try:
+        for _prefix, kind, _value in ijson.parse(raw):
+            if kind in ("start_map", "start_array"):
+                containers += 1
+            elif kind not in ("map_key", "end_map", "end_array"):
+                values += 1
+            if containers > ARCHIVE_CONTAINERS or values > ARCHIVE_VALUES:
+                raise ArchiveError(
+                    _(
+                        "This file holds more values than any group's archive (over %(max)s): "
+                        "choose the .json file the group's page gave."
+                    )
+                    % {"max": counted(ARCHIVE_VALUES if values > ARCHIVE_VALUES else ARCHIVE_CONTAINERS)}
+                )
+    except ijson.JSONError:
+        return
 
 
 class _Unreadable:
