@@ -1,3 +1,4 @@
+import logging
 import os
 import re
 
@@ -29,6 +30,39 @@ def examples(in_ci: int) -> int:
 # folder of tests that start real servers. A test elsewhere says so with its own marker.
 ENGINE_FOLDERS = {"models", "services", "operations"}
 SERVER_FOLDERS = {"operations"}
+
+
+# A link's token as it is made (secrets.token_urlsafe(16)); scorekeeper/logs.py writes "~" and hex instead.
+LINK_TOKEN = re.compile(r"/(?:s|w|g|gw)/[A-Za-z0-9_-]{20,}")
+
+
+class TokenWatch(logging.Handler):
+    """Every log line this run makes in its own processes: none may hold a link's token."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.found: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = f"{record.getMessage()} {record.exc_text or ''}"
+        if LINK_TOKEN.search(text):
+            self.found.append(f"{record.name}: {text[:200]}")
+
+
+TOKENS_LOGGED = TokenWatch()
+
+
+def pytest_sessionstart(session):
+    logging.getLogger().addHandler(TOKENS_LOGGED)
+
+
+@pytest.fixture(autouse=True)
+def no_link_token_logged():
+    """A test during which a log line held a link's token fails (scorekeeper/logs.py hides them)."""
+    before = len(TOKENS_LOGGED.found)
+    yield
+    if len(TOKENS_LOGGED.found) > before:
+        pytest.fail("A link token was logged: " + "; ".join(TOKENS_LOGGED.found[before:][:3]))
 
 
 def pytest_collection_modifyitems(items):
