@@ -158,7 +158,7 @@ class World:
             f"/s/{s}/", f"/s/{s}/poll/", f"/s/{s}/links/", f"/s/{s}/me/",
             f"/w/{w}/", f"/w/{w}/poll/", f"/s/{s}/tap/", f"/s/{s}/undo/", f"/s/{s}/end/",
             f"/s/{s}/rematch/", f"/s/{s}/hands/", f"/s/{s}/hands/1/", f"/s/{self.chips_token}/chips/",
-            f"/s/{s}/hands.csv", "/groups/new/", f"/g/{g}/", f"/g/{g}/new/", f"/g/{g}/new/agram/",
+            f"/s/{s}/hands.csv", f"/s/{s}/seats/", "/groups/new/", f"/g/{g}/", f"/g/{g}/new/", f"/g/{g}/new/agram/",
             f"/g/{g}/players/", f"/g/{g}/players/{p}/", f"/g/{g}/players/{p}/rename/",
             f"/g/{g}/players/{p}/remove/", f"/g/{g}/players/{p}/erase/", f"/g/{g}/links/",
             f"/gw/{gw}/", f"/g/{g}/matches/", f"/gw/{gw}/matches/", f"/s/{s}/group/", f"/g/{g}/hands.csv",
