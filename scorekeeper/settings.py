@@ -234,6 +234,8 @@ TAP_RATE_LIMIT = os.environ.get("TAP_RATE_LIMIT", "60/m")  # changes to a sittin
 TAP_ADDRESS_RATE_LIMIT = os.environ.get("TAP_ADDRESS_RATE_LIMIT", "600/m")  # per client address
 START_RATE_LIMIT = os.environ.get("START_RATE_LIMIT", "20/h")  # new matches and demos, per phone
 START_ADDRESS_RATE_LIMIT = os.environ.get("START_ADDRESS_RATE_LIMIT", "100/h")  # per client address
+# Wrong admin passwords per client address and per username (the admin's login form refuses tries past it)
+ADMIN_LOGIN_RATE_LIMIT = os.environ.get("ADMIN_LOGIN_RATE_LIMIT", "5/15m")
 RATELIMIT_IP_META_KEY = os.environ.get("RATELIMIT_IP_META_KEY") or None  # e.g. HTTP_X_REAL_IP behind a proxy
 
 # Live updates (matches.web.live): how each app process hears of a change made in another process or on
