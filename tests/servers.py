@@ -110,7 +110,7 @@ def gunicorn(tmp_path: Path, workers: int = 1, **settings: str) -> Iterator[str]
         )
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "scorekeeper.asgi:application", "--bind", f"127.0.0.1:{port}"]
-    command += ["--worker-class", "uvicorn_worker.UvicornWorker", "--graceful-timeout", "3"]  # as bin/run serves
+    command += ["--worker-class", "scorekeeper.server.Worker", "--graceful-timeout", "3"]  # as bin/run serves
     with serving([*command, "--workers", str(workers)], env, port, tmp_path / f"gunicorn-{port}.log") as url:
         yield url
 
