@@ -1,6 +1,7 @@
 """Guessing the admin's password: after ADMIN_LOGIN_RATE_LIMIT wrong passwords from one client address,
 or for one username, the admin's login form refuses every further try (429, saying how long to wait)
-until the window ends (django-ratelimit's windows: at most the rate's period). Counted in the rate limits' cache, by the address the other limits use."""
+until the window ends (django-ratelimit's windows: at most the rate's period). Counted in the rate limits'
+cache, by the client address the other limits use."""
 
 import re
 import time
@@ -51,7 +52,8 @@ def test_thirty_wrong_passwords_get_five_tries_then_a_429_saying_how_long_to_wai
     answers = [login("operator", f"guess-{n}") for n in range(30)]
     assert [answer.status_code for answer in answers] == [200] * 5 + [429] * 25
     refused = answers[-1]
-    assert re.search(r"Too many wrong passwords: wait (a minute|\d+ minutes), then try again\.", refused.content.decode())
+    wait = r"Too many wrong passwords: wait (a minute|\d+ minutes), then try again\."
+    assert re.search(wait, refused.content.decode())
     assert 0 < int(refused["Retry-After"]) <= 15 * 60  # till the window ends
     assert login("operator", PASSWORD).status_code == 429  # even the right password waits
 

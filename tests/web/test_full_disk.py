@@ -35,7 +35,7 @@ def wrapped(driver_error: Exception) -> OperationalError:
 
 FULL_DISKS = {
     "sqlite": lambda: wrapped(sqlite3.OperationalError("database or disk is full")),
-    "postgresql": lambda: wrapped(psycopg.errors.DiskFull('could not extend file "base/16384/16397": No space left on device')),
+    "postgresql": lambda: wrapped(psycopg.errors.DiskFull('could not extend file "base/1/2": No space left on device')),
     "file": lambda: OSError(errno.ENOSPC, "No space left on device"),
 }
 
@@ -53,7 +53,7 @@ def full_disk(monkeypatch, verb: str, kind: str) -> list[int]:
 
 
 @pytest.mark.parametrize("kind", FULL_DISKS)
-def test_a_tap_on_a_full_disk_says_not_saved_try_again_and_the_log_says_the_disk_is_full(client, monkeypatch, caplog, kind):
+def test_a_tap_on_a_full_disk_says_not_saved_and_the_log_says_the_disk_is_full(client, monkeypatch, caplog, kind):
     sitting = Sitting.start("agram", WORKED)
     calls = full_disk(monkeypatch, "record_hand", kind)
     with caplog.at_level(logging.WARNING):

@@ -132,8 +132,8 @@ def not_saved(request: HttpRequest, error: BaseException) -> HttpResponse:
     """503 for a change the full disk refused (nothing was saved: its transaction rolled back); the
     operator's log says why, since only freeing space helps."""
     logger.error("the server's disk is full: nothing saved for %s %s (%s)", request.method, request.path, error)
-    page = request.method in ("GET", "HEAD")
-    response = message_response(request, _("Not saved: try again."), 503, reload_after=DISK_FULL_RETRY_AFTER if page else 0)
+    reload_after = DISK_FULL_RETRY_AFTER if request.method in ("GET", "HEAD") else 0
+    response = message_response(request, _("Not saved: try again."), 503, reload_after=reload_after)
     response["Retry-After"] = str(DISK_FULL_RETRY_AFTER)
     return response
 
