@@ -229,9 +229,9 @@ class Bench:
         return taken
 
     def app(self, label: str) -> Server:
-        """The app as production serves it: gunicorn, a uvicorn worker on scorekeeper.asgi (one here)."""
+        """The app as production serves it: gunicorn, the app's uvicorn worker on scorekeeper.asgi (one here)."""
         command = [sys.executable, "-m", "gunicorn", "scorekeeper.asgi:application", "--worker-class",
-                   "scorekeeper.workers.UvicornWorker", "--workers", "1", "--bind", "127.0.0.1:{port}",
+                   "scorekeeper.server.Worker", "--workers", "1", "--bind", "127.0.0.1:{port}",
                    "--graceful-timeout", "5", "--log-level", "warning"]
         return Server(f"{label}-{self.name}", command, self.app_dir, self.app_env, self)
 

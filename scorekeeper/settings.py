@@ -261,6 +261,8 @@ if os.environ.get("RATELIMIT_IP_META_KEY"):  # an older setting, which trusted a
         "RATELIMIT_IP_META_KEY is no longer read: set TRUSTED_PROXIES to your proxies' addresses instead "
         "(the proxy sets X-Forwarded-For)."
     )
+# Wrong admin passwords per client address and per username (the admin's login form refuses tries past it)
+ADMIN_LOGIN_RATE_LIMIT = os.environ.get("ADMIN_LOGIN_RATE_LIMIT", "5/15m")
 
 # Live updates (matches.web.live): how each app process hears of a change made in another process or on
 # another app server. "redis" where CACHE_URL is set, else "postgres" (LISTEN/NOTIFY) on PostgreSQL,

@@ -1,9 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from matches.web.views.admin_login import admin_login
+
 from .manifest import favicon, web_manifest
 
 urlpatterns = [
+    path("admin/login/", admin_login),  # the admin's own form, refusing password guesses
     path("admin/", admin.site.urls),  # the operator's, behind a superuser login
     path("", include("matches.web.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the language switcher

@@ -112,15 +112,19 @@ def gunicorn(tmp_path: Path, workers: int = 1, **settings: str) -> Iterator[str]
         )
     port = free_port()
     command = [sys.executable, "-m", "gunicorn", "scorekeeper.asgi:application", "--bind", f"127.0.0.1:{port}"]
-    command += ["--worker-class", "scorekeeper.workers.UvicornWorker", "--graceful-timeout", "3"]  # as bin/run serves
+    command += ["--worker-class", "scorekeeper.server.Worker", "--graceful-timeout", "3"]  # as bin/run serves
     with serving([*command, "--workers", str(workers)], env, port, tmp_path / f"gunicorn-{port}.log") as url:
         yield url
 
 
 @contextmanager
-def make_run(tmp_path: Path, **settings: str) -> Iterator[str]:
+def make_run(tmp_path: Path, open_files: tuple[int, int] | None = None, **settings: str) -> Iterator[str]:
     """`make run` on a free port, with its own .env, database and rate-limit counts, as a table's laptop
-    runs it; `settings` are environment variables. Yields the server's URL on 127.0.0.1."""
+    runs it; started with the (soft, hard) limit of `open_files` when given; `settings` are environment
+    variables. Yields the server's URL on 127.0.0.1."""
+    command = ["make", "-s", "run"]
+    if open_files:
+        command = ["bash", "-c", f"ulimit -Sn {open_files[0]} && ulimit -Hn {open_files[1]} && exec make -s run"]
     for attempt in range(3):  # the free port may be taken by another process before make run checks it
         port = free_port()
         env = clean_environment(
@@ -134,7 +138,7 @@ def make_run(tmp_path: Path, **settings: str) -> Iterator[str]:
         )
         with ExitStack() as stack:
             try:
-                url = stack.enter_context(serving(["make", "-s", "run"], env, port, tmp_path / "make-run.log"))
+                url = stack.enter_context(serving(command, env, port, tmp_path / "make-run.log"))
             except RuntimeError as refused:
                 if f"Port {port} is in use" in str(refused) and attempt < 2:
                     continue

@@ -4,7 +4,8 @@ backup) costs a phone a retry, never an error page.
 A view whose connection was lost before it sent any write is run again on a new connection; so is a
 view marked `exact` (the tap: its hand number makes a second run answer from what the database holds,
 whether the first commit happened or not). Anything else gets a short "try again" (503 with
-Retry-After), which the phone's script retries by itself."""
+Retry-After), which the phone's script retries by itself. A full disk is no lost connection: nothing
+is run again, the phone is told "not saved" and the operator's log says the disk is full."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from asgiref.sync import iscoroutinefunction
 from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse
 
-from matches.web.views.errors import try_again
+from matches.web.views.errors import disk_full, not_saved, try_again
 
 logger = logging.getLogger(__name__)
 
@@ -86,7 +87,11 @@ class ServeThroughOutages:
             try:
                 with connection.execute_wrapper(writes):
                     return view(request, *args, **kwargs)
-            except LOST as error:
+            except (*LOST, OSError) as error:
+                if disk_full(error):
+                    return not_saved(request, error)
+                if not isinstance(error, LOST):
+                    raise
                 logger.warning("database connection lost (run %d of %s %s): %s", run, request.method, request.path, error)
                 start_afresh()
                 if writes.sent and not again:

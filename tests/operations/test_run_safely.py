@@ -17,10 +17,12 @@ def secret_key(env_file) -> str:
     return re.search(r"^SECRET_KEY=(.+)$", env_file.read_text(), re.M)[1]
 
 
-def make_run(tmp_path, **settings: str):
+def make_run(tmp_path, open_files: tuple[int, int] | None = None, **settings: str):
     """`make run` as a table's laptop runs it (a developer's old `.env` asking for DEBUG=1 included), from a
-    shell with a secret in its environment; `settings` are more environment variables."""
-    return servers.make_run(tmp_path, SENTRY_DSN=f"https://{MARKER}@errors.example.org/1", **settings)
+    shell with a secret in its environment; started with the (soft, hard) limit of `open_files` when given,
+    and `settings` in its environment."""
+    secret = f"https://{MARKER}@errors.example.org/1"
+    return servers.make_run(tmp_path, open_files=open_files, SENTRY_DSN=secret, **settings)
 
 
 def shows_nothing_private(body: str) -> None:
@@ -181,3 +183,71 @@ def test_a_table_keeps_playing_while_two_hundred_clients_send_their_headers_a_by
     assert [status for status, _ in answered] == [200] * 10
     assert not dropped  # all 200 were held open meanwhile
     assert max(seconds for _, seconds in answered) < 5, answered
+
+
+def address_of(url: str) -> tuple[str, int]:
+    host, port = url.removeprefix("http://").split(":")
+    return host, int(port)
+
+
+def logged(tmp_path, words: str, within: float = 20) -> str:
+    """make run's log once it holds `words` (AssertionError with the log if not within `within` s)."""
+    deadline = time.monotonic() + within
+    while words not in (log := (tmp_path / "make-run.log").read_text()):
+        assert time.monotonic() < deadline, f"{words!r} not in the log:\n{log[-3000:]}"
+        time.sleep(0.1)
+    return log
+
+
+def answered(connection: socket.socket, host: str, within: float = 10) -> bytes:
+    """The status line a complete request on `connection` gets."""
+    connection.settimeout(within)
+    connection.sendall(b"GET / HTTP/1.1\r\nHost: " + host.encode() + b"\r\nConnection: close\r\n\r\n")
+    return connection.recv(64).split(b"\r\n", 1)[0]
+
+
+def test_make_run_raises_its_open_files_limit_to_the_hard_limit_and_says_so(tmp_path):
+    """Each phone's live stream holds a file descriptor: at the usual soft limit of 1,024 a worker
+    stopped taking connections near 1,000 phones. Here 256 is raised to 2,048, and 600 connections
+    are taken at once."""
+    with make_run(tmp_path, open_files=(256, 2048)) as url:
+        host, port = address_of(url)
+        log = logged(tmp_path, "open files")
+        assert re.search(r"open files: up to 2048 per process \(raised from 256\)", log), log
+        held = [socket.create_connection((host, port)) for _ in range(600)]
+        try:
+            assert answered(held[-1], host) == b"HTTP/1.1 200 OK"
+        finally:
+            for connection in held:
+                connection.close()
+
+
+def test_a_worker_out_of_file_descriptors_says_so_in_the_log(tmp_path):
+    """Before: uvloop's libuv accepted and closed what it had no descriptor for, and nothing was logged."""
+    with make_run(tmp_path, open_files=(128, 128)) as url:
+        host, port = address_of(url)
+        held = [socket.create_connection((host, port)) for _ in range(200)]
+        try:
+            log = logged(tmp_path, "not accepting new connections")
+            assert "Too many open files" in log and "open files limit 128" in log, log
+        finally:
+            for connection in held:
+                connection.close()
+
+
+def test_a_connection_that_never_finishes_its_request_headers_is_closed_within_the_header_timeout(tmp_path):
+    with make_run(tmp_path, HEADER_TIMEOUT="2") as url:
+        host, port = address_of(url)
+        started = time.monotonic()
+        half, silent = (socket.create_connection((host, port)) for _ in range(2))
+        half.sendall(b"GET / HT")  # and never the rest
+        for connection in (half, silent):
+            connection.settimeout(15)
+            try:
+                assert connection.recv(64) == b""  # closed by the server, nothing answered
+            except ConnectionResetError:
+                pass
+            connection.close()
+        assert time.monotonic() - started < 2 + 5
+        with socket.create_connection((host, port)) as whole:
+            assert answered(whole, host) == b"HTTP/1.1 200 OK"  # a request sent whole is answered

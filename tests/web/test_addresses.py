@@ -7,6 +7,7 @@ import pytest
 from django.urls import URLPattern, Resolver404, get_resolver, resolve
 
 from matches.models import Group, Hand
+from matches.web import urls as web_urls
 from matches.web.tokens import LinkToken
 
 from tests.conftest import play, snapshot
@@ -17,7 +18,8 @@ NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
 
 
 def link_routes() -> list[URLPattern]:
-    return [p for p in get_resolver().url_patterns[1].url_patterns if "token" in p.pattern.converters]
+    app = next(p for p in get_resolver().url_patterns if getattr(p, "urlconf_name", None) is web_urls)
+    return [p for p in app.url_patterns if "token" in p.pattern.converters]
 
 
 def test_every_route_with_a_token_takes_it_through_the_link_converter():

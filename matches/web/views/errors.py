@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import errno
+import logging
 import re
+import sqlite3
 import sys
 
 from django.db import InterfaceError, OperationalError
@@ -16,6 +19,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from matches.models.tokens import TOKEN, TOKEN_PATTERN
+
+logger = logging.getLogger(__name__)
 
 # The page a form was sent from: a match table or a group page (its actions' addresses start with it).
 PAGE_OF_ACTION = re.compile(rf"^/(s|g)/{TOKEN_PATTERN}/")
@@ -100,9 +105,44 @@ def try_again(request: HttpRequest, unsure: bool = False) -> HttpResponse:
     return response
 
 
+DISK_FULL_RETRY_AFTER = 30  # seconds: space is freed by a person, not in a moment
+DISK_FULL_SQLSTATE = "53100"  # PostgreSQL's disk_full
+
+
+def disk_full(error: BaseException | None) -> bool:
+    """Whether `error` or an error that led to it says the server's disk is full: SQLite's SQLITE_FULL
+    ("database or disk is full"), PostgreSQL's SQLSTATE 53100, or ENOSPC from a write to a file.
+    Django raises its own OperationalError from the driver's, so the chain of causes is read."""
+    seen = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        if isinstance(error, OSError) and error.errno == errno.ENOSPC:
+            return True
+        if getattr(error, "sqlstate", None) == DISK_FULL_SQLSTATE:  # psycopg's errors
+            return True
+        if isinstance(error, sqlite3.Error) and (
+            getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "database or disk is full" in str(error)
+        ):
+            return True
+        error = error.__cause__ or error.__context__
+    return False
+
+
+def not_saved(request: HttpRequest, error: BaseException) -> HttpResponse:
+    """503 for a change the full disk refused (nothing was saved: its transaction rolled back); the
+    operator's log says why, since only freeing space helps."""
+    logger.error("the server's disk is full: nothing saved for %s %s (%s)", request.method, request.path, error)
+    reload_after = DISK_FULL_RETRY_AFTER if request.method in ("GET", "HEAD") else 0
+    response = message_response(request, _("Not saved: try again."), 503, reload_after=reload_after)
+    response["Retry-After"] = str(DISK_FULL_RETRY_AFTER)
+    return response
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
-    """500, or a 503 "try again" when what failed was a backing service that went away (Django calls
-    this while its exception is being handled)."""
+    """500, or a 503 when what failed was a full disk ("not saved") or a backing service that went away
+    ("try again") (Django calls this while its exception is being handled)."""
+    if disk_full(sys.exc_info()[1]):
+        return not_saved(request, sys.exc_info()[1])
     if isinstance(sys.exc_info()[1], BACKING_SERVICE_ERRORS):
         return try_again(request, unsure=request.method not in ("GET", "HEAD"))
     return message_response(request, _("Something went wrong on our side. Your taps so far are saved; try again."), 500)

@@ -1,7 +1,8 @@
 """Rate limits: per phone (session), which a real table never meets, and a higher ceiling per address
 (shared Wi-Fi, carrier NAT). A request refused for its phone is not counted against its address, so
-one busy phone never locks out its network. Counted by django-ratelimit in the "ratelimit" cache; while
-that cache (Redis) is away nothing is counted, so the table keeps playing."""
+one busy phone never locks out its network. The admin's wrong passwords are counted per address and
+per username. Counted by django-ratelimit in the "ratelimit" cache; while that cache (Redis) is away
+nothing is counted, so the table keeps playing."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django_ratelimit.core import is_ratelimited
+from django_ratelimit.core import get_usage, is_ratelimited
 
 from matches.web.client_address import client_address
 from matches.web.views.errors import BACKING_SERVICE_ERRORS, message_response
@@ -105,3 +106,31 @@ def over_limit(request: HttpRequest, limit: Limit, phone: str | None) -> HttpRes
             response["Retry-After"] = str(period_of(rate))
             return response
     return None
+
+
+WRONG_PASSWORD = gettext_lazy("Too many wrong passwords: wait %(wait)s, then try again.")
+
+
+def username_tried(group: str, request: HttpRequest) -> str:
+    """Counter key: the username a login form was sent with, as the operator may spell it again."""
+    return request.POST.get("username", "").strip().casefold()
+
+
+def wrong_passwords(request: HttpRequest, count: bool) -> HttpResponse | None:
+    """A 429 while the client address or the username tried has ADMIN_LOGIN_RATE_LIMIT wrong passwords
+    in the window, else None; `count`: add this request's wrong password to both counts first."""
+    rate = settings.ADMIN_LOGIN_RATE_LIMIT
+    waits = []
+    for group, key in (("admin-login-address", client_address), ("admin-login-username", username_tried)):
+        try:
+            usage = get_usage(request, group=group, key=key, rate=rate, increment=count)
+        except (*BACKING_SERVICE_ERRORS, OSError) as error:
+            logger.warning("wrong admin passwords not counted: %s", error)
+            return None
+        if usage and usage["limit"] and usage["count"] >= usage["limit"]:  # limit 0: the cache did not answer
+            waits.append(max(usage["time_left"], 1))
+    if not waits:
+        return None
+    response = message_response(request, WRONG_PASSWORD % {"wait": wait_words(max(waits))}, 429)
+    response["Retry-After"] = str(max(waits))
+    return response
