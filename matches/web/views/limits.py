@@ -121,7 +121,7 @@ def wrong_passwords(request: HttpRequest, count: bool) -> HttpResponse | None:
     in the window, else None; `count`: add this request's wrong password to both counts first."""
     rate = settings.ADMIN_LOGIN_RATE_LIMIT
     waits = []
-    for group, key in (("admin-login-address", client_address), ("admin-login-username", username_tried)):
+    for group, key in (("admin-login-address", address_key), ("admin-login-username", username_tried)):
         try:
             usage = get_usage(request, group=group, key=key, rate=rate, increment=count)
         except (*BACKING_SERVICE_ERRORS, OSError) as error:
