@@ -326,3 +326,36 @@
   document.addEventListener("htmx:load", function (event) { fill(event.target); }); // a form swapped in
   document.addEventListener("submit", function (event) { fill(event.target); }, true); // before htmx reads it
 })();
+
+// --- a change of an earlier hand's money shows on every phone until this phone says it saw it: kept
+// here (the line comes in the table every phone is pushed); a phone without JavaScript posts it ---
+(function () {
+  "use strict";
+  var KEY = "lasttrick-seen-changes";
+  function seen() {
+    try {
+      return JSON.parse(localStorage.getItem(KEY) || "[]");
+    } catch (error) {
+      return [];
+    }
+  }
+  function hide() {
+    var said = seen();
+    document.querySelectorAll("[data-change]").forEach(function (line) {
+      if (said.indexOf(line.getAttribute("data-change")) >= 0) line.remove();
+    });
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form || !form.matches || !form.matches("form[data-seen]")) return;
+    event.preventDefault();
+    event.stopPropagation();
+    var line = form.closest("[data-change]");
+    var said = seen().concat([line.getAttribute("data-change")]).slice(-50);
+    try { localStorage.setItem(KEY, JSON.stringify(said)); } catch (error) { /* private mode: hidden for now */ }
+    line.remove();
+  }, true);
+  document.addEventListener("DOMContentLoaded", hide);
+  document.addEventListener("htmx:afterSettle", hide);
+  document.addEventListener("lasttrick:table", hide);
+})();

@@ -31,8 +31,14 @@ class Receipt(models.Model):
     verb = models.CharField(max_length=8, choices=Verb.choices)
     number = models.PositiveIntegerField(null=True, blank=True)
     by_phone = models.CharField(max_length=12, blank=True)
+    by_seat = models.PositiveSmallIntegerField(null=True, blank=True)  # the seat the phone said it holds
     at = models.DateTimeField(default=timezone.now)
     version = models.PositiveIntegerField()
+    # A hand's winner (seat), answers and points before and after the change ({}: no hand), so that
+    # nothing that moved money is overwritten without a trace.
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+    last = models.PositiveIntegerField(null=True, blank=True)  # the last hand's number when it was made
 
     class Meta:
         ordering = ["version"]
@@ -44,6 +50,14 @@ class Receipt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.verb} {self.number or ''} at version {self.version}"
+
+
+def as_kept(hand, seats) -> dict:
+    """What a receipt keeps of a hand: its winner's seat, answers and points ({} for none or abandoned)."""
+    if hand is None or hand.winner_id is None:
+        return {}
+    winner = next(seat.position for seat in seats if seat.pk == hand.winner_id)
+    return {"winner": winner, "extras": dict(hand.extras), "points": list(hand.points)}
 
 
 class Repeated(TableError):
@@ -65,9 +79,11 @@ class ReceiptVerbs:
         if key and (first := self.receipts.filter(key=key).first()) is not None:
             raise Repeated(first)
 
-    def _receipt(self, verb: str, key: str, number: int | None, phone: str) -> Receipt:
+    def _receipt(self, verb: str, key: str, number: int | None, by, **hands: object) -> Receipt:
+        """Keep what the change did; `by` the phone (Recorder), `hands` its before, after and last."""
         return Receipt.objects.create(
-            sitting=self, key=key, verb=verb, number=number, by_phone=phone, version=self.version
+            sitting=self, key=key, verb=verb, number=number, by_phone=by.phone, by_seat=by.seat, version=self.version,
+            **hands,
         )
 
     def undone_since(self, number: int, seen: int, phone: str = "") -> Receipt | None:

@@ -67,7 +67,7 @@ class TableChangeVerbs:
             Hand.objects.bulk_update(hands, ["points", "running"], batch_size=500)
             seat = Seat.objects.create(sitting=self, player=player, position=len(seats), joined=table.open_number)
             self._log(table, seat, TableChange.Kind.JOINED, by, running=[*table.totals, 0])
-            self._receipt(Receipt.Verb.JOIN, key, table.open_number, by.phone)
+            self._receipt(Receipt.Verb.JOIN, key, table.open_number, by)
         return seat
 
     def unseat_player(self, position: int, by: Recorder = ANYONE, key: str = "") -> Seat:
@@ -84,7 +84,7 @@ class TableChangeVerbs:
             seat.left = table.open_number
             seat.save(update_fields=["left"])
             self._log(table, seat, TableChange.Kind.LEFT, by)
-            self._receipt(Receipt.Verb.LEAVE, key, table.open_number, by.phone)
+            self._receipt(Receipt.Verb.LEAVE, key, table.open_number, by)
         return seat
 
     def rename_player(self, position: int, name: str, by: Recorder = ANYONE, key: str = "") -> Seat:
@@ -107,7 +107,7 @@ class TableChangeVerbs:
                 seat.player.name = name
             if before != name:
                 self._log(table, seat, TableChange.Kind.RENAMED, by, name_before=before)
-            self._receipt(Receipt.Verb.RENAME, key, table.open_number, by.phone)
+            self._receipt(Receipt.Verb.RENAME, key, table.open_number, by)
         return seat
 
     def _changing(self, seats: list[Seat], renaming: bool = False) -> Table:

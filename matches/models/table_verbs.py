@@ -60,7 +60,7 @@ class TableVerbs:
                 chips_reissued=self.chips_reissued + 1,
                 reissued_before=[*self.reissued_before, table.open_number],
             )
-            self._receipt(Receipt.Verb.CHIPS, key, table.open_number, by.phone)
+            self._receipt(Receipt.Verb.CHIPS, key, table.open_number, by)
 
     def rotate_links(self) -> None:
         """New member and watch links; the old ones stop working at once (a link leaked)."""

@@ -23,7 +23,7 @@ from matches.models.choices import EndedHow
 from matches.models.hands import Hand, as_stored
 from matches.models.options import check_match_end, check_options, sitting_options
 from matches.models.players import ANYONE, Player, Recorder
-from matches.models.receipts import Receipt, UndoneSince
+from matches.models.receipts import Receipt, UndoneSince, as_kept
 from matches.models.seats import Seat
 from matches.models.table import Table
 from matches.models.tokens import new_stamp
@@ -135,7 +135,7 @@ class SittingVerbs:
                 if seen is not None and (undone := self.undone_since(number, seen, by.phone)) is not None:
                     raise UndoneSince(undone)
                 hand = self._record(table, number, winner, extras, by, group_hands)
-                self._receipt(Receipt.Verb.TAP, key, number, by.phone)
+                self._receipt(Receipt.Verb.TAP, key, number, by, after=as_kept(hand, seats), last=number)
                 return Recorded(hand, *before)
         except IntegrityError:  # another phone won the race for this hand number
             raise self._already_recorded(number) from None
@@ -211,12 +211,14 @@ class SittingVerbs:
                     return hand
                 now = next(seat.name for seat in seats if seat.pk == hand.winner_id)
                 raise Conflict("correct_changed", number=number, winner=now)
+            before = as_kept(hand, seats)
             hand.winner, hand.extras, hand.points = seats[winner], cleaned, list(points)
             hand.corrected_at, hand.stamp = timezone.now(), new_stamp()
             hand.corrected_by_phone, hand.corrected_by_seat = by.phone, by.seat
             hand.save()
             self._recompute(seats, corrected=number)
-            self._receipt(Receipt.Verb.CORRECT, key, number, by.phone)
+            last = sum(seat.hands_won for seat in seats)
+            self._receipt(Receipt.Verb.CORRECT, key, number, by, before=before, after=as_kept(hand, seats), last=last)
         return hand
 
     @group_first
@@ -248,7 +250,7 @@ class SittingVerbs:
             if any(batch > number for batch in self.reissued_before):
                 self._update(reissued_before=[min(batch, number) for batch in self.reissued_before])
             self._recompute(seats, reopened=number)
-            self._receipt(Receipt.Verb.UNDO, key, number, by.phone)
+            self._receipt(Receipt.Verb.UNDO, key, number, by, before=as_kept(last, seats), last=number)
         return last
 
     @group_first
@@ -277,7 +279,7 @@ class SittingVerbs:
                 self._count_in_group(1)
             self._update(finished_at=timezone.now(), ended_how=EndedHow.ENDED_EARLY)
             self._store_best_runs(seats)
-            self._receipt(Receipt.Verb.END, key, table.open_number, by.phone)
+            self._receipt(Receipt.Verb.END, key, table.open_number, by)
 
     def _lock(self) -> list[Seat]:
         """Lock and re-read this sitting's row, return its seats; Sitting.DoesNotExist when the link is gone."""

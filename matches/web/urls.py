@@ -43,6 +43,7 @@ urlpatterns = [
     path("s/<link:token>/hands/<int:number>/", table.correct, name="correct"),
     path("s/<link:token>/chips/", table.reissue, name="reissue"),
     path("s/<link:token>/seats/", seats.seats, name="seats"),
+    path("s/<link:token>/seen/", seats.seen, name="seen"),
     path("s/<link:token>/hands.csv", export.export, name="export"),
     # Groups: reached by their token too; a player's id appears only under its group's link.
     path("groups/new/", group_save.create_group, name="group-new"),

@@ -3,13 +3,17 @@ the first answer again, or what became of that change since."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from matches.models import Receipt
+from matches.domain.names import by_name, shared
+from matches.domain.settlement import hand_gains
+from matches.models import Hand, Receipt
 from matches.web.bidi import bdi, sentence
-from matches.web.presenters.table_state import TableState
+from matches.web.presenters.table_state import TableState, grouped
 
 
 def undone_words(state: TableState, undo: Receipt) -> str:
@@ -46,3 +50,90 @@ def first_answer(state: TableState, receipt: Receipt) -> str:
     if receipt.verb == Receipt.Verb.END:
         return ""
     return _("This change was already made.")
+
+
+@dataclass(frozen=True)
+class MoneyChange:
+    """A correction of an earlier hand that moved money or chips, worded for every phone at the table."""
+
+    pk: int
+    words: str
+
+
+MONEY_CHANGES_SHOWN = 3
+
+
+def money_changes(state: TableState) -> list[MoneyChange]:
+    """The newest corrections of a hand other than the last in a match for money or chips: which hand,
+    on whose phone, when, what it was and became, and what moved for whom. (An undo takes back the
+    last hand only, which every phone sees go.)"""
+    sitting, game = state.sitting, state.sitting.rules
+    stake = sitting.stake_amount if game.uses_stake else 0
+    if not (game.uses_chips or stake):
+        return []
+    found = sitting.receipts.filter(verb=Receipt.Verb.CORRECT).order_by("-version")
+    earlier = [receipt for receipt in found[: MONEY_CHANGES_SHOWN * 4] if receipt.number != receipt.last]
+    return [MoneyChange(receipt.pk, change_words(state, receipt, stake)) for receipt in earlier[:MONEY_CHANGES_SHOWN]]
+
+
+def change_words(state: TableState, receipt: Receipt, stake: int) -> str:
+    """ "Hand 5 changed on Boubacar's phone at 21:47: Ngono (x2) → Boubacar (x1): Ngono −400, Boubacar +400." """
+    seats = state.seats
+    playing = state.playing_hand(receipt.number)
+    was, now = (gains(kept, playing, stake, len(seats)) for kept in (receipt.before, receipt.after))
+    moved = [after - before for before, after in zip(was, now)]
+    unit = sitting_unit(state)
+    named = by_name([p for p in playing if moved[p]], lambda p: seats[p].name)
+    moves = [f"{shared(seats[p].name)} {signed(moved[p])}{unit}" for p in named]
+    when = formats.time_format(timezone.localtime(receipt.at, state.sitting.zone), "H:i")
+    who = (
+        _("%(name)s’s phone") % {"name": shared(seats[receipt.by_seat].name)}
+        if receipt.by_seat is not None and receipt.by_seat < len(seats)
+        else state.who(None, receipt.by_phone) or _("another phone")
+    )
+    values = {"number": receipt.number, "who": who, "time": when, "was": hand_words(state, receipt.before),
+              "now": hand_words(state, receipt.after), "moves": ", ".join(moves) or "0"}  # fmt: skip
+    return _("Hand %(number)d changed on %(who)s at %(time)s: %(was)s → %(now)s: %(moves)s.") % values
+
+
+def gains(kept: dict, playing: tuple[int, ...], stake: int, width: int) -> list[int]:
+    """Each seat's gain in the hand as kept: money at a stake (each other player of the hand pays the
+    winner), else chips. Source: RULES.md (Fapfap stakes; Cat Te)."""
+    spread = [0] * width
+    if not kept:
+        return spread
+    points = [*kept["points"], *[0] * (width - len(kept["points"]))]
+    if stake:
+        for seat, gained in zip(playing, hand_gains([points[p] for p in playing], True, stake)):
+            spread[seat] = gained
+        return spread
+    return points[:width]
+
+
+def hand_words(state: TableState, kept: dict) -> str:
+    """ "Ngono (x2)": a hand as kept, its winner and answers."""
+    if not kept:
+        return _("no winner")
+    hand = Hand(status=Hand.Status.WON, extras=kept["extras"], points=kept["points"])
+    hand.winner_id = state.seats[kept["winner"]].pk
+    how = state.describe(hand, worth=False)
+    name = shared(state.seats[kept["winner"]].name)
+    return f"{name} ({how})" if how else name
+
+
+def sitting_unit(state: TableState) -> str:
+    label = state.sitting.stake_label if state.sitting.rules.uses_stake else ""
+    return f"\u00a0{label}" if label else ""
+
+
+def signed(amount: int) -> str:
+    return f"+{grouped(amount)}" if amount > 0 else grouped(amount)
+
+
+def first_kept(state: TableState, numbers: list[int]) -> dict[int, str]:
+    """For each corrected hand among `numbers`, what it was when first recorded ("Ngono (x2)")."""
+    found = state.sitting.receipts.filter(verb=Receipt.Verb.CORRECT, number__in=numbers).order_by("version")
+    was: dict[int, str] = {}
+    for receipt in found:
+        was.setdefault(receipt.number, hand_words(state, receipt.before))
+    return was

@@ -9,6 +9,7 @@ from django.urls import reverse
 from matches.models import Sitting
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.answers import answer_forms, choice_prompt
+from matches.web.presenters.receipts import money_changes
 from matches.web.presenters.chart import chart_svg, chart_title, sitting_chart, table_rows
 
 
@@ -30,6 +31,7 @@ def region_context(sitting: Sitting, state: TableState, watching: bool, swap: bo
         "chart_rows": table_rows(chart, money=bool(sitting.stake_amount)),
         "chart_svg": chart_svg(chart) if chart else "",
         "chart_title": chart_title(sitting),
+        "money_changes": money_changes(state),
     }
 
 

@@ -69,3 +69,9 @@ def change_key() -> SafeString:
     sent twice is one change. Only in pages for one phone: app's offline.js keys the taps of a region
     pushed to every phone as each is made."""
     return format_html('<input type="hidden" name="key" value="{}">', secrets.token_urlsafe(12))
+
+
+@register.filter
+def get_item(mapping, key):
+    """`mapping[key]`, or "" when it has none (a template cannot index a dict by a variable)."""
+    return mapping.get(key, "") if hasattr(mapping, "get") else ""

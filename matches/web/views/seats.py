@@ -1,5 +1,6 @@
 """Who plays, mid-match: a latecomer sits down, a player leaves, a misspelt name is put right. One
-page of plain forms (it works without JavaScript); each POST calls one verb, then goes back to the table."""
+page of plain forms (it works without JavaScript); each POST calls one verb, then goes back to the table.
+And a phone without JavaScript saying it saw a change of an earlier hand's money."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from matches.web.bidi import bdi, sentence
 from matches.web.forms import TableChangeForm
 from matches.web.presenters.table_state import TableState
 from matches.web.refusals import refusal_text
-from matches.web.views.common import HtmxHttpRequest, reached, recorder
+from matches.web.views.common import HtmxHttpRequest, action, reached, recorder
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -58,3 +59,16 @@ def seats_page(
     table = TableState.of(sitting.fresh_table(recent=1))
     context = {"sitting": sitting, "table": table, "notice": notice, "typed": typed or ""}
     return render(request, "matches/seats.html", context, status=status)
+
+
+@action(Sitting)
+def seen(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """A phone without JavaScript saw a change of an earlier hand's money: its line goes from its table."""
+    change = request.POST.get("change", "")
+    if change.isdecimal() and len(change) < 19:
+        kept = [pk for pk in request.session.get("seen_changes", []) if pk != int(change)]
+        request.session["seen_changes"] = [*kept, int(change)][-SEEN_KEPT:]
+    return redirect(sitting)
+
+
+SEEN_KEPT = 50  # the newest changes a phone said it saw

@@ -21,7 +21,7 @@ from matches.web.bidi import bdi, joined, sentence
 from matches.domain.errors import AlreadyRecorded, Conflict, TableError
 from matches.web.forms import ChipsForm, HandNumberForm, TapForm
 from matches.models import Receipt, Repeated, Sitting, UndoneSince
-from matches.web.presenters.receipts import first_answer, undone_words
+from matches.web.presenters.receipts import first_answer, first_kept, undone_words
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.answers import answer_forms, choice_prompt
 from matches.web.views.common import (
@@ -64,6 +64,8 @@ def table_response(
     state = state or TableState.of(sitting.fresh_table())
     context = region_context(sitting, state, watching, swap)
     context.update(notice=notice, status_is_error=status >= 400, correctable=correctable)
+    if not swap:  # a phone without JavaScript says what it saw here (seen); app.js keeps it on the phone
+        context["seen_changes"] = set(request.session.get("seen_changes", []))
     if not swap and not watching:
         context["share"] = share_panel(request, sitting, state)
     if swap and not watching and not sitting.is_finished:  # (the standings' forms and links are this phone's)
@@ -379,6 +381,7 @@ def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         "notice": notice if last else "",
         "newer": min(shown[0] + HISTORY_PAGE, last) if shown and shown[0] < last else None,
         "older": shown[-1] - 1 if shown and shown[-1] > 1 else None,
+        "was": first_kept(state, shown),  # a corrected hand: what it was first (its receipt)
     }
     response = render(request, "matches/history.html", context, status=400 if notice and last else 200)
     add_never_cache_headers(response)

@@ -1,0 +1,75 @@
+"""No money moves silently: a correction of an earlier hand in a match for money or chips shows on
+every phone what changed and by how much for whom, until that phone says it saw it."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from matches.models import Receipt, Recorder, Sitting
+
+from tests.pages import HX, url, words, watch_url
+
+pytestmark = pytest.mark.django_db
+NAMES = ["Ngono", "Boubacar", "Aïcha"]
+
+
+def fapfap() -> Sitting:
+    sitting = Sitting.start("fapfap", NAMES, stake_amount=200, stake_label="FCFA")
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    sitting.record_hand(2, 2, {"multiplier": "1"})
+    return sitting
+
+
+def test_a_receipt_keeps_what_a_hand_was_before_and_after_each_change():
+    sitting = fapfap()
+    sitting.correct_hand(1, 1, {"multiplier": "1"}, by=Recorder("phoneB", 1))
+    sitting.undo_hand(2)
+    tap, _, correct, undo = Receipt.objects.filter(sitting=sitting).order_by("version")
+    assert tap.after == {"winner": 0, "extras": {"multiplier": "2"}, "points": [2, 0, 0]} and tap.before == {}
+    assert (correct.before["winner"], correct.after["winner"], correct.by_seat, correct.last) == (0, 1, 1, 2)
+    assert undo.before["winner"] == 2 and undo.after == {}
+
+
+def test_a_correction_of_an_earlier_hand_shows_on_every_phone_what_moved(client):
+    sitting = fapfap()
+    sitting.correct_hand(1, 1, {"multiplier": "1"}, by=Recorder("phoneB", 1))
+    # Before: Ngono x2 paid by two (+800, the others -400 each); after: Boubacar x1 (+400, the others -200).
+    for page in (client.get(url(sitting)), Client().get(watch_url(sitting))):
+        said = words(page)
+        assert re.search(
+            r"Hand 1 changed on Boubacar’s phone at \d\d:\d\d: Ngono \(with a 3, last trick only\) → "
+            r"Boubacar \(with a 4 or higher\): Aïcha \+200 FCFA, Boubacar \+800 FCFA, Ngono −1,000 FCFA\.",
+            said,
+        )
+
+
+def test_the_line_stays_until_this_phone_says_it_saw_it_and_only_for_that_phone(client):
+    sitting = fapfap()
+    sitting.correct_hand(1, 1, {"multiplier": "1"})
+    change = Receipt.objects.get(verb="correct").pk
+    assert client.post(url(sitting, "seen/"), {"change": str(change)}).status_code == 302
+    assert "Hand 1 changed" not in words(client.get(url(sitting)))
+    assert "Hand 1 changed" in words(Client().get(url(sitting)))
+    assert "Hand 1 changed" in words(client.post(url(sitting, "tap/"), {"number": 3, "winner": 1, "multiplier": "1"}, **HX))
+
+
+@pytest.mark.parametrize("game, setup", [("agram", {}), ("fapfap", {})])  # no money: Agram; no stake: Fapfap
+def test_no_line_where_no_money_or_chips_moved_or_for_the_last_hand(client, game, setup):
+    sitting = Sitting.start(game, NAMES, **setup)
+    extras = {"multiplier": "1"} if game == "fapfap" else {}
+    sitting.record_hand(1, 0, extras)
+    sitting.record_hand(2, 1, extras)
+    sitting.correct_hand(1, 2, extras)
+    assert "changed on" not in words(client.get(url(sitting)))
+    stake = fapfap()
+    stake.correct_hand(2, 1, {"multiplier": "1"})  # the last hand: the table shows it change
+    assert "changed on" not in words(client.get(url(stake)))
+
+
+def test_the_all_hands_page_says_what_a_corrected_hand_was_first(client):
+    sitting = fapfap()
+    sitting.correct_hand(1, 1, {"multiplier": "1"})
+    sitting.correct_hand(1, 2, {"multiplier": "1"})
+    said = words(client.get(url(sitting, "hands/")))
+    assert "first recorded as Ngono (with a 3, last trick only)" in said
