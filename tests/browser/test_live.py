@@ -176,3 +176,24 @@ def test_a_page_read_before_a_tap_was_saved_shows_the_newer_table_at_once(browse
     page.reload()
     expect(page.locator("#who-won .hand")).to_have_text("Hand 2")
     expect(page.locator(".tally tr.lead .name")).to_have_text("Chaibou")
+
+
+def test_a_correction_of_an_earlier_money_hand_shows_on_another_phone_until_it_says_it_saw_it(browser, live_server):
+    sitting = Sitting.start("fapfap", NAMES[:3], stake_amount=100, stake_label="FCFA")
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    sitting.record_hand(2, 1, {"multiplier": "1"})
+    url = live_server.url + sitting.get_absolute_url()
+    first, second = phones_at(browser, url, count=2)
+    sitting.refresh_from_db()
+    sitting.correct_hand(1, 2, {"multiplier": "2"})  # a third phone corrects hand 1
+    for page in (first, second):
+        expect(page.locator(".notice.change")).to_contain_text("Hand 1 changed on another phone", timeout=2000)
+    expect(first.locator(".notice.change")).to_contain_text("Aïcha −600 FCFA, Chaibou +600 FCFA")
+    shot(first, "money-change-360x640")
+    first.get_by_role("button", name="Seen").click()
+    expect(first.locator(".notice.change")).to_have_count(0)
+    first.reload()
+    expect(first.locator("#table")).to_be_visible()
+    expect(first.locator(".notice.change")).to_have_count(0)  # seen on this phone, for good
+    expect(second.locator(".notice.change")).to_have_count(1)  # the other phone has not said so
+    assert first.errors == [] and second.errors == []
