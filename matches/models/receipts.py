@@ -41,7 +41,7 @@ class Receipt(models.Model):
     last = models.PositiveIntegerField(null=True, blank=True)  # the last hand's number when it was made
 
     class Meta:
-        ordering = ["version"]
+        ordering = ["pk"]  # in the order made (an imported match's come first)
         constraints = [
             models.UniqueConstraint(
                 fields=["sitting", "key"], condition=~models.Q(key=""), name="one_receipt_per_change_key"

@@ -227,3 +227,20 @@ def test_a_match_whose_table_changed_goes_through_the_archive_and_back():
     imported = copy.sittings.get()
     assert imported.table().nets == sitting.table().nets and sum(imported.table().nets) == 0
     assert [change.kind for change in imported.table_changes.all()] == ["joined", "left", "renamed"]
+
+
+def test_the_receipts_of_a_matchs_changes_go_through_the_archive_and_an_archive_without_them_imports():
+    group = Group.create("Jeudi", ["Awa", "Bintou", "Chloé"])
+    sitting = group.start_match("fapfap", [player.pk for player in group.members()], stake_amount=100)
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    sitting.record_hand(2, 1, {"multiplier": "1"})
+    sitting.correct_hand(1, 2, {"multiplier": "1"})
+    sitting.undo_hand(2)
+    data = export_group(group)
+    assert [receipt["verb"] for receipt in data["sittings"][0]["receipts"]] == ["tap", "tap", "correct", "undo"]
+    copy = import_group(json.loads(dumps(data)))
+    assert export_group(copy)["sittings"] == data["sittings"]
+    assert copy.sittings.get().receipts.get(verb="correct").before["winner"] == 0
+    del data["sittings"][0]["receipts"]  # an archive from before receipts were kept
+    older = import_group(json.loads(dumps(data)))
+    assert not older.sittings.get().receipts.exists()

@@ -73,3 +73,10 @@ def test_the_all_hands_page_says_what_a_corrected_hand_was_first(client):
     sitting.correct_hand(1, 2, {"multiplier": "1"})
     said = words(client.get(url(sitting, "hands/")))
     assert "first recorded as Ngono (with a 3, last trick only)" in said
+
+
+def test_an_undone_hand_leaves_a_trace_on_the_all_hands_page(client):
+    sitting = fapfap()
+    sitting.undo_hand(2, by=Recorder("phoneC", 2))
+    said = words(client.get(url(sitting, "hands/")))
+    assert re.search(r"Hands taken back Hand 2, Aïcha \(with a 4 or higher\): undone at \d\d:\d\d on Aïcha’s phone\.", said)

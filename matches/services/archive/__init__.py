@@ -23,7 +23,10 @@ Format "last-trick-group", version 1 (indexes are 0-based positions in the file'
                     "extras": {"how": "sweep", "aces": [1]}, "points": [-3, -2, 5], "running": [-3, -2, 5],
                     "threshold_after": null, "recorded_at": "...", "recorded_by_phone": "k3Xa",
                     "recorded_by_seat": 2, "corrected_at": null, "corrected_by_phone": "",
-                    "corrected_by_seat": null, "stamp": "Qx9_ab12"}, ...]},
+                    "corrected_by_seat": null, "stamp": "Qx9_ab12"}, ...],
+         "receipts": [{"verb": "correct", "number": 5, "by_phone": "k3Xa", "by_seat": 2, "at": "...",  # may be
+                       "before": {"winner": 0, "extras": {}, "points": [1, 0, 0]}, "after": {...},  # left out
+                       "last": 9}, ...]},                    # what each change did, in the order made
         ...]
     }
 

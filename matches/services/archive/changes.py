@@ -1,15 +1,22 @@
-"""An archive's changes of who plays mid-match: each seat's first and last hands, and the changes' log."""
+"""An archive's changes of who plays mid-match (each seat's first and last hands, the changes' log),
+and the receipts of a match's changes."""
 
 from __future__ import annotations
+
+import json
 
 from django.utils.translation import gettext as _
 
 from matches.domain import rules, seating
-from matches.models import TableChange
+from matches.domain.capacity import MATCH_HANDS
+from matches.models import Receipt, TableChange
 from matches.services.archive.fields import (
     PHONE_MAX_LENGTH,
     ArchiveError,
     check_fields,
+    POINTS_MAX,
+    fail_type,
+    is_whole,
     problem_at,
     read_choice,
     read_list,
@@ -17,6 +24,7 @@ from matches.services.archive.fields import (
     read_object,
     read_text,
     read_whole,
+    whole_kind,
 )
 from matches.services.wording import rule_message
 
@@ -68,3 +76,49 @@ def read_changes(entry: dict, where: str, n_seats: int, open_number: int) -> lis
     if [change["before"] for change in changes] != sorted(change["before"] for change in changes):
         raise ArchiveError(_("%(where)s should list the changes in the order they were made.") % {"where": where})
     return changes
+
+
+RECEIPT_FIELDS = ("verb", "number", "by_phone", "by_seat", "at", "before", "after", "last")
+KEPT_HAND_LENGTH = 400  # a hand as a receipt keeps it: its winner, answers and points (8 seats)
+
+
+def read_receipts(entry: dict, where: str, n_seats: int) -> list[dict]:
+    """Receipt's fields of each change the match kept a receipt of, in the order made (hands since undone
+    included)."""
+    if "receipts" not in entry:
+        return []
+    receipts = []
+    for number, receipt in enumerate(read_list(entry, "receipts", f"{where}.receipts")):
+        at = f"{where}.receipts[{number}]"
+        receipt = read_object(receipt, at)
+        check_fields(receipt, at, RECEIPT_FIELDS)
+        kept = {key: _kept_hand(receipt, key, f"{at}.{key}", n_seats) for key in ("before", "after")}
+        receipts.append(
+            {
+                "verb": read_choice(receipt, "verb", f"{at}.verb", list(Receipt.Verb.values)),
+                "number": read_whole(receipt, "number", f"{at}.number", 1, MATCH_HANDS + 1, optional=True),
+                "by_phone": read_text(receipt, "by_phone", f"{at}.by_phone", PHONE_MAX_LENGTH),
+                "by_seat": read_whole(receipt, "by_seat", f"{at}.by_seat", 0, n_seats - 1, optional=True),
+                "at": read_moment(receipt, "at", f"{at}.at"),
+                "last": read_whole(receipt, "last", f"{at}.last", 0, MATCH_HANDS + 1, optional=True),
+                **kept,
+            }
+        )
+    return receipts
+
+
+def _kept_hand(receipt: dict, key: str, where: str, n_seats: int) -> dict:
+    """A hand as a receipt keeps it: {} (none), or its winner's seat, answers and a whole number a seat (as many
+    seats as it had then: a latecomer may have sat down since)."""
+    hand = read_object(receipt[key], where)
+    if not hand:
+        return hand
+    check_fields(hand, where, ("winner", "extras", "points"))
+    read_whole(hand, "winner", f"{where}.winner", 0, n_seats - 1)
+    extras = read_object(hand["extras"], f"{where}.extras")
+    points = read_list(hand, "points", f"{where}.points")
+    if len(points) > n_seats or not all(is_whole(value) and abs(value) <= POINTS_MAX for value in points):
+        fail_type(f"{where}.points", points, whole_kind(-POINTS_MAX, POINTS_MAX))
+    if len(json.dumps(extras)) > KEPT_HAND_LENGTH:
+        fail_type(f"{where}.extras", extras, _("an object {...} of at most %(max)d characters") % {"max": KEPT_HAND_LENGTH})
+    return hand

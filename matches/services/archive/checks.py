@@ -43,7 +43,7 @@ from matches.services.archive.fields import (
     whole_kind,
 )
 from matches.services.archive.reading import check_values
-from matches.services.archive.changes import check_counts, read_changes, read_stays
+from matches.services.archive.changes import check_counts, read_changes, read_receipts, read_stays
 from matches.services.archive.hands import HandEntry, abandoned_error, check_dealers, check_replay, read_hand
 from matches.services.wording import rule_message
 
@@ -62,6 +62,7 @@ class SittingEntry:
     seats: list[dict] = field(default_factory=list)  # Seat's fields, player: an index
     hands: list[HandEntry] = field(default_factory=list)
     changes: list[dict] = field(default_factory=list)  # TableChange's fields, seat: a position
+    receipts: list[dict] = field(default_factory=list)  # Receipt's fields
 
 
 def checked_archive(
@@ -162,7 +163,7 @@ def _distinct_members(players: list[PlayerEntry]) -> None:
 
 def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> SittingEntry:
     entry = read_object(entry, where)
-    check_fields(entry, where, SITTING_FIELDS, optional=(ZONE, "table_changes"))
+    check_fields(entry, where, SITTING_FIELDS, optional=(ZONE, "table_changes", "receipts"))
     slug = read_text(entry, "game", f"{where}.game", 20)
     game = rules.GAMES.get(slug)
     if game is None:
@@ -231,6 +232,7 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> Sitt
     check_replay(entry, where, seats, hands, match_end, ended_how, finished_at is not None, stays)
     check_dealers(where, game, hands, stays)
     changes = read_changes(entry, where, n_seats, len(hands) + 1)
+    receipts = read_receipts(entry, where, n_seats)
     chips_reissued = read_whole(entry, "chips_reissued", f"{where}.chips_reissued", 0, INT_MAX)
     if chips_reissued and not game.uses_chips:
         raise problem_at(f"{where}.chips_reissued", _("%(game)s is not played with chips.") % {"game": _(game.name)})
@@ -266,7 +268,7 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> Sitt
         "changes": len(changes),
     }
     rematch = read_whole(entry, "next_sitting", f"{where}.next_sitting", 0, n_sittings - 1, optional=True)
-    return SittingEntry(fields, rematch, seats, hands, changes)
+    return SittingEntry(fields, rematch, seats, hands, changes, receipts)
 
 
 def _too_many_match_hands(where: str, count: int) -> None:

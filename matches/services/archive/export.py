@@ -6,7 +6,7 @@ import datetime
 import json
 from collections.abc import Mapping
 
-from matches.models import Group, Hand, Seat, Sitting, TableChange
+from matches.models import Group, Hand, Receipt, Seat, Sitting, TableChange
 from matches.models.snapshot import read_snapshot
 from matches.services.archive.fields import FORMAT, VERSION, ZONE, ArchiveError
 
@@ -25,6 +25,9 @@ def export_group(group: Group) -> dict:
         positions = {seat.pk: seat.position for listed in seats.values() for seat in listed}
         for hand in Hand.objects.filter(sitting__group=group).order_by("sitting_id", "number").iterator(2000):
             hands[hand.sitting_id].append(_hand_entry(hand, positions))
+        receipts: dict[int, list[dict]] = {}
+        for receipt in Receipt.objects.filter(sitting__group=group).order_by("sitting_id", "pk").iterator(2000):
+            receipts.setdefault(receipt.sitting_id, []).append(_receipt_entry(receipt))
         changes: dict[int, list[dict]] = {}
         for change in TableChange.objects.filter(sitting__group=group).order_by("sitting_id", "before", "pk"):
             changes.setdefault(change.sitting_id, []).append(_change_entry(change, positions))
@@ -37,7 +40,10 @@ def export_group(group: Group) -> dict:
             ZONE: group.time_zone,
             "players": [{"name": p.name, "left": p.left, "erased": p.erased} for p in players],
             "sittings": [
-                _sitting_entry(sitting, seats[sitting.pk], hands[sitting.pk], index, numbers, changes.get(sitting.pk))
+                _sitting_entry(
+                    sitting, seats[sitting.pk], hands[sitting.pk], index, numbers, changes.get(sitting.pk),
+                    receipts.get(sitting.pk),
+                )
                 for sitting in sittings
             ],
         }
@@ -50,6 +56,7 @@ def _sitting_entry(
     players: dict[int, int],
     numbers: dict[int, int],
     changes: list[dict] | None = None,
+    receipts: list[dict] | None = None,
 ) -> dict:
     for seat in seats:
         if seat.player_id not in players:  # every verb seats the group's own players
@@ -76,7 +83,23 @@ def _sitting_entry(
     }
     if changes:  # (left out when the table never changed, as older archives are)
         entry["table_changes"] = changes
+    if receipts:  # (left out for a match from before receipts were kept)
+        entry["receipts"] = receipts
     return entry
+
+
+def _receipt_entry(receipt: Receipt) -> dict:
+    """What a change did (its key, a phone's, and its version, this server's, are left out)."""
+    return {
+        "verb": receipt.verb,
+        "number": receipt.number,
+        "by_phone": receipt.by_phone,
+        "by_seat": receipt.by_seat,
+        "at": _moment(receipt.at),
+        "before": receipt.before,
+        "after": receipt.after,
+        "last": receipt.last,
+    }
 
 
 def _seat_entry(seat: Seat, players: dict[int, int]) -> dict:

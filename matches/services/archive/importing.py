@@ -6,7 +6,7 @@ from django.db import connection, transaction
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
-from matches.models import Group, Hand, Player, Seat, Sitting, TableChange
+from matches.models import Group, Hand, Player, Receipt, Seat, Sitting, TableChange
 from matches.services.archive.checks import checked_archive
 from matches.services.archive.fields import ZONE, read_zone
 
@@ -63,6 +63,10 @@ def import_group(data: object, known: QuerySet[Group] | None = None) -> Group:
             })
             for row, s, table in zip(rows, sittings, by_sitting)
             for change in s.changes
+        )
+        Receipt.objects.bulk_create(  # version 0: made before any version of this server's copy
+            (Receipt(sitting=row, version=0, **receipt) for row, s in zip(rows, sittings) for receipt in s.receipts),
+            batch_size=500,
         )
         linked = []
         for row, s in zip(rows, sittings):

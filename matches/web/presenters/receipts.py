@@ -71,7 +71,7 @@ def money_changes(state: TableState) -> list[MoneyChange]:
     stake = sitting.stake_amount if game.uses_stake else 0
     if not (game.uses_chips or stake):
         return []
-    found = sitting.receipts.filter(verb=Receipt.Verb.CORRECT).order_by("-version")
+    found = sitting.receipts.filter(verb=Receipt.Verb.CORRECT).order_by("-pk")
     earlier = [receipt for receipt in found[: MONEY_CHANGES_SHOWN * 4] if receipt.number != receipt.last]
     return [MoneyChange(receipt.pk, change_words(state, receipt, stake)) for receipt in earlier[:MONEY_CHANGES_SHOWN]]
 
@@ -86,12 +86,7 @@ def change_words(state: TableState, receipt: Receipt, stake: int) -> str:
     named = by_name([p for p in playing if moved[p]], lambda p: seats[p].name)
     moves = [f"{shared(seats[p].name)} {signed(moved[p])}{unit}" for p in named]
     when = formats.time_format(timezone.localtime(receipt.at, state.sitting.zone), "H:i")
-    who = (
-        _("%(name)s’s phone") % {"name": shared(seats[receipt.by_seat].name)}
-        if receipt.by_seat is not None and receipt.by_seat < len(seats)
-        else state.who(None, receipt.by_phone) or _("another phone")
-    )
-    values = {"number": receipt.number, "who": who, "time": when, "was": hand_words(state, receipt.before),
+    values = {"number": receipt.number, "who": who_made(state, receipt), "time": when, "was": hand_words(state, receipt.before),
               "now": hand_words(state, receipt.after), "moves": ", ".join(moves) or "0"}  # fmt: skip
     return _("Hand %(number)d changed on %(who)s at %(time)s: %(was)s → %(now)s: %(moves)s.") % values
 
@@ -132,8 +127,30 @@ def signed(amount: int) -> str:
 
 def first_kept(state: TableState, numbers: list[int]) -> dict[int, str]:
     """For each corrected hand among `numbers`, what it was when first recorded ("Ngono (x2)")."""
-    found = state.sitting.receipts.filter(verb=Receipt.Verb.CORRECT, number__in=numbers).order_by("version")
+    found = state.sitting.receipts.filter(verb=Receipt.Verb.CORRECT, number__in=numbers).order_by("pk")
     was: dict[int, str] = {}
     for receipt in found:
         was.setdefault(receipt.number, hand_words(state, receipt.before))
     return was
+
+
+TAKEN_BACK_SHOWN = 20
+
+
+def taken_back(state: TableState) -> list[str]:
+    """The newest undone hands, newest first: what each was, when and on which phone it was undone."""
+    undos = state.sitting.receipts.filter(verb=Receipt.Verb.UNDO).order_by("-pk")[:TAKEN_BACK_SHOWN]
+    lines = []
+    for undo in undos:
+        when = formats.time_format(timezone.localtime(undo.at, state.sitting.zone), "H:i")
+        values = {"number": undo.number, "was": hand_words(state, undo.before), "time": when, "who": who_made(state, undo)}
+        lines.append(_("Hand %(number)d, %(was)s: undone at %(time)s on %(who)s.") % values)
+    return lines
+
+
+def who_made(state: TableState, receipt: Receipt) -> str:
+    """ "Boubacar's phone" when the phone said whose it is, else "this phone" or "another phone"."""
+    seats = state.seats
+    if receipt.by_seat is not None and receipt.by_seat < len(seats):
+        return _("%(name)s’s phone") % {"name": shared(seats[receipt.by_seat].name)}
+    return state.who(None, receipt.by_phone) or _("another phone")

@@ -21,7 +21,7 @@ from matches.web.bidi import bdi, joined, sentence
 from matches.domain.errors import AlreadyRecorded, Conflict, TableError
 from matches.web.forms import ChipsForm, HandNumberForm, TapForm
 from matches.models import Receipt, Repeated, Sitting, UndoneSince
-from matches.web.presenters.receipts import first_answer, first_kept, undone_words
+from matches.web.presenters.receipts import first_answer, first_kept, taken_back, undone_words
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.answers import answer_forms, choice_prompt
 from matches.web.views.common import (
@@ -382,6 +382,7 @@ def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         "newer": min(shown[0] + HISTORY_PAGE, last) if shown and shown[0] < last else None,
         "older": shown[-1] - 1 if shown and shown[-1] > 1 else None,
         "was": first_kept(state, shown),  # a corrected hand: what it was first (its receipt)
+        "taken_back": taken_back(state),
     }
     response = render(request, "matches/history.html", context, status=400 if notice and last else 200)
     add_never_cache_headers(response)
