@@ -80,3 +80,14 @@ def test_an_undone_hand_leaves_a_trace_on_the_all_hands_page(client):
     sitting.undo_hand(2, by=Recorder("phoneC", 2))
     said = words(client.get(url(sitting, "hands/")))
     assert re.search(r"Hands taken back Hand 2, Aïcha \(with a 4 or higher\): undone at \d\d:\d\d on Aïcha’s phone\.", said)
+
+
+def test_the_csv_says_who_tapped_and_corrected_each_hand_and_what_it_was_first(client):
+    from tests.csv_files import of_kind, read
+
+    sitting = Sitting.start("fapfap", NAMES, stake_amount=200, stake_label="FCFA")
+    sitting.record_hand(1, 0, {"multiplier": "2"}, by=Recorder("phoneA", 0))
+    sitting.correct_hand(1, 1, {"multiplier": "1"}, by=Recorder("phoneB", 1))
+    row = of_kind(read(client, url(sitting, "hands.csv")), "hand")[0]
+    assert (row["recorded_by"], row["corrected_by"], row["first_recorded_as"]) == ("Ngono", "Boubacar", "Ngono (with a 3, last trick only)")
+    assert row["corrected_at"].startswith(row["time"][:4]) and row["corrected_at"] >= row["time"]

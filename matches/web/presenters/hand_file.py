@@ -21,6 +21,7 @@ from django.utils.translation import ngettext
 
 from matches.domain.names import without_isolates
 from matches.domain.settlement import hand_gains
+from matches.web.presenters.receipts import first_kept
 
 if TYPE_CHECKING:
     from matches.models import Hand, Seat
@@ -34,6 +35,10 @@ MATCH_COLUMNS = (
     "dealer",
     "winner",  # "" for an abandoned hand
     "how",  # the hand's answers in words, in the phone's language
+    "recorded_by",  # whose phone tapped it, when the phone said whose it is
+    "corrected_at",  # the hand's last correction, as `time`; "" for none
+    "corrected_by",
+    "first_recorded_as",  # a corrected hand: its winner and answers as first tapped
     "seat",  # the player's seat, 1 to the number of players
     "player",
     "unit",  # what `points` and `net_points` count: wins | points | stakes | chips
@@ -182,6 +187,7 @@ class HandFacts:
         self.zone = state.sitting.zone
         self.positions = {seat.pk: seat.position for seat in state.seats}
         self.answers: dict[tuple, str] = {}
+        self.first = first_kept(state)  # (one query: a match's corrections are few)
 
     def __call__(self, hand: Hand) -> dict[str, object]:
         seats = self.state.seats
@@ -196,4 +202,12 @@ class HandFacts:
             "dealer": seats[hand.dealer_position].name,
             "winner": seats[self.positions[hand.winner_id]].name if hand.winner_id else "",
             "how": self.answers[key],
+            "recorded_by": self.whose(hand.recorded_by_seat),
+            "corrected_at": moment(hand.corrected_at, self.zone) if hand.corrected_at else "",
+            "corrected_by": self.whose(hand.corrected_by_seat) if hand.corrected_at else "",
+            "first_recorded_as": without_isolates(self.first.get(hand.number, "")),
         }
+
+    def whose(self, seat: int | None) -> str:
+        seats = self.state.seats
+        return seats[seat].name if seat is not None and seat < len(seats) else ""

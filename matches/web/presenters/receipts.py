@@ -125,9 +125,11 @@ def signed(amount: int) -> str:
     return f"+{grouped(amount)}" if amount > 0 else grouped(amount)
 
 
-def first_kept(state: TableState, numbers: list[int]) -> dict[int, str]:
-    """For each corrected hand among `numbers`, what it was when first recorded ("Ngono (x2)")."""
-    found = state.sitting.receipts.filter(verb=Receipt.Verb.CORRECT, number__in=numbers).order_by("pk")
+def first_kept(state: TableState, numbers: list[int] | None = None) -> dict[int, str]:
+    """For each corrected hand among `numbers` (None: all), what it was when first recorded ("Ngono (x2)")."""
+    found = state.sitting.receipts.filter(verb=Receipt.Verb.CORRECT).order_by("pk")
+    if numbers is not None:
+        found = found.filter(number__in=numbers)
     was: dict[int, str] = {}
     for receipt in found:
         was.setdefault(receipt.number, hand_words(state, receipt.before))
