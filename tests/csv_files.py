@@ -15,10 +15,6 @@ MATCH_KEYS = [
     "dealer",
     "winner",
     "how",
-    "recorded_by",
-    "corrected_at",
-    "corrected_by",
-    "first_recorded_as",
     "seat",
     "player",
     "unit",
@@ -29,6 +25,10 @@ MATCH_KEYS = [
     "net_points",
     "net_money",
     "hands_won",
+    "recorded_by",
+    "corrected_at",
+    "corrected_by",
+    "first_recorded_as",
 ]
 GROUP_KEYS = ["match", "game", "match_started", *MATCH_KEYS]
 

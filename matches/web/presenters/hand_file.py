@@ -35,10 +35,6 @@ MATCH_COLUMNS = (
     "dealer",
     "winner",  # "" for an abandoned hand
     "how",  # the hand's answers in words, in the phone's language
-    "recorded_by",  # whose phone tapped it, when the phone said whose it is
-    "corrected_at",  # the hand's last correction, as `time`; "" for none
-    "corrected_by",
-    "first_recorded_as",  # a corrected hand: its winner and answers as first tapped
     "seat",  # the player's seat, 1 to the number of players
     "player",
     "unit",  # what `points` and `net_points` count: wins | points | stakes | chips
@@ -49,6 +45,11 @@ MATCH_COLUMNS = (
     "net_points",  # net rows: the player's points over the match (Cat Tê: chips won less chips lost)
     "net_money",  # net rows, for money: the player's net, as the match settles
     "hands_won",  # net rows
+    # hand rows, their receipt:
+    "recorded_by",  # whose phone tapped it, when the phone said whose it is
+    "corrected_at",  # the hand's last correction, as `time`; "" for none
+    "corrected_by",
+    "first_recorded_as",  # a corrected hand: its winner and answers as first tapped
 )
 GROUP_COLUMNS = (
     "match",  # the match's number in the group, oldest first
