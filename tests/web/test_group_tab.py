@@ -1,5 +1,8 @@
 """The group page's tab (balances, one-tap Mark paid without JavaScript) and the tab's history page."""
 
+import csv
+import io
+
 import pytest
 from django.urls import reverse
 
@@ -78,3 +81,14 @@ def test_another_phone_cannot_take_back_a_payment(client, owing):
 def test_the_watch_link_shows_the_tab_without_any_form(client, owing):
     page = client.get(reverse("group-watch", args=[owing.watch_token])).content.decode()
     assert "+200" in page and "Mark paid" not in page and owing.token not in page
+
+
+def test_the_group_csv_lists_each_payment_and_forgiveness_after_the_matches(client, owing):
+    ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
+    owing.take_back(owing.mark_paid(ben, ana, 40, "CFA", by="ph1").pk, by="ph1")
+    owing.forgive_tab(by="ph1")
+    answer = client.get(reverse("group-csv", args=[owing.token]))
+    rows = list(csv.DictReader(io.StringIO(b"".join(answer.streaming_content).decode("utf-8-sig"))))
+    paid = [row for row in rows if row["row_type"] == "payment"]
+    assert [(r["player"], r["payee"], r["paid"], r["currency"]) for r in paid] == [("Ben", "Ana", "40", "CFA")]
+    assert paid[0]["taken_back"] and rows[-1]["row_type"] == "forgiven"
