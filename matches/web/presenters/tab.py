@@ -28,16 +28,20 @@ def owed_sentence(owed: Owed) -> str:
     return sentence(_("%(payer)s pays %(payee)s %(amount)s."), words)
 
 
-def tab_context(tab: Tab) -> dict:
+CURRENCIES_SHOWN = 8  # on the group page; the tab's page shows every currency
+
+
+def tab_context(tab: Tab, currencies: int | None = CURRENCIES_SHOWN) -> dict:
     """What the group page shows of the tab: balances per currency and the open payments, or nothing
     when the group never played for money nor marked a payment since the tab was forgiven."""
     shown = [
         Balances(_("Balances in %(currency)s") % {"currency": currency} if currency else _("Balances"),
                  [(name, signed_points(owed)) for name, owed in rows])
-        for currency, rows in tab.balances.items()
+        for currency, rows in list(tab.balances.items())[:currencies]
     ]
+    kept = set(list(tab.balances)[:currencies])
     return {
         "tab_balances": shown,
-        "tab_owed": [(owed, owed_sentence(owed)) for owed in tab.owed],
+        "tab_owed": [(owed, owed_sentence(owed)) for owed in tab.owed if owed.currency in kept],
         "tab_exists": bool(tab.payments or tab.forgiven),
     }

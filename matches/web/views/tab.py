@@ -110,6 +110,6 @@ def tab_response(request: HtmxHttpRequest, group: Group, notice: str = "", statu
         "notice": notice,
         "status_is_error": status >= 400,
         "back": "tab",
-        **tab_context(tab),
+        **tab_context(tab, currencies=None),
     }
     return render(request, "matches/group_tab.html", context, status=status)
