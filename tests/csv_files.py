@@ -30,7 +30,7 @@ MATCH_KEYS = [
     "corrected_by",
     "first_recorded_as",
 ]
-GROUP_KEYS = ["match", "game", "match_started", *MATCH_KEYS]
+GROUP_KEYS = ["match", "game", "match_started", *MATCH_KEYS, "payee", "paid", "taken_back"]
 
 # A phone in English, and in French by its browser's language or by the language it chose here.
 PHONES = {

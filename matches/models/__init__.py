@@ -12,6 +12,7 @@ from matches.models.options import (
     check_options,
     default_match_end,
 )
+from matches.models.payments import Forgiveness, Payment
 from matches.models.players import ANYONE, Player, Recorder
 from matches.models.seats import Seat
 from matches.models.sittings import Sitting
@@ -32,9 +33,11 @@ __all__ = [
     "STAKE_LABEL_MAX_LENGTH",
     "ChartPoint",
     "EndedHow",
+    "Forgiveness",
     "Group",
     "Hand",
     "HandStatus",
+    "Payment",
     "Player",
     "Recorded",
     "Receipt",

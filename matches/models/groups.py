@@ -23,6 +23,7 @@ from matches.domain.names import (
 )
 from matches.models import announce
 from matches.models.options import sitting_options
+from matches.models.payments import TabVerbs
 from matches.models.sittings import Player, Sitting, new_token
 from matches.models.tokens import LinkedQuerySet
 from matches.models.zones import ZONE_MAX_LENGTH, clean_zone, zone_named
@@ -31,8 +32,9 @@ ERASED_NAME = "Erased player %(n)d"  # the web layer passes it in the reader's l
 LARGEST_ID = 2**63 - 1  # ids beyond this are no row's (and would overflow the database's integers)
 
 
-class Group(models.Model):
-    """Friends who play together, reached by the group's link; `version` is bumped by every change."""
+class Group(TabVerbs, models.Model):
+    """Friends who play together, reached by the group's link; `version` is bumped by every change.
+    Its tab's verbs (mark_paid, take_back, forgive_tab): models/payments.py."""
 
     token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
     watch_token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)

@@ -97,6 +97,13 @@ REFUSALS: dict[str, object] = {
     "player_gone": gettext_lazy("Someone picked is no longer in this group: pick the players again."),
     "picked_twice": gettext_lazy("%(name)s is picked twice: seat each player once."),
     "saved_elsewhere": gettext_lazy("This match is saved in another group already."),
+    # A group's tab (matches.models.payments).
+    "paid_self": gettext_lazy("A payment goes from one player to another: pick two players."),
+    "payment_amount": gettext_lazy("A payment is a whole amount of at least 1."),
+    "payment_currency": gettext_lazy("That currency is not one this group plays for."),
+    "payment_gone": gettext_lazy("That payment is not in this group's tab."),
+    "payment_not_yours": gettext_lazy("Only the phone that marked this payment can take it back."),
+    "payment_too_old": gettext_lazy("A payment can be taken back only on the night it was marked."),
     "same_name_in_match": gettext_lazy("Two players of this match are both called %(name)s: this group cannot tell them apart."),
     # How big a group grows (matches.domain.capacity).
     "group_players_full": _full(

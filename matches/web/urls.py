@@ -14,6 +14,7 @@ from matches.web.views import (
     pages,
     seats,
     sharing,
+    tab,
     table,
 )
 
@@ -65,6 +66,10 @@ urlpatterns = [
     path("g/<link:token>/hands.csv", group_export.group_csv, name="group-csv"),
     path("g/<link:token>/group.json", group_export.group_json, name="group-json"),
     path("groups/import/", group_export.group_import, name="group-import"),
+    path("g/<link:token>/tab/", tab.tab_page, name="group-tab"),
+    path("g/<link:token>/tab/paid/", tab.mark_paid, name="group-paid"),
+    path("g/<link:token>/tab/back/", tab.take_back, name="group-take-back"),
+    path("g/<link:token>/tab/forgive/", tab.forgive, name="group-forgive"),
     path("g/<link:token>/stats/", figures.group_stats, name="group-stats"),
     path("gw/<link:token>/stats/", figures.group_watch_stats, name="group-watch-stats"),
 ]

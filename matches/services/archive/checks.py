@@ -42,6 +42,7 @@ from matches.services.archive.fields import (
     shown,
     whole_kind,
 )
+from matches.services.archive.payments import TAB_FIELDS, checked_tab
 from matches.services.archive.reading import check_values
 from matches.services.archive.changes import check_counts, read_changes, read_receipts, read_stays
 from matches.services.archive.hands import HandEntry, abandoned_error, check_dealers, check_replay, read_hand
@@ -79,7 +80,7 @@ def checked_archive(
             _("This archive is version %(found)s of the format; this server reads version %(known)d only.")
             % {"found": shown(data.get("version")), "known": VERSION}
         )
-    check_fields(data, _("The archive"), GROUP_FIELDS, optional=(ZONE,))
+    check_fields(data, _("The archive"), GROUP_FIELDS, optional=(ZONE, *TAB_FIELDS))
     name = read_text(data, "name", "name", GROUP_NAME_MAX_LENGTH)
     if name != clean_name(name):
         fail_unclean("name", name)
@@ -122,6 +123,7 @@ def checked_archive(
                 % {"number": number, "target": target}
             )
         rematched[target] = number
+    checked_tab(data, len(players))  # (importing reads it again to write it)
     return name, created_at, changed_at, players, sittings
 
 

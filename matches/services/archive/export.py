@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from matches.models import Group, Hand, Receipt, Seat, Sitting, TableChange
 from matches.models.snapshot import read_snapshot
 from matches.services.archive.fields import FORMAT, VERSION, ZONE, ArchiveError
+from matches.services.archive.payments import TAB_FIELDS, exported_tab
 
 def export_group(group: Group) -> dict:
     """The group's archive (format: the package docstring) in one snapshot; Group.DoesNotExist if deleted."""
@@ -46,6 +47,7 @@ def export_group(group: Group) -> dict:
                 )
                 for sitting in sittings
             ],
+            **exported_tab(group, index),  # (left out when empty, as older archives are)
         }
 
 
@@ -151,10 +153,11 @@ def dumps(data: Mapping) -> str:
     group at the limits (matches.domain.capacity) stays well under ARCHIVE_BYTES and imports again."""
     if not (isinstance(data.get("players"), list) and isinstance(data.get("sittings"), list)):
         return _compact(data) + "\n"  # (not an archive: a test's broken one, say)
-    head = _compact({key: value for key, value in data.items() if key not in ("players", "sittings")})
+    head = _compact({key: value for key, value in data.items() if key not in ("players", "sittings", *TAB_FIELDS)})
     players = _lines(data["players"], _compact)
     sittings = _lines(data["sittings"], _sitting_line)
-    return f'{head[:-1]}{"," if len(head) > 2 else ""}\n"players":{players},\n"sittings":{sittings}}}\n'
+    tab = "".join(f',\n"{key}":{_lines(data[key], _compact)}' for key in TAB_FIELDS if isinstance(data.get(key), list))
+    return f'{head[:-1]}{"," if len(head) > 2 else ""}\n"players":{players},\n"sittings":{sittings}{tab}}}\n'
 
 
 def _sitting_line(sitting: object) -> str:

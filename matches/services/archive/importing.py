@@ -9,6 +9,7 @@ from django.utils import timezone
 from matches.models import Group, Hand, Player, Receipt, Seat, Sitting, TableChange
 from matches.services.archive.checks import checked_archive
 from matches.services.archive.fields import ZONE, read_zone
+from matches.services.archive.payments import checked_tab, imported_tab
 
 
 class AlreadyHere(Exception):
@@ -74,6 +75,7 @@ def import_group(data: object, known: QuerySet[Group] | None = None) -> Group:
                 row.next_sitting = rows[s.next_sitting]
                 linked.append(row)
         Sitting.objects.bulk_update(linked, ["next_sitting"])
+        imported_tab(group, made, *checked_tab(data, len(players)))
     return group
 
 

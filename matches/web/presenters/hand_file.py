@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 MATCH_COLUMNS = (
     "row_type",  # hand | chips (Cat Tê: chips handed to each player) | net (the match's result)
+    # | payment | forgiven (the group's tab: its file only, after every match)
     "hand",  # the hand's number
     "time",  # when the hand was recorded: ISO 8601 on the table's clock, with its offset
     "status",  # won | abandoned
@@ -56,6 +57,9 @@ GROUP_COLUMNS = (
     "game",  # the game's slug: agram, cat-te, fapfap...
     "match_started",  # ISO 8601 on the table's clock, with its offset
     *MATCH_COLUMNS,
+    "payee",  # payment rows: who was paid (`player` paid `paid` in `currency`, marked at `time`)
+    "paid",
+    "taken_back",  # payment rows: when the phone that marked it took it back, else ""
 )
 ROWS_PER_CHUNK = 200
 # Text a spreadsheet runs as a formula (OWASP); names may start so (names.py allows any visible first

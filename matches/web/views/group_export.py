@@ -88,6 +88,19 @@ def csv_rows(group_pk: int, language: str | None) -> Generator[dict[str, object]
             state = TableState(sitting, list(sitting.seats.all()), [])
             match = {"match": number, "game": sitting.game, "match_started": moment(sitting.started_at, sitting.zone)}
             yield from match_rows(state, iter(partial(upcoming.next_of, sitting.pk), None), match)
+        group = Group.objects.get(pk=group_pk)
+        for paid in group.payments.select_related("payer", "payee").order_by("at", "pk"):
+            yield {
+                "row_type": "payment",
+                "time": moment(paid.at, group.zone),
+                "player": paid.payer.name,
+                "payee": paid.payee.name,
+                "currency": paid.currency,
+                "paid": paid.amount,
+                "taken_back": moment(paid.taken_back_at, group.zone) if paid.taken_back_at else "",
+            }
+        for forgiven in group.forgivenesses.order_by("at", "pk"):
+            yield {"row_type": "forgiven", "time": moment(forgiven.at, group.zone)}
 
 
 class HandsInOrder:

@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0014_receipts_keep_the_hand'),
+        ('matches', '0015_group_tab'),
     ]
 
     operations = [

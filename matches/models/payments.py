@@ -1,0 +1,117 @@
+"""A group's tab: money one player hands another to settle what the group's matches moved, and the
+moments the group forgave every balance. Chips are not money: payments are in a stake's currency.
+
+A payment's night is its day on the group's clock (the day "Tonight's settling up" goes by): the
+phone that marked it may take it back that same day, never later. A forgiveness is a row of its own
+(who, when); the tab counts the matches started and the payments marked after the latest one."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db import models, transaction
+from django.utils import timezone
+
+from matches.domain.errors import BadInput, Conflict
+from matches.models.options import STAKE_LABEL_MAX_LENGTH
+
+LARGEST_PAYMENT = 10**15  # whole units: more than any tab a group at its limits runs up
+PHONE_MAX_LENGTH = 12
+
+
+class Payment(models.Model):
+    """`payer` gave `payee` `amount` whole units of `currency`, as `marked_by_phone` said `at`;
+    `taken_back_at` (and by which phone) when that phone said it was a mistake."""
+
+    group = models.ForeignKey("Group", on_delete=models.CASCADE, related_name="payments")
+    payer = models.ForeignKey("Player", on_delete=models.CASCADE, related_name="+")
+    payee = models.ForeignKey("Player", on_delete=models.CASCADE, related_name="+")
+    amount = models.PositiveBigIntegerField()
+    currency = models.CharField(max_length=STAKE_LABEL_MAX_LENGTH, blank=True)
+    marked_by_phone = models.CharField(max_length=PHONE_MAX_LENGTH, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+    taken_back_at = models.DateTimeField(null=True, blank=True)
+    taken_back_by_phone = models.CharField(max_length=PHONE_MAX_LENGTH, blank=True)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.payer_id} paid {self.payee_id} {self.amount} {self.currency}"
+
+
+class Forgiveness(models.Model):
+    """The group started every balance at zero `at`, as `by_phone` asked."""
+
+    group = models.ForeignKey("Group", on_delete=models.CASCADE, related_name="forgivenesses")
+    by_phone = models.CharField(max_length=PHONE_MAX_LENGTH, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+
+def night_of(moment: datetime.datetime, zone) -> datetime.date:
+    """The night a moment belongs to: its day on the group's clock."""
+    return timezone.localdate(moment, timezone=zone)
+
+
+class TabVerbs:
+    """Group's verbs on its tab (mixed into Group: each locks the group and moves its version on)."""
+
+    def mark_paid(self, payer: int, payee: int, amount: int, currency: str, by: str = "") -> Payment:
+        """`payer` paid `payee` `amount` of `currency`. BadInput: the same player twice, an amount not
+        from 1 to LARGEST_PAYMENT, an overlong currency; Conflict: a player not (or no longer) in the group."""
+        if payer == payee:
+            raise BadInput("paid_self")
+        if not isinstance(amount, int) or not 0 < amount <= LARGEST_PAYMENT:
+            raise BadInput("payment_amount")
+        if len(currency) > STAKE_LABEL_MAX_LENGTH or currency != currency.strip():
+            raise BadInput("payment_currency")
+        with transaction.atomic():
+            group = self._lock()
+            made = Payment.objects.create(
+                group=group,
+                payer=group._member(payer),
+                payee=group._member(payee),
+                amount=amount,
+                currency=currency,
+                marked_by_phone=by[:PHONE_MAX_LENGTH],
+            )
+            group._touch()
+        self._adopt(group)
+        return made
+
+    def take_back(self, payment_id: int, by: str = "") -> Payment:
+        """Undo a payment marked by mistake: only the phone `by` that marked it, on the same night
+        (night_of). Conflict otherwise, or for another group's payment; taking one back twice is once."""
+        with transaction.atomic():
+            group = self._lock()
+            found = group.payments.filter(pk=payment_id).first() if 0 < payment_id < 2**63 else None
+            if found is None:
+                raise Conflict("payment_gone")
+            if found.taken_back_at is not None:
+                return found
+            if not by or found.marked_by_phone != by:
+                raise Conflict("payment_not_yours")
+            if night_of(found.at, group.zone) != night_of(timezone.now(), group.zone):
+                raise Conflict("payment_too_old")
+            found.taken_back_at, found.taken_back_by_phone = timezone.now(), by[:PHONE_MAX_LENGTH]
+            found.save(update_fields=["taken_back_at", "taken_back_by_phone"])
+            group._touch()
+        self._adopt(group)
+        return found
+
+    def forgive_tab(self, by: str = "") -> Forgiveness:
+        """Start every balance at zero from now: matches started and payments marked before no longer count."""
+        with transaction.atomic():
+            group = self._lock()
+            made = Forgiveness.objects.create(group=group, by_phone=by[:PHONE_MAX_LENGTH])
+            group._touch()
+        self._adopt(group)
+        return made
+
+    def tab_since(self) -> datetime.datetime | None:
+        """When the tab last started at zero (None: never forgiven)."""
+        latest = self.forgivenesses.order_by("-at", "-pk").first()
+        return None if latest is None else latest.at

@@ -1,0 +1,47 @@
+"""The tab as the group page shows it: balances per currency and the open payments, in words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from matches.services.tab import Owed, Tab
+from matches.web.bidi import bdi, sentence
+from matches.web.presenters.table_state import grouped, signed_points
+
+
+@dataclass(frozen=True)
+class Balances:
+    """One currency's balances as shown: a caption and (name, signed balance) rows."""
+
+    caption: str
+    rows: list[tuple[str, str]]
+
+
+def owed_sentence(owed: Owed) -> str:
+    """"Ben pays Ana 300 CFA." (names in <bdi>)."""
+    words = {"payer": bdi(owed.payer_name), "payee": bdi(owed.payee_name), "amount": grouped(owed.amount)}
+    if owed.currency:
+        words["currency"] = owed.currency
+        return sentence(_("%(payer)s pays %(payee)s %(amount)s %(currency)s."), words)
+    return sentence(_("%(payer)s pays %(payee)s %(amount)s."), words)
+
+
+CURRENCIES_SHOWN = 8  # on the group page; the tab's page shows every currency
+
+
+def tab_context(tab: Tab, currencies: int | None = CURRENCIES_SHOWN) -> dict:
+    """What the group page shows of the tab: balances per currency and the open payments, or nothing
+    when the group never played for money nor marked a payment since the tab was forgiven."""
+    shown = [
+        Balances(_("Balances in %(currency)s") % {"currency": currency} if currency else _("Balances"),
+                 [(name, signed_points(owed)) for name, owed in rows])
+        for currency, rows in list(tab.balances.items())[:currencies]
+    ]
+    kept = set(list(tab.balances)[:currencies])
+    return {
+        "tab_balances": shown,
+        "tab_owed": [(owed, owed_sentence(owed)) for owed in tab.owed if owed.currency in kept],
+        "tab_exists": bool(tab.payments or tab.forgiven),
+    }

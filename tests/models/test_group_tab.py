@@ -1,0 +1,158 @@
+"""A group's tab: balances over nights of money matches less the payments marked, the open payments,
+and what marking, taking back and forgiving refuse."""
+
+import datetime
+
+import pytest
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from matches.domain.errors import BadInput, Conflict
+from matches.domain.rules import MatchEnd, MatchEndKind
+from matches.domain.settlement import settle
+from matches.models import Group, Payment, Sitting
+from matches.services.tab import read_tab
+
+from tests.conftest import examples
+
+pytestmark = pytest.mark.django_db
+SETTINGS = settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+PEOPLE = ["Ana", "Ben", "Cleo", "Dan"]
+
+
+def expected_gains(sitting: Sitting, stake: int) -> dict[int, int]:
+    """Each player's gain over the sitting's recorded hands: the others pay the winner stake x multiplier."""
+    seats = list(sitting.seats.order_by("position"))
+    gains = {seat.player_id: 0 for seat in seats}
+    for hand in sitting.hands.filter(winner__isnull=False):
+        times = max(hand.points)
+        for seat in seats:
+            if seat.pk != hand.winner_id:
+                gains[seat.player_id] -= stake * times
+                gains[hand.winner.player_id] += stake * times
+    return gains
+
+
+@SETTINGS
+@given(st.data())
+def test_the_tab_is_every_hand_s_gains_less_every_payment_and_settles_in_the_fewest_payments(data):
+    group = Group.create("Tab", PEOPLE)
+    ids = [player.pk for player in group.members()]
+    expected = dict.fromkeys(ids, 0)
+    for night in range(data.draw(st.integers(1, 3))):
+        for _ in range(data.draw(st.integers(1, 2))):
+            stake = data.draw(st.integers(1, 500))
+            seated = data.draw(st.lists(st.sampled_from(ids), min_size=2, max_size=4, unique=True))
+            sitting = group.start_match("fapfap", seated, MatchEnd(MatchEndKind.HANDS, 40), stake_amount=stake, stake_label="CFA")
+            Sitting.objects.filter(pk=sitting.pk).update(started_at=timezone.now() - datetime.timedelta(days=3 - night))
+            for _ in range(data.draw(st.integers(0, 6))):
+                sitting.refresh_from_db()
+                open_number = sitting.hands.filter(winner__isnull=False).count() + 1
+                step = data.draw(st.sampled_from(["tap", "tap", "tap", "correct", "undo"]))
+                if step == "correct" and open_number > 1:
+                    number = data.draw(st.integers(1, open_number - 1))
+                    sitting.correct_hand(number, data.draw(st.integers(0, len(seated) - 1)), {"multiplier": data.draw(st.sampled_from("124"))})
+                elif step == "undo" and open_number > 1:
+                    sitting.undo_hand(open_number - 1)
+                else:
+                    sitting.record_hand(open_number, data.draw(st.integers(0, len(seated) - 1)), {"multiplier": data.draw(st.sampled_from("124"))})
+            if data.draw(st.booleans()):
+                sitting.end_match()
+            for player, gain in expected_gains(sitting, stake).items():
+                expected[player] += gain
+        for _ in range(data.draw(st.integers(0, 3))):  # a few partial payments, right or wrong way round
+            payer, payee = data.draw(st.lists(st.sampled_from(ids), min_size=2, max_size=2, unique=True))
+            amount = data.draw(st.integers(1, 2000))
+            paid = group.mark_paid(payer, payee, amount, "CFA", by="ph1")
+            expected[payer] += amount
+            expected[payee] -= amount
+            if data.draw(st.integers(0, 4)) == 0:
+                group.take_back(paid.pk, by="ph1")
+                expected[payer] -= amount
+                expected[payee] += amount
+    tab = read_tab(group)
+    names = {player.pk: player.name for player in group.members()}
+    by_name = dict(tab.balances.get("CFA", []))
+    assert sum(by_name.values()) == 0
+    assert {name: by_name.get(name, 0) for name in names.values()} == {names[p]: owed for p, owed in expected.items()}
+    owed = {p: expected[p] for p in ids}
+    assert len(tab.owed) == len(settle(owed))
+    for suggestion in tab.owed:
+        owed[suggestion.payer] += suggestion.amount
+        owed[suggestion.payee] -= suggestion.amount
+    assert set(owed.values()) <= {0}
+
+
+def test_marking_a_suggested_payment_settles_it_and_the_rest_carries_over():
+    group = Group.create("Tab", ["Ana", "Ben", "Cleo"])
+    sitting = group.start_match("fapfap", [p.pk for p in group.members()], stake_amount=100, stake_label="CFA")
+    sitting.record_hand(1, 0, {"multiplier": "1"})  # Ben and Cleo each owe Ana 100
+    first = read_tab(group).owed
+    assert [(o.payer_name, o.payee_name, o.amount) for o in first] == [("Ben", "Ana", 100), ("Cleo", "Ana", 100)]
+    group.mark_paid(first[0].payer, first[0].payee, 100, "CFA", by="ph1")
+    assert [(o.payer_name, o.amount) for o in read_tab(group).owed] == [("Cleo", 100)]
+    assert dict(read_tab(group).balances["CFA"]) == {"Ana": 100, "Ben": 0, "Cleo": -100}
+
+
+@pytest.mark.parametrize(
+    ("payer", "payee", "amount", "code"),
+    [(0, 0, 5, "paid_self"), (0, 1, 0, "payment_amount"), (0, 1, -3, "payment_amount"), (0, 1, 10**16, "payment_amount")],
+)
+def test_marking_a_payment_refuses_nonsense_and_writes_nothing(payer, payee, amount, code):
+    group = Group.create("Tab", ["Ana", "Ben"])
+    ids = [p.pk for p in group.members()]
+    version = group.version
+    with pytest.raises(BadInput) as refused:
+        group.mark_paid(ids[payer], ids[payee], amount, "CFA", by="ph1")
+    assert refused.value.code == code
+    group.refresh_from_db()
+    assert (Payment.objects.count(), group.version) == (0, version)
+
+
+def test_marking_a_payment_refuses_a_player_of_another_group_or_erased():
+    group, other = Group.create("Tab", ["Ana", "Ben"]), Group.create("Other", ["Zoe"])
+    ana, ben = (p.pk for p in group.members())
+    for stranger in (other.members()[0].pk, 2**70):
+        with pytest.raises(Conflict) as refused:
+            group.mark_paid(ana, stranger, 5, "CFA")
+        assert refused.value.code == "not_in_group"
+    group.erase_player(ben)
+    with pytest.raises(Conflict):
+        group.mark_paid(ana, ben, 5, "CFA")
+    assert not Payment.objects.exists()
+
+
+def test_only_the_phone_that_marked_a_payment_takes_it_back_and_only_that_night():
+    group = Group.create("Tab", ["Ana", "Ben"])
+    ana, ben = (p.pk for p in group.members())
+    paid = group.mark_paid(ana, ben, 50, "CFA", by="ph1")
+    for phone in ("ph2", ""):
+        with pytest.raises(Conflict) as refused:
+            group.take_back(paid.pk, by=phone)
+        assert refused.value.code == "payment_not_yours"
+    Payment.objects.filter(pk=paid.pk).update(at=timezone.now() - datetime.timedelta(days=1))
+    with pytest.raises(Conflict) as refused:
+        group.take_back(paid.pk, by="ph1")
+    assert refused.value.code == "payment_too_old"
+    tonight = group.mark_paid(ana, ben, 20, "CFA", by="ph1")
+    version = group.version
+    assert group.take_back(tonight.pk, by="ph1").taken_back_at is not None
+    assert group.version == version + 1
+    assert group.take_back(tonight.pk, by="ph1").taken_back_at is not None  # twice is once
+    assert group.version == version + 1
+    with pytest.raises(Conflict) as refused:
+        Group.create("Other").take_back(paid.pk, by="ph1")
+    assert refused.value.code == "payment_gone"
+
+
+def test_forgiving_the_tab_starts_every_balance_at_zero_and_keeps_a_receipt():
+    group = Group.create("Tab", ["Ana", "Ben"])
+    sitting = group.start_match("fapfap", [p.pk for p in group.members()], stake_amount=10, stake_label="CFA")
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    group.mark_paid(sitting.seats.get(position=1).player_id, sitting.seats.get(position=0).player_id, 5, "CFA")
+    assert read_tab(group).owed[0].amount == 15
+    forgiven = group.forgive_tab(by="ph9")
+    tab = read_tab(group)
+    assert tab.owed == [] and tab.balances == {} and tab.since == forgiven.at
+    assert [f.by_phone for f in tab.forgiven] == ["ph9"] and len(tab.payments) == 1  # history stays
