@@ -143,7 +143,7 @@ def test_the_csv_of_a_group_at_the_limits_is_bounded_and_read_in_a_few_queries(a
 @pytest.mark.slow
 def test_the_archive_of_a_group_at_the_limits_fits_the_import_page_and_imports_again(at_limits):
     body, queries = get(f"/g/{at_limits.token}/group.json")
-    assert len(body) < ARCHIVE_BYTES and queries < 10
+    assert len(body) < ARCHIVE_BYTES and queries < 12  # one per kind of row, not one per match
     phone = Client()
     upload = SimpleUploadedFile("group.json", body, content_type="application/json")
     answer = phone.post("/groups/import/", {"archive": upload})

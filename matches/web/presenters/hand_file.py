@@ -192,7 +192,7 @@ class HandFacts:
         self.zone = state.sitting.zone
         self.positions = {seat.pk: seat.position for seat in state.seats}
         self.answers: dict[tuple, str] = {}
-        self.first = first_kept(state)  # (one query: a match's corrections are few)
+        self.first: dict[int, str] | None = None  # read at the first corrected hand: most matches have none
 
     def __call__(self, hand: Hand) -> dict[str, object]:
         seats = self.state.seats
@@ -210,8 +210,16 @@ class HandFacts:
             "recorded_by": self.whose(hand.recorded_by_seat),
             "corrected_at": moment(hand.corrected_at, self.zone) if hand.corrected_at else "",
             "corrected_by": self.whose(hand.corrected_by_seat) if hand.corrected_at else "",
-            "first_recorded_as": without_isolates(self.first.get(hand.number, "")),
+            "first_recorded_as": without_isolates(self.first_recorded(hand)),
         }
+
+    def first_recorded(self, hand: Hand) -> str:
+        """A corrected hand's winner and answers as first tapped (its receipt), "" for one never corrected."""
+        if hand.corrected_at is None:
+            return ""
+        if self.first is None:
+            self.first = first_kept(self.state)
+        return self.first.get(hand.number, "")
 
     def whose(self, seat: int | None) -> str:
         seats = self.state.seats
