@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from matches.models import Group, Sitting
 
-from tests.browsers import no_horizontal_scroll, open_phone, serious_light_and_dark, shot
+from tests.browsers import no_horizontal_scroll, open_phone, serious_light_and_dark, shot, stream_open
 from tests.web.test_group_screens import WORDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -101,3 +101,20 @@ def test_save_a_finished_match_into_a_group_then_start_the_next_with_a_newcomer(
         page.goto(live_server.url + path)
         check(page, problems, name, tag)
     assert problems == {}
+
+
+def test_a_payment_marked_on_one_phone_shows_on_another_at_once(browser, live_server):
+    group = Group.create("Les jeudis", ["Mbarga", "Ngono", "Aïcha"])
+    sitting = group.start_match("fapfap", [player.pk for player in group.members()], stake_amount=100, stake_label="FCFA")
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    sitting.end_match()
+    url = f"{live_server.url}/g/{group.token}/"
+    marking, watching = open_phone(browser, "360x640", language="en"), open_phone(browser, "360x640", language="en")
+    for page in (marking, watching):
+        page.goto(url)
+        stream_open(page)
+    owed = watching.locator(".open-payments li", has_text="Ngono pays")
+    expect(owed).to_have_count(1)
+    marking.locator(".open-payments li", has_text="Ngono pays").get_by_role("button").click()
+    expect(owed).to_have_count(0, timeout=2000)  # pushed to the other phone: it did not reload
+    expect(marking.locator(".open-payments li", has_text="Ngono pays")).to_have_count(0)
