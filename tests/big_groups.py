@@ -9,7 +9,7 @@ import datetime
 from django.db.models import F
 from django.utils import timezone
 
-from matches.domain import rules
+from matches.domain import rules, seating
 from matches.domain.replay import best_runs
 from matches.models import Group, Hand, Player, Seat, Sitting
 
@@ -96,7 +96,7 @@ def big_group(
                     recorded_at=sitting.started_at + datetime.timedelta(seconds=number),
                 )
             )
-            dealer = game.dealer_after(seats, dealer, winner)
+            dealer = seating.dealer_after(game, tuple(range(seats)), dealer, winner)
         if len(batch) >= 10_000:
             Hand.objects.bulk_create(batch, batch_size=2000)
             batch = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from matches.domain.rules.core import Game, MatchEnd, Progress
+from matches.domain.rules.core import MatchEnd, Progress
 
 
 @dataclass(frozen=True)
@@ -46,11 +46,6 @@ def replay(n_seats: int, end: MatchEnd, hands: Iterable[Played]) -> Replayed:
                 ended_at = index
         after.append(progress)
     return Replayed(tuple(after), ended_at, progress)
-
-
-def next_dealer(game: Game, n_seats: int, dealer: int, winner: int | None) -> int:
-    """Who deals after a hand dealt by `dealer`; an abandoned hand (no winner) passes no deal."""
-    return dealer if winner is None else game.dealer_after(n_seats, dealer, winner)
 
 
 def longest_run(winners: Iterable[int | None], seat: int) -> int:

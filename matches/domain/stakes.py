@@ -71,10 +71,6 @@ class Stakes:
         """Chips handed to each player right after hand `number` (before the next one)."""
         return self.chips * sum(1 for batch in self.batches if batch == number + 1)
 
-    def net(self, total: int, everyone: int, seats: int) -> int:
-        """A seat's net money: stake x (seats x total - everyone); 0 without a stake."""
-        return self.stake * (seats * total - everyone)
-
     def money(self, totals: Sequence[int], before: float = math.inf) -> list[int]:
         """Each seat's net money from its stakes won (0s without a stake), `totals` being those after hand
         `before`; they sum to 0. When the table changed, each part counts the seats that played it."""

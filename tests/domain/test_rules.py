@@ -5,7 +5,7 @@ import pathlib
 
 import pytest
 
-from matches.domain import rules
+from matches.domain import rules, seating
 from matches.domain.replay import Played, replay
 from matches.domain.rules import GAMES, MatchEnd, MatchEndKind, Progress, RuleError
 
@@ -161,8 +161,9 @@ def test_an_answer_posted_twice_alike_counts_once(slug, seats, posted_twice, onc
 )
 def test_who_deals_and_leads_next(slug, seats, dealer, winner, next_dealer, leader_of_next):
     game = G[slug]
-    assert game.dealer_after(seats, dealer, winner) == next_dealer
-    assert game.leader_for(seats, next_dealer) == leader_of_next
+    everyone = tuple(range(seats))
+    assert seating.dealer_after(game, everyone, dealer, winner) == next_dealer
+    assert seating.leader_for(game, everyone, next_dealer) == leader_of_next
 
 
 # --- match ends --------------------------------------------------------------------

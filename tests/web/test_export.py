@@ -96,19 +96,6 @@ def play_through_the_views(client, slug: str, settings: dict, steps: list) -> Si
     return sitting
 
 
-def play_through_the_views(client, slug: str, settings: dict, steps: list) -> Sitting:
-    sitting = start(client, slug, settings, NAMES)
-    number = 1
-    for step in steps:
-        if step == "chips":
-            reissue(client, sitting)
-            continue
-        winner, answers = step
-        tap(client, sitting, number, winner, answers)
-        number += 1
-    return sitting
-
-
 @pytest.mark.parametrize("phone", PHONES)
 def test_a_script_reads_the_file_by_the_same_keys_in_every_language(client, sitting, phone):
     play(sitting, [2, 0])

@@ -313,19 +313,7 @@ class Game:
         return points
 
 
-    def dealer_after(self, n_seats: int, dealer: int, winner: int) -> int:
-        """Seat that deals the hand after one dealt by `dealer` and won by `winner`."""
-        if self.next_dealer is NextDealer.WINNER:
-            return winner
-        return (dealer + 1) % n_seats
-
-    def leader_for(self, n_seats: int, dealer: int) -> int:
-        """Seat that leads the first trick of a hand dealt by `dealer`."""
-        if self.leader is Leader.DEALER:
-            return dealer
-        if self.leader is Leader.BEFORE_DEALER:
-            return (dealer - 1) % n_seats
-        return (dealer + 1) % n_seats
+    # Who deals and leads next: matches.domain.seating (among the seats that play the hand).
 
     def cards_range(self) -> tuple[int, int]:
         """Fewest and most cards each, over the table sizes (equal unless it depends on the table)."""

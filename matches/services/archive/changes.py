@@ -55,13 +55,8 @@ def check_counts(game: rules.Game, stays: list[seating.Stay], where: str, open_n
 
 def read_changes(entry: dict, where: str, n_seats: int, open_number: int) -> list[dict]:
     """TableChange's fields (seat: a position), in the order they were made."""
-    if "table_changes" not in entry:
-        return []
     changes = []
-    for number, change in enumerate(read_list(entry, "table_changes", f"{where}.table_changes")):
-        at = f"{where}.table_changes[{number}]"
-        change = read_object(change, at)
-        check_fields(change, at, CHANGE_FIELDS)
+    for at, change in _listed(entry, "table_changes", where, CHANGE_FIELDS):
         changes.append(
             {
                 "before": read_whole(change, "before", f"{at}.before", 1, open_number),
@@ -85,13 +80,8 @@ KEPT_HAND_LENGTH = 400  # a hand as a receipt keeps it: its winner, answers and 
 def read_receipts(entry: dict, where: str, n_seats: int) -> list[dict]:
     """Receipt's fields of each change the match kept a receipt of, in the order made (hands since undone
     included)."""
-    if "receipts" not in entry:
-        return []
     receipts = []
-    for number, receipt in enumerate(read_list(entry, "receipts", f"{where}.receipts")):
-        at = f"{where}.receipts[{number}]"
-        receipt = read_object(receipt, at)
-        check_fields(receipt, at, RECEIPT_FIELDS)
+    for at, receipt in _listed(entry, "receipts", where, RECEIPT_FIELDS):
         kept = {key: _kept_hand(receipt, key, f"{at}.{key}", n_seats) for key in ("before", "after")}
         receipts.append(
             {
@@ -122,3 +112,12 @@ def _kept_hand(receipt: dict, key: str, where: str, n_seats: int) -> dict:
     if len(json.dumps(extras)) > KEPT_HAND_LENGTH:
         fail_type(f"{where}.extras", extras, _("an object {...} of at most %(max)d characters") % {"max": KEPT_HAND_LENGTH})
     return hand
+
+
+def _listed(entry: dict, key: str, where: str, fields: tuple[str, ...]):
+    """(where, object) for each object of the match's optional list `key`, each with exactly `fields`."""
+    for number, item in enumerate(read_list(entry, key, f"{where}.{key}") if key in entry else []):
+        at = f"{where}.{key}[{number}]"
+        item = read_object(item, at)
+        check_fields(item, at, fields)
+        yield at, item

@@ -13,7 +13,7 @@ from matches.domain.names import by_name, shared
 from matches.domain.settlement import hand_gains
 from matches.models import Hand, Receipt
 from matches.web.bidi import bdi, sentence
-from matches.web.presenters.table_state import TableState, grouped
+from matches.web.presenters.table_state import TableState, signed_points
 
 
 def undone_words(state: TableState, undo: Receipt) -> str:
@@ -84,7 +84,7 @@ def change_words(state: TableState, receipt: Receipt, stake: int) -> str:
     moved = [after - before for before, after in zip(was, now)]
     unit = sitting_unit(state)
     named = by_name([p for p in playing if moved[p]], lambda p: seats[p].name)
-    moves = [f"{shared(seats[p].name)} {signed(moved[p])}{unit}" for p in named]
+    moves = [f"{shared(seats[p].name)} {signed_points(moved[p])}{unit}" for p in named]
     when = formats.time_format(timezone.localtime(receipt.at, state.sitting.zone), "H:i")
     values = {"number": receipt.number, "who": who_made(state, receipt), "time": when, "was": hand_words(state, receipt.before),
               "now": hand_words(state, receipt.after), "moves": ", ".join(moves) or "0"}  # fmt: skip
@@ -119,10 +119,6 @@ def hand_words(state: TableState, kept: dict) -> str:
 def sitting_unit(state: TableState) -> str:
     label = state.sitting.stake_label if state.sitting.rules.uses_stake else ""
     return f"\u00a0{label}" if label else ""
-
-
-def signed(amount: int) -> str:
-    return f"+{grouped(amount)}" if amount > 0 else grouped(amount)
 
 
 def first_kept(state: TableState, numbers: list[int] | None = None) -> dict[int, str]:
