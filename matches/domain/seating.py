@@ -85,11 +85,15 @@ class Hand:
             position = int(seat) - 1
         except (TypeError, ValueError):
             return seat  # (the game's rules refuse it in words)
-        if 0 <= position < self.width and position not in self.seats:
+        if not 0 <= position < self.width:
+            raise RuleError(
+                gettext_noop("%(prompt)s There is no seat %(seat)d at this table."), prompt=question.prompt, seat=position + 1
+            )
+        if position not in self.seats:
             raise RuleError(
                 gettext_noop("%(prompt)s %(seat)d does not play this hand."), prompt=question.prompt, seat=position + 1
             )
-        return self.seats.index(position) + 1 if position in self.seats else len(self.seats) + 1 + position - self.width
+        return self.seats.index(position) + 1
 
     def to_ledger(self, game: Game, points: Sequence[int], cleaned: Mapping[str, object]) -> tuple[list[int], dict]:
         """The game's points and answers back in ledger positions; seats that do not play get 0."""
