@@ -232,7 +232,8 @@ class SittingVerbs:
                 raise Conflict("match_ended")
             table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
             last = table.last_hand
-            if (last is None or number > last.number) and stamp is not None:
+            gone = last is None or number > last.number
+            if gone and stamp is not None and self.receipts.filter(verb=Receipt.Verb.UNDO, number=number).exists():
                 raise Conflict("undo_done_elsewhere", number=number)  # this phone saw it recorded: another undid it
             if last is None:
                 raise Conflict("nothing_to_undo")

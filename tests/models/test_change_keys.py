@@ -79,3 +79,16 @@ def test_a_phones_own_undo_and_its_tap_after_it_both_waiting_offline_are_made_in
     seen = Sitting.objects.get(pk=sitting.pk).version
     sitting.undo_hand(1, by=A, key="a-undo")
     assert sitting.record_hand(1, 2, by=A, key="a-tap", seen=seen).hand.winner.name == "Chloé"
+
+
+def test_an_undo_of_a_hand_never_recorded_says_so_not_that_another_phone_undid_it():
+    sitting = Sitting.start("agram", ["Ana", "Ben", "Chloé"])
+    sitting.record_hand(1, 0)
+    stamp = sitting.hands.get().stamp
+    with pytest.raises(TableError) as never:
+        sitting.undo_hand(99, stamp=stamp)
+    assert never.value.code == "undo_unrecorded"
+    sitting.undo_hand(1, stamp=stamp, by=B)
+    with pytest.raises(TableError) as elsewhere:
+        sitting.undo_hand(1, stamp=stamp, by=A)
+    assert elsewhere.value.code == "undo_done_elsewhere"
