@@ -3,8 +3,11 @@ file opened as `open(f, newline="", encoding="utf-8-sig")`, whatever the phone's
 
 import csv
 import io
+from decimal import Decimal
 
 from django.http import StreamingHttpResponse
+
+from matches.domain.money import decimals
 
 # The columns of a match's file, and of a group's (three of the match's own, then the match file's).
 MATCH_KEYS = [
@@ -74,13 +77,19 @@ def summed(rows: list[dict[str, str]], kind: str, column: str) -> dict[str, int]
     sums: dict[str, int] = {}
     for row in of_kind(rows, kind):
         player = as_typed(row["player"])
-        sums[player] = sums.get(player, 0) + int(row[column])
+        sums[player] = sums.get(player, 0) + Decimal(row[column])
     return sums
 
 
 def on_net_rows(rows: list[dict[str, str]], column: str) -> dict[str, int]:
     """Per player (as typed), `column` of their net row."""
-    return {as_typed(row["player"]): int(row[column]) for row in of_kind(rows, "net")}
+    return {as_typed(row["player"]): Decimal(row[column]) for row in of_kind(rows, "net")}
+
+
+def in_smallest_units(rows: list[dict[str, str]], sums: dict[str, Decimal]) -> dict[str, Decimal]:
+    """Money read from the file ("-4.00" euros) in the currency's smallest units, as the table keeps it."""
+    scale = 10 ** decimals(rows[0]["currency"]) if rows else 1
+    return {name: amount * scale for name, amount in sums.items()}
 
 
 def agrees_with_the_table(rows: list[dict[str, str]], tables: dict[str, dict[str, int]], settled) -> None:
@@ -94,11 +103,13 @@ def agrees_with_the_table(rows: list[dict[str, str]], tables: dict[str, dict[str
         assert on_net_rows(rows, "net_points")[name] == points[name]
         assert on_net_rows(rows, "hands_won")[name] == table["won"]
         if "money" in table:
-            assert summed(rows, "hand", "money")[name] == on_net_rows(rows, "net_money")[name] == table["money"]
+            money = in_smallest_units(rows, summed(rows, "hand", "money"))
+            assert money[name] == in_smallest_units(rows, on_net_rows(rows, "net_money"))[name] == table["money"]
         else:  # not played for money: no money cells at all
             assert all(row["money"] == row["net_money"] == row["currency"] == "" for row in rows)
     if settled is not None:
-        assert on_net_rows(rows, "net_points" if settled.chips else "net_money") == dict(settled.nets)
+        nets = on_net_rows(rows, "net_points") if settled.chips else in_smallest_units(rows, on_net_rows(rows, "net_money"))
+        assert nets == dict(settled.nets)
     hand_only, net_only = ("points", "money", "chips_received"), ("net_points", "net_money", "hands_won")
     assert all(row[key] == "" for row in of_kind(rows, "net") for key in hand_only)
     assert all(row[key] == "" for row in rows if row["row_type"] != "net" for key in net_only)

@@ -23,7 +23,8 @@ class Part:
 @dataclass(frozen=True)
 class Stakes:
     """A sitting's chips and stake: `chips` stack per player (0: none); `batches` the hand open at each
-    re-issue (inf: undated); `stake` per stake in `unit` (0: none); `parts` when the table changed
+    re-issue (inf: undated); `stake` per stake, or with chips what one chip is worth, in smallest units of
+    `unit` (0: none; matches.domain.money); `parts` when the table changed
     mid-match (else none); `joined` the first hand of each seat (none: every seat from hand 1)."""
 
     chips: int = 0
@@ -73,9 +74,12 @@ class Stakes:
 
     def money(self, totals: Sequence[int], before: float = math.inf) -> list[int]:
         """Each seat's net money from its stakes won (0s without a stake), `totals` being those after hand
-        `before`; they sum to 0. When the table changed, each part counts the seats that played it."""
+        `before`; they sum to 0. When the table changed, each part counts the seats that played it. With
+        chips, each chip won or lost is worth the stake."""
         if not self.stake:
             return [0] * len(totals)
+        if self.chips:
+            return [self.stake * total for total in totals]
         if not self.parts:
             return nets_from_totals(totals, self.stake)
         parts = [part for part in self.parts if part.number <= before] or list(self.parts[:1])

@@ -352,13 +352,13 @@ class NightNets:
 
 def nightly_nets(matches: Iterable[MatchRecord]) -> list[NightNets]:
     """Per day (newest first) and currency (then chips): each player's net over every hand won that day
-    with money or chips, in finished matches and in those still being played (in Fapfap each hand is
+    with money or chips (Cat Tê chips with a worth: in money), in finished matches and in those still being played (in Fapfap each hand is
     paid when it is won). Raises ValueError when a match's day goes back."""
     nights: dict[tuple[datetime.date, bool, str], tuple[list[MatchRecord], dict[Key, int]]] = {}
     for match in _chosen(matches, None):
         for chips, currency, nets in ((False, match.currency, match.money), (True, "", match.chips_net)):
-            if nets is None or not match.hands_played:
-                continue
+            if nets is None or not match.hands_played or (chips and match.money is not None):
+                continue  # chips with a worth are settled in money
             counted, total = nights.setdefault((match.day, chips, currency), ([], {}))
             counted.append(match)
             for player, net in zip(match.players, nets):

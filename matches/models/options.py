@@ -6,7 +6,7 @@ from matches.domain import rules
 from matches.domain.errors import BadInput
 
 STAKE_LABEL_MAX_LENGTH = 12
-MAX_STAKE = 10_000_000
+MAX_STAKE = 10_000_000  # in the currency's smallest units (matches.domain.money), as every amount
 DEFAULT_STARTING_CHIPS = 20
 MAX_STARTING_CHIPS = 10_000
 
@@ -30,10 +30,11 @@ def check_match_end(game: rules.Game, match_end: rules.MatchEnd | None) -> rules
 def check_options(
     game: rules.Game, starting_chips: int | None, stake_amount: int | None, stake_label: str
 ) -> dict[str, object]:
-    """The sitting's chips and stake, checked against `game`; raises BadInput naming what to fix."""
+    """The sitting's chips and stake, checked against `game`; raises BadInput naming what to fix. A game
+    with chips takes a stake too: what one chip is worth."""
     if not game.uses_chips and starting_chips is not None:
         raise BadInput("no_chips", game=game.name)
-    if not game.uses_stake and (stake_amount is not None or stake_label):
+    if not (game.uses_stake or game.uses_chips) and (stake_amount is not None or stake_label):
         raise BadInput("no_stake", game=game.name)
     if game.uses_chips:
         starting_chips = DEFAULT_STARTING_CHIPS if starting_chips is None else starting_chips

@@ -15,12 +15,12 @@ from django.utils import timezone
 from matches.domain.errors import BadInput, Conflict
 from matches.models.options import STAKE_LABEL_MAX_LENGTH
 
-LARGEST_PAYMENT = 10**15  # whole units: more than any tab a group at its limits runs up
+LARGEST_PAYMENT = 10**15  # smallest units (matches.domain.money): more than any tab a group at its limits runs up
 PHONE_MAX_LENGTH = 12
 
 
 class Payment(models.Model):
-    """`payer` gave `payee` `amount` whole units of `currency`, as `marked_by_phone` said `at`;
+    """`payer` gave `payee` `amount` smallest units of `currency`, as `marked_by_phone` said `at`;
     `taken_back_at` (and by which phone) when that phone said it was a mistake."""
 
     group = models.ForeignKey("Group", on_delete=models.CASCADE, related_name="payments")

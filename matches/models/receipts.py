@@ -22,6 +22,7 @@ class Receipt(models.Model):
         CORRECT = "correct"
         END = "end"
         CHIPS = "chips"
+        REMATCH = "rematch"
         JOIN = "join"
         LEAVE = "leave"
         RENAME = "rename"

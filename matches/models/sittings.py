@@ -113,7 +113,7 @@ class Sitting(SittingVerbs, TableVerbs, TableChangeVerbs, ReceiptVerbs, models.M
     def stakes(self) -> Stakes:
         """What this sitting's totals come to in chips or money (domain/stakes.py)."""
         game = self.rules
-        stake = self.stake_amount if game.uses_stake else None
+        stake = self.stake_amount if game.uses_stake or game.uses_chips else None
         batches = (self.reissued_before, self.chips_reissued)
         parts = self._parts() if self.changes else ((), (), ())
         return Stakes.of(game.uses_chips, self.starting_chips, *batches, stake, self.stake_label, *parts)

@@ -159,7 +159,7 @@ class Table:
     def standing_scores(self) -> list[int]:
         """What places go by: chips in front (Cat Tê), or the totals; at a stake, when the table changed
         mid-match, the money (its hands had different numbers of payers)."""
-        return self.nets if self.stakes.stake and self.stakes.parts else self.balances()
+        return self.nets if self.stakes.stake and self.stakes.parts and not self.stakes.chips else self.balances()
 
     def position_of(self, seat_id: int) -> int:
         return next(seat.position for seat in self.seats if seat.pk == seat_id)

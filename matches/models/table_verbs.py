@@ -20,9 +20,10 @@ from matches.models.verbs import group_first
 
 class TableVerbs:
     @group_first
-    def rematch(self) -> Self:
+    def rematch(self, by: Recorder = ANYONE) -> Self:
         """A new sitting with the same game, players, settings, group and zone; one per sitting (a second
-        phone gets the first one's). The seating turns so the next dealer deals hand 1."""
+        phone gets the first one's). The seating turns so the next dealer deals hand 1. The match ended
+        keeps a receipt of it (which phone, when)."""
         with transaction.atomic():
             seats, _ = self._lock_with_group()  # (the new sitting's row refers to the group)
             if self.next_sitting_id:
@@ -36,6 +37,7 @@ class TableVerbs:
             options = sitting_options(self.starting_chips, self.stake_amount, self.stake_label)
             new = self._seat(self.game, players, self.match_end, options, group=self.group, time_zone=self.time_zone)
             self._update(next_sitting=new)
+            self._receipt(Receipt.Verb.REMATCH, "", None, by)
         return new
 
 
@@ -60,7 +62,7 @@ class TableVerbs:
                 chips_reissued=self.chips_reissued + 1,
                 reissued_before=[*self.reissued_before, table.open_number],
             )
-            self._receipt(Receipt.Verb.CHIPS, key, table.open_number, by)
+            self._receipt(Receipt.Verb.CHIPS, key, table.open_number, by, last=table.open_number - 1)
 
     def rotate_links(self) -> None:
         """New member and watch links; the old ones stop working at once (a link leaked)."""

@@ -280,7 +280,7 @@ class SittingVerbs:
                 self._count_in_group(1)
             self._update(finished_at=timezone.now(), ended_how=EndedHow.ENDED_EARLY)
             self._store_best_runs(seats)
-            self._receipt(Receipt.Verb.END, key, table.open_number, by)
+            self._receipt(Receipt.Verb.END, key, table.open_number, by, last=table.open_number - 1)
 
     def _lock(self) -> list[Seat]:
         """Lock and re-read this sitting's row, return its seats; Sitting.DoesNotExist when the link is gone."""

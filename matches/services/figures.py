@@ -128,7 +128,7 @@ def record(sitting: SittingRow, seats: SeatColumns, stakes: Stakes | None = None
     Cat Tê: net chips, the total. Source: RULES.md (Fapfap stakes; Cat Te)."""
     game = rules.get_game(sitting.game)
     totals = seats.totals
-    stake = sitting.stake_amount if game.uses_stake else None
+    stake = sitting.stake_amount if game.uses_stake or game.uses_chips else None
     if stakes is None:
         stakes = Stakes.of(game.uses_chips, sitting.starting_chips, (), sitting.chips_reissued, stake, sitting.stake_label)
     issued = stakes.issued()

@@ -22,8 +22,9 @@ from matches.models import (
     STAKE_LABEL_MAX_LENGTH,
     default_match_end,
 )
-from matches.web.presenters.table_state import grouped
-from matches.domain.names import NAME_MAX_LENGTH, clean_name, name_key, name_refusal
+from matches.web.amounts import AmountRefused, read_amount
+from matches.web.presenters.numbers import grouped
+from matches.domain.names import clean_name, name_key, name_refusal
 from matches.web.refusals import refusal_text
 from matches.web.texts import rule_message
 
@@ -144,9 +145,13 @@ class StartForm(forms.Form):
                 initial=DEFAULT_STARTING_CHIPS,
                 required=False,
             )
-        if game.uses_stake:
-            self.fields["stake_amount"] = whole_number(
-                _("Stake"), 1, MAX_STAKE, _("Type the stake as a whole number, like 100."), required=False
+        if game.uses_stake or game.uses_chips:  # a stake, or what one chip is worth
+            self.fields["stake_amount"] = forms.CharField(
+                label=_("Stake") if game.uses_stake else _("One chip is worth"),
+                required=False,
+                max_length=40,
+                strip=True,
+                error_messages={"max_length": _("Type an amount, like 100.")},
             )
             self.fields["stake_label"] = forms.CharField(
                 label=_("Currency"),
@@ -198,8 +203,8 @@ class StartForm(forms.Form):
             self.player_count_error = rule_message(refusal)
             self.add_error(None, self.player_count_error)
         data["end_target"] = self._end_target(data.get("end_kind"))
-        if self.game.uses_stake and data.get("stake_label") and self._stake_left_empty():
-            self.add_error("stake_amount", _("Type the stake for one hand, or leave the currency empty."))
+        if "stake_amount" in self.fields and "stake_amount" not in self.errors:
+            data["stake_amount"] = self._stake(data.get("stake_amount") or "", data.get("stake_label") or "")
         return data
 
     player_count_error = ""  # shown with the names it is about, not with the other errors
@@ -224,9 +229,19 @@ class StartForm(forms.Form):
         """The form's errors that belong to no field, but for the number of players."""
         return [error for error in self.non_field_errors() if error != self.player_count_error]
 
-    def _stake_left_empty(self) -> bool:
-        """No stake typed (one typed wrong has its own message)."""
-        return "stake_amount" not in self.errors and not self.cleaned_data.get("stake_amount")
+    def _stake(self, typed: str, label: str) -> int | None:
+        """The stake (or a chip's worth) typed, in smallest units of the currency `label` names (None:
+        none); a refusal says what to type, in the currency's own decimals ("0,50 €"; FCFA has none)."""
+        if not typed:
+            if label:
+                self.add_error("stake_amount", gettext("Type the stake for one hand, or leave the currency empty.")
+                               if self.game.uses_stake else gettext("Type what one chip is worth, or leave the currency empty."))
+            return None
+        try:
+            return read_amount(typed, label, 1, MAX_STAKE)
+        except AmountRefused as refusal:
+            self.add_error("stake_amount", str(refusal))
+            return None
 
     def _names(self) -> list[str]:
         """The names of the non-blank rows, in order; a row that is no usable name gets its error."""

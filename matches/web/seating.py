@@ -16,6 +16,7 @@ from matches.domain.names import clean_name, name_refusal, same_as
 from matches.models import Group, Player
 from matches.web.bidi import bdi, sentence
 from matches.web.forms import END_TARGET_FIELDS, MAX_FORM_ROWS
+from matches.web.presenters.numbers import typed_amount
 from matches.web.refusals import REFUSALS
 from matches.web.texts import table_full
 
@@ -98,9 +99,9 @@ def remembered_settings(group: Group, game: rules.Game) -> dict:
         initial[field] = last["end_target"]
     if game.uses_chips and last["starting_chips"] is not None:
         initial["starting_chips"] = last["starting_chips"]
-    if game.uses_stake:
+    if game.uses_stake or game.uses_chips:
         if last["stake_amount"] is not None:
-            initial["stake_amount"] = last["stake_amount"]
+            initial["stake_amount"] = typed_amount(last["stake_amount"], last["stake_label"] or "")
         if last["stake_label"]:
             initial["stake_label"] = last["stake_label"]
     return initial

@@ -196,4 +196,8 @@ def test_a_correction_of_an_earlier_money_hand_shows_on_another_phone_until_it_s
     expect(first.locator("#table")).to_be_visible()
     expect(first.locator(".notice.change")).to_have_count(0)  # seen on this phone, for good
     expect(second.locator(".notice.change")).to_have_count(1)  # the other phone has not said so
+    second.reload()  # the receipts are the server's: a reloaded page still shows them
+    expect(second.locator(".notice.change")).to_contain_text("Hand 1 changed on another phone")
+    second.goto(url + "hands/")
+    expect(second.locator("main")).to_contain_text("first recorded as Aïcha")
     assert first.errors == [] and second.errors == []

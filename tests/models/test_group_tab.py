@@ -22,9 +22,15 @@ PEOPLE = ["Ana", "Ben", "Cleo", "Dan"]
 
 
 def expected_gains(sitting: Sitting, stake: int) -> dict[int, int]:
-    """Each player's gain over the sitting's recorded hands: the others pay the winner stake x multiplier."""
+    """Each player's gain over the sitting's recorded hands: in Fapfap the others pay the winner stake x
+    multiplier; in Cat Tê each chip a hand moved is worth the stake."""
     seats = list(sitting.seats.order_by("position"))
     gains = {seat.player_id: 0 for seat in seats}
+    if sitting.game == "cat-te":
+        for hand in sitting.hands.filter(winner__isnull=False):
+            for seat in seats:
+                gains[seat.player_id] += stake * hand.points[seat.position]
+        return gains
     for hand in sitting.hands.filter(winner__isnull=False):
         times = max(hand.points)
         for seat in seats:
@@ -37,14 +43,20 @@ def expected_gains(sitting: Sitting, stake: int) -> dict[int, int]:
 @SETTINGS
 @given(st.data())
 def test_the_tab_is_every_hand_s_gains_less_every_payment_and_settles_in_the_fewest_payments(data):
+    """Amounts in the currency's smallest unit: cents for €, whole francs for CFA; Fapfap stakes and Cat Tê
+    chips with a worth both move money."""
     group = Group.create("Tab", PEOPLE)
     ids = [player.pk for player in group.members()]
     expected = dict.fromkeys(ids, 0)
+    currency = data.draw(st.sampled_from(["CFA", "€"]))
     for night in range(data.draw(st.integers(1, 3))):
         for _ in range(data.draw(st.integers(1, 2))):
-            stake = data.draw(st.integers(1, 500))
-            seated = data.draw(st.lists(st.sampled_from(ids), min_size=2, max_size=4, unique=True))
-            sitting = group.start_match("fapfap", seated, MatchEnd(MatchEndKind.HANDS, 40), stake_amount=stake, stake_label="CFA")
+            stake = data.draw(st.integers(1, 500))  # 500 CFA, or 5,00 € (1 is one cent)
+            game = data.draw(st.sampled_from(["fapfap", "fapfap", "cat-te"]))
+            seated = data.draw(st.lists(st.sampled_from(ids), min_size=2 if game == "fapfap" else 3, max_size=4, unique=True))
+            end = MatchEnd(MatchEndKind.HANDS, 40 if game == "fapfap" else 12)
+            sitting = group.start_match(game, seated, end, stake_amount=stake, stake_label=currency)
+            answer = (lambda: {"multiplier": data.draw(st.sampled_from("124"))}) if game == "fapfap" else (lambda: {"how": "last"})
             Sitting.objects.filter(pk=sitting.pk).update(started_at=timezone.now() - datetime.timedelta(days=3 - night))
             for _ in range(data.draw(st.integers(0, 6))):
                 sitting.refresh_from_db()
@@ -52,11 +64,11 @@ def test_the_tab_is_every_hand_s_gains_less_every_payment_and_settles_in_the_few
                 step = data.draw(st.sampled_from(["tap", "tap", "tap", "correct", "undo"]))
                 if step == "correct" and open_number > 1:
                     number = data.draw(st.integers(1, open_number - 1))
-                    sitting.correct_hand(number, data.draw(st.integers(0, len(seated) - 1)), {"multiplier": data.draw(st.sampled_from("124"))})
+                    sitting.correct_hand(number, data.draw(st.integers(0, len(seated) - 1)), answer())
                 elif step == "undo" and open_number > 1:
                     sitting.undo_hand(open_number - 1)
                 else:
-                    sitting.record_hand(open_number, data.draw(st.integers(0, len(seated) - 1)), {"multiplier": data.draw(st.sampled_from("124"))})
+                    sitting.record_hand(open_number, data.draw(st.integers(0, len(seated) - 1)), answer())
             if data.draw(st.booleans()):
                 sitting.end_match()
             for player, gain in expected_gains(sitting, stake).items():
@@ -64,7 +76,7 @@ def test_the_tab_is_every_hand_s_gains_less_every_payment_and_settles_in_the_few
         for _ in range(data.draw(st.integers(0, 3))):  # a few partial payments, right or wrong way round
             payer, payee = data.draw(st.lists(st.sampled_from(ids), min_size=2, max_size=2, unique=True))
             amount = data.draw(st.integers(1, 2000))
-            paid = group.mark_paid(payer, payee, amount, "CFA", by="ph1")
+            paid = group.mark_paid(payer, payee, amount, currency, by="ph1")
             expected[payer] += amount
             expected[payee] -= amount
             if data.draw(st.integers(0, 4)) == 0:
@@ -73,7 +85,7 @@ def test_the_tab_is_every_hand_s_gains_less_every_payment_and_settles_in_the_few
                 expected[payee] += amount
     tab = read_tab(group)
     names = {player.pk: player.name for player in group.members()}
-    by_name = dict(tab.balances.get("CFA", []))
+    by_name = dict(tab.balances.get(currency, []))
     assert sum(by_name.values()) == 0
     assert {name: by_name.get(name, 0) for name in names.values()} == {names[p]: owed for p, owed in expected.items()}
     owed = {p: expected[p] for p in ids}

@@ -48,7 +48,7 @@ GAMES_TO_THE_END = [
         {"end_kind": "points", "end_target": "5", "stake_amount": "100", "stake_label": "FCFA"},
         ["Aïcha", "Boubacar", "Chaibou"],
         [(2, {"multiplier": "4"}), (1, {"multiplier": "2"}), (2, {"multiplier": "1"})],
-        "<strong>Boubacar</strong> wins the match with +800 FCFA (5 stakes won).",  # at a stake: the money first
+        "<strong>Boubacar</strong> wins the match with +800\u00a0FCFA (5 stakes won).",  # at a stake: the money first
     ),
     (
         "spar",

@@ -32,7 +32,7 @@ def test_the_group_page_shows_balances_and_each_open_payment_with_a_mark_paid_fo
 def test_mark_paid_is_one_plain_post_that_moves_the_group_on_and_settles_that_payment(client, owing):
     ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
     version = owing.version
-    answer = client.post(reverse("group-paid", args=[owing.token]), {"payer": ben, "payee": ana, "amount": 100, "currency": "CFA"})
+    answer = client.post(reverse("group-paid", args=[owing.token]), {"payer": ben, "payee": ana, "owed": 100, "currency": "CFA"})
     assert answer.status_code == 302
     owing.refresh_from_db()
     assert owing.version == version + 1
@@ -42,18 +42,35 @@ def test_mark_paid_is_one_plain_post_that_moves_the_group_on_and_settles_that_pa
     assert "<bdi>Ben</bdi> pays" not in tab and "<bdi>دانا</bdi> pays <bdi>Ana</bdi> 100 CFA." in tab
 
 
-@pytest.mark.parametrize("amount", ["", "abc", "-5", "0", "9" * 30])
-def test_a_mark_paid_that_makes_no_sense_says_so_and_changes_nothing(client, owing, amount):
+@pytest.mark.parametrize("owed", ["", "abc", "-5", "0", "9" * 30])
+def test_a_mark_paid_that_makes_no_sense_says_so_and_changes_nothing(client, owing, owed):
     ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
-    answer = client.post(reverse("group-paid", args=[owing.token]), {"payer": ben, "payee": ana, "amount": amount})
+    answer = client.post(reverse("group-paid", args=[owing.token]), {"payer": ben, "payee": ana, "owed": owed})
     assert answer.status_code == 400 and 'class="notice error"' in answer.content.decode()
     assert not Payment.objects.exists()
+
+
+@pytest.mark.parametrize("typed", ["abc", "-5", "0", "101", "0.5", "9" * 50])
+def test_a_part_paid_that_is_not_an_amount_up_to_what_is_owed_says_so_and_changes_nothing(client, owing, typed):
+    ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
+    answer = client.post(
+        reverse("group-paid", args=[owing.token]), {"payer": ben, "payee": ana, "owed": 100, "amount": typed, "currency": "CFA"}
+    )
+    assert answer.status_code == 400 and "Type what was paid, up to 100\u00a0CFA, like 100." in answer.content.decode()
+    assert not Payment.objects.exists()
+
+
+def test_a_part_paid_in_cents_is_kept_in_cents(client, owing):
+    ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
+    paid = {"payer": ben, "payee": ana, "owed": 1250, "amount": "2,50", "currency": "€"}
+    assert client.post(reverse("group-paid", args=[owing.token]), paid).status_code == 302
+    assert Payment.objects.get().amount == 250
 
 
 def test_the_tab_page_lists_payments_strikes_those_taken_back_and_forgives(client, owing):
     ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
     client.get(owing.get_absolute_url())  # this phone gets its id
-    client.post(reverse("group-paid", args=[owing.token]), {"payer": ben, "payee": ana, "amount": 40, "currency": "CFA"})
+    client.post(reverse("group-paid", args=[owing.token]), {"payer": ben, "payee": ana, "owed": 100, "amount": "40", "currency": "CFA"})
     paid = Payment.objects.get()
     tab_url = reverse("group-tab", args=[owing.token])
     page = client.get(tab_url).content.decode()

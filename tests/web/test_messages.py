@@ -70,15 +70,56 @@ def test_too_few_players_says_how_many_names_are_missing(count, message):
     assert texts.rule_message(refusal.value) == message
 
 
+NOT_AN_AMOUNT = "Type an amount, like 100."
+NO_CENTS = "FCFA has no smaller unit: type a whole amount, like 100."
+CENTS_NEED_A_CURRENCY = "Type a whole amount, like 100; to count cents, type the currency too, like €."
+
+
 @pytest.mark.django_db
-@pytest.mark.parametrize("stake", ["0.5", "1,5", "1 00", "ten", "2e3", "100 FCFA"])
-@pytest.mark.parametrize("currency", ["", "FCFA"])
-def test_a_stake_that_is_not_a_whole_number_is_answered_with_what_to_type(client, stake, currency):
+@pytest.mark.parametrize(
+    ("stake", "currency", "message"),
+    [
+        ("0.5", "FCFA", NO_CENTS),
+        ("1,5", "FCFA", NO_CENTS),
+        ("2.50", "FCFA", NO_CENTS),
+        ("0.5", "", CENTS_NEED_A_CURRENCY),
+        ("1 00", "FCFA", NOT_AN_AMOUNT),
+        ("ten", "", NOT_AN_AMOUNT),
+        ("2e3", "FCFA", NOT_AN_AMOUNT),
+        ("100 FCFA", "FCFA", NOT_AN_AMOUNT),
+        ("-5", "FCFA", NOT_AN_AMOUNT),
+        ("0,505", "€", "€ counts to 2 decimals: type an amount like 0.50."),
+        ("0,5.0", "€", "Type an amount, like 0.50."),
+        ("0", "€", "Type an amount from 0.01 to 100,000.00."),
+        ("10000001", "FCFA", "Type an amount from 1 to 10,000,000."),
+    ],
+)
+def test_a_stake_the_currency_cannot_hold_is_answered_with_what_to_type(client, stake, currency, message):
     response = client.post("/start/fapfap/", start_data("fapfap", ["A", "B"], stake_amount=stake, stake_label=currency))
     page = response.content.decode()
     assert response.status_code == 400 and Sitting.objects.count() == 0
-    assert "Type the stake as a whole number, like 100." in page
+    assert message in page
     assert "Type the stake for one hand" not in page  # the stake was typed: not "no stake"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("stake", "currency", "kept"),
+    [("0,50", "€", 50), ("2.50", "EUR", 250), ("1.000,50", "euros", 100_050), ("45.000", "đ", 45_000), ("300", "FCFA", 300)],
+)
+def test_a_stake_is_kept_exactly_in_the_currencys_smallest_unit(client, stake, currency, kept):
+    response = client.post("/start/fapfap/", start_data("fapfap", ["A", "B"], stake_amount=stake, stake_label=currency))
+    assert response.status_code == 302 and Sitting.objects.get().stake_amount == kept
+
+
+@pytest.mark.django_db
+def test_a_stake_in_cents_is_written_as_the_phones_language_writes_money(client):
+    Sitting.start("fapfap", ["A", "B"], stake_amount=150, stake_label="€").record_hand(1, 0, extras={"multiplier": 2})
+    sitting = Sitting.objects.get()
+    english = client.get(f"/s/{sitting.token}/").content.decode()
+    french = client.get(f"/s/{sitting.token}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert ">+3.00<" in english and ">\u22123.00<" in english and "3.00 € from each other player" in english
+    assert ">+3,00<" in french and "Une mise vaut 1,50\u00a0€" in french
 
 
 @pytest.mark.django_db
@@ -148,9 +189,9 @@ def test_french_says_it_right(msgid):
 
 @pytest.mark.django_db
 def test_a_field_bound_in_french_reads_as_french(client):
-    data = start_data("fapfap", ["A", "B"], stake_amount="-100", stake_label="FCFA")
+    data = start_data("fapfap", ["A", "B"], stake_amount="0", stake_label="€")
     page = client.post("/start/fapfap/", data, **FR).content.decode()
-    assert "Mise\u00a0: au moins 1." in page
+    assert "Tapez un montant de 0,01 à 100\u00a0000,00." in page
 
 
 @pytest.mark.django_db

@@ -82,6 +82,22 @@ def test_an_undone_hand_leaves_a_trace_on_the_all_hands_page(client):
     assert re.search(r"Hands taken back Hand 2, Aïcha \(with a 4 or higher\): undone at \d\d:\d\d on Aïcha’s phone\.", said)
 
 
+def test_the_all_hands_page_says_who_ended_the_match_handed_out_chips_and_started_the_rematch(client):
+    sitting = Sitting.start("cat-te", NAMES, starting_chips=1)
+    sitting.record_hand(1, 0, {"how": "last"})  # Boubacar and Aïcha run out
+    sitting.reissue_chips(0, by=Recorder("phoneC", 2))
+    sitting.end_match(2, by=Recorder("phoneB", 1))
+    sitting.rematch(by=Recorder("phoneA", 0))
+    for page in (url(sitting, "hands/"),):
+        said = words(client.get(page))
+        assert re.search(
+            r"Other changes Rematch started at \d\d:\d\d on Ngono’s phone\. "
+            r"Match ended before hand 2, at \d\d:\d\d on Boubacar’s phone\. "
+            r"New stacks for everyone before hand 2, at \d\d:\d\d on Aïcha’s phone\.",
+            said,
+        ), said
+
+
 def test_the_csv_says_who_tapped_and_corrected_each_hand_and_what_it_was_first(client):
     from tests.csv_files import of_kind, read
 

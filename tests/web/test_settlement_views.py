@@ -207,10 +207,10 @@ def test_the_shared_result_in_english(client):
     expected = "\n".join(
         [
             f"Fapfap · {formats.date_format(day, 'DATE_FORMAT')}",  # Nov. 30, 2026
-            "1. Ngono: +1,300 FCFA (7 stakes won)",  # at a stake, the money first (issue 10)
-            "2. Mbarga: \u2212500 FCFA (1 stake won)",  # a Latin name bare: FSI and PDI only around right-to-left ones
-            "3. Ateba: \u2212800 FCFA (0 stakes won)",
-            "Ngono wins the match with +1,300 FCFA (7 stakes won).",
+            "1. Ngono: +1,300\u00a0FCFA (7 stakes won)",  # at a stake, the money first (issue 10)
+            "2. Mbarga: \u2212500\u00a0FCFA (1 stake won)",  # a Latin name bare: FSI and PDI only around right-to-left ones
+            "3. Ateba: \u2212800\u00a0FCFA (0 stakes won)",
+            "Ngono wins the match with +1,300\u00a0FCFA (7 stakes won).",
             "Settling up in FCFA:",
             "Ateba pays Ngono 800 FCFA.",
             "Mbarga pays Ngono 500 FCFA.",
@@ -275,3 +275,18 @@ def test_an_open_match_ended_by_a_member_says_when_not_that_it_ended_early(clien
 
 # The share button in a phone's browser (the share sheet, the clipboard): tests/browser/test_share_result.py;
 # the result's box without JavaScript: tests/web/test_without_javascript.py.
+
+
+@pytest.mark.django_db
+def test_cat_te_chips_with_a_worth_settle_in_money_in_the_phones_language(client):
+    """Each chip a hand moved is worth the stake: Đức, who lost 2 chips at 5,000 đ each, pays 10,000 đ."""
+    worth = {"end_kind": "hands", "end_target_hands": "12", "starting_chips": "20", "stake_amount": "5.000", "stake_label": "đ"}
+    sitting = start(client, "cat-te", worth, ["Lan", "Minh", "Đức"])
+    assert sitting.stake_amount == 5000
+    tap(client, sitting, 1, 1, {"how": "last"})  # Lan: 1 chip from each
+    tap(client, sitting, 2, 2, {"how": "last"})  # Minh: 1 chip from each
+    english = unescape(client.get(url(sitting)).content.decode())
+    assert "Settling up in đ" in english
+    assert "<bdi>Đức</bdi> pays <bdi>Lan</bdi> 5,000 đ." in english and "<bdi>Đức</bdi> pays <bdi>Minh</bdi> 5,000 đ." in english
+    vietnamese = unescape(client.get(url(sitting), HTTP_ACCEPT_LANGUAGE="vi").content.decode())
+    assert "<bdi>Đức</bdi> trả <bdi>Lan</bdi> 5.000 đ." in vietnamese, re.findall(r"[^>]{0,40}5.000[^<]{0,20}", vietnamese)

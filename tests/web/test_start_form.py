@@ -251,7 +251,7 @@ def test_the_start_form_offers_the_match_this_phone_is_still_playing(client):
 def test_a_bound_in_a_form_message_is_written_as_the_language_groups_numbers(client):
     from django.utils import translation
 
-    from matches.web.presenters.table_state import grouped
+    from matches.web.presenters.numbers import grouped
 
     data = {"action": "start", "end_kind": "hands", "end_target": "99999999999", "player_1": "A", "player_2": "B"}
     page = client.post("/start/agram/", data, HTTP_ACCEPT_LANGUAGE="fr").content.decode()

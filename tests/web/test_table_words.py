@@ -101,14 +101,14 @@ def test_a_stake_of_one_has_its_money_column_named_by_its_currency(client):
     """The money column is each player's net: every other player pays the winner stake x multiplier,
     so with n seats a player nets stake x (n x own stakes - everyone's). Even at a stake of 1 that
     differs from the stakes won: B's x4 is +4 for B and -4 for A. Source: RULES.md, Fapfap stakes."""
-    sitting = start(client, "fapfap", {"stake_amount": "1", "stake_label": "€"}, ["A", "B"])
+    sitting = start(client, "fapfap", {"stake_amount": "1", "stake_label": "FCFA"}, ["A", "B"])
     tap(client, sitting, 1, 2, {"multiplier": "4"})
     assert tally(client.get(url(sitting)).content.decode()) == (
-        ["Stakes won", "€", "Hands won"],
+        ["Stakes won", "FCFA", "Hands won"],
         {"A": [0, -4, 0], "B": [4, 4, 1]},
     )
     french = tally(client.get(url(sitting), **FR).content.decode())
-    assert french[0] == ["Mises gagnées", "€", "Mains gagnées"]
+    assert french[0] == ["Mises gagnées", "FCFA", "Mains gagnées"]
 
 
 def test_negatives_take_one_minus_sign_on_every_screen_and_the_file_a_hyphen(client):
@@ -238,8 +238,8 @@ RESULTS = [
         "fapfap",
         {"stake_amount": "100", "stake_label": "FCFA"},
         [(2, {"multiplier": "4"}), (1, {"multiplier": "2"}), (2, {"multiplier": "1"})],
-        "<strong>B</strong> wins the match with +800 FCFA (5 stakes won).",  # at a stake: the money first
-        "<strong>B</strong> gagne la partie avec +800 FCFA (5 mises gagnées).",
+        "<strong>B</strong> wins the match with +800\u00a0FCFA (5 stakes won).",  # at a stake: the money first
+        "<strong>B</strong> gagne la partie avec +800\u00a0FCFA (5 mises gagnées).",
     ),
     (
         "fapfap",

@@ -12,9 +12,11 @@ from django.utils.translation import gettext as _
 from matches.domain import rules, seating
 from matches.domain.capacity import GROUP_HANDS, GROUP_MATCHES, GROUP_PLAYERS, MATCH_HANDS
 from matches.domain.errors import BadInput
+from matches.domain.money import in_smallest_units
 from matches.domain.names import GROUP_NAME_MAX_LENGTH, NAME_MAX_LENGTH, clean_name, name_refusal, repeats
 from matches.models import STAKE_LABEL_MAX_LENGTH, Sitting, check_match_end, check_options
 from matches.services.wording import refusal_sentence
+from matches.services.archive.fields import in_whole_units
 from matches.services.archive.fields import (
     FORMAT,
     GROUP_FIELDS,
@@ -22,6 +24,7 @@ from matches.services.archive.fields import (
     PLAYER_FIELDS,
     SEAT_FIELDS,
     SITTING_FIELDS,
+    MONEY,
     VERSION,
     ZONE,
     ArchiveError,
@@ -80,7 +83,8 @@ def checked_archive(
             _("This archive is version %(found)s of the format; this server reads version %(known)d only.")
             % {"found": shown(data.get("version")), "known": VERSION}
         )
-    check_fields(data, _("The archive"), GROUP_FIELDS, optional=(ZONE, *TAB_FIELDS))
+    check_fields(data, _("The archive"), GROUP_FIELDS, optional=(ZONE, MONEY, *TAB_FIELDS))
+    whole_units = in_whole_units(data)
     name = read_text(data, "name", "name", GROUP_NAME_MAX_LENGTH)
     if name != clean_name(name):
         fail_unclean("name", name)
@@ -105,7 +109,7 @@ def checked_archive(
         _too_many_hands()
     sittings, won = [], 0
     for number, entry in enumerate(entries):
-        sittings.append(_sitting(entry, f"sittings[{number}]", len(players), len(entries)))
+        sittings.append(_sitting(entry, f"sittings[{number}]", len(players), len(entries), whole_units))
         won += sum(hand.winner is not None for hand in sittings[-1].hands)
         if won > GROUP_HANDS:
             _too_many_hands()
@@ -163,7 +167,7 @@ def _distinct_members(players: list[PlayerEntry]) -> None:
         )
 
 
-def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> SittingEntry:
+def _sitting(entry: object, where: str, n_players: int, n_sittings: int, whole_units: bool = False) -> SittingEntry:
     entry = read_object(entry, where)
     check_fields(entry, where, SITTING_FIELDS, optional=(ZONE, "table_changes", "receipts"))
     slug = read_text(entry, "game", f"{where}.game", 20)
@@ -190,6 +194,8 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int) -> Sitt
     }
     if options["stake_label"] != options["stake_label"].strip():  # as the start form keeps it
         fail_unclean(f"{where}.stake_label", options["stake_label"])
+    if whole_units and options["stake_amount"]:
+        options["stake_amount"] = in_smallest_units(options["stake_amount"], options["stake_label"])
     try:
         if check_options(game, **options) != options:  # a chips game without its starting chips
             fail_type(f"{where}.starting_chips", None, whole_kind(1, INT_MAX))

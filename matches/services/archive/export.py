@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from matches.models import Group, Hand, Receipt, Seat, Sitting, TableChange
 from matches.models.snapshot import read_snapshot
-from matches.services.archive.fields import FORMAT, VERSION, ZONE, ArchiveError
+from matches.services.archive.fields import FORMAT, MONEY, SMALLEST, VERSION, ZONE, ArchiveError
 from matches.services.archive.payments import TAB_FIELDS, exported_tab
 
 def export_group(group: Group) -> dict:
@@ -39,6 +39,7 @@ def export_group(group: Group) -> dict:
             "created_at": _moment(group.created_at),
             "changed_at": _moment(group.changed_at),
             ZONE: group.time_zone,
+            MONEY: SMALLEST,
             "players": [{"name": p.name, "left": p.left, "erased": p.erased} for p in players],
             "sittings": [
                 _sitting_entry(

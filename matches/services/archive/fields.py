@@ -24,6 +24,9 @@ CLOCKS_APART = datetime.timedelta(days=1)
 
 GROUP_FIELDS = ("format", "version", "name", "created_at", "changed_at", "players", "sittings")
 ZONE = "time_zone"  # in a group and in each of its sittings; optional (absent: the server's clock)
+# Stakes and payments in the currency's smallest units (cents: matches.domain.money); absent in older
+# archives, whose amounts are whole units.
+MONEY, SMALLEST = "money", "smallest units"
 PLAYER_FIELDS = ("name", "left", "erased")
 SITTING_FIELDS = (
     "game",
@@ -202,3 +205,12 @@ def read_moment(entry: dict, key: str, where: str, optional: bool = False) -> da
             % {"where": where, "value": shown(value)}
         )
     return moment
+
+
+def in_whole_units(data: dict) -> bool:
+    """Whether the archive's amounts are whole units (an older archive); ArchiveError for an unknown "money"."""
+    if MONEY not in data:
+        return True
+    if data[MONEY] != SMALLEST:
+        raise ArchiveError(_('The archive\'s "money" should be "%(money)s".') % {"money": SMALLEST})
+    return False

@@ -11,10 +11,11 @@ import datetime
 
 from django.utils.translation import gettext as _
 
+from matches.domain.money import in_smallest_units
 from matches.models import STAKE_LABEL_MAX_LENGTH, Forgiveness, Group, Payment
 from matches.models.payments import LARGEST_PAYMENT, PHONE_MAX_LENGTH
 from matches.services.archive.fields import ArchiveError, check_fields, read_list, read_moment, read_object, read_text
-from matches.services.archive.fields import read_whole
+from matches.services.archive.fields import in_whole_units, read_whole
 
 PAYMENT_FIELDS = ("payer", "payee", "amount", "currency", "marked_by_phone", "at", "taken_back_at", "taken_back_by_phone")
 FORGIVEN_FIELDS = ("by_phone", "at")
@@ -47,7 +48,7 @@ def checked_tab(data: dict, n_players: int) -> tuple[list[dict], list[dict]]:
     forgiven_listed = read_list(data, "forgiven", "forgiven") if "forgiven" in data else []
     if len(listed) + len(forgiven_listed) > TAB_ENTRIES:
         raise ArchiveError(_("The archive lists more payments than a group keeps."))
-    payments = []
+    payments, whole_units = [], in_whole_units(data)
     for number, entry in enumerate(listed):
         where = f"payments[{number}]"
         entry = read_object(entry, where)
@@ -62,6 +63,8 @@ def checked_tab(data: dict, n_players: int) -> tuple[list[dict], list[dict]]:
             "taken_back_at": read_moment(entry, "taken_back_at", f"{where}.taken_back_at", optional=True),
             "taken_back_by_phone": read_text(entry, "taken_back_by_phone", f"{where}.taken_back_by_phone", PHONE_MAX_LENGTH),
         }
+        if whole_units:
+            payment["amount"] = min(in_smallest_units(payment["amount"], payment["currency"]), LARGEST_PAYMENT)
         if n_players == 0 or payment["payer"] == payment["payee"]:
             raise ArchiveError(_("%(where)s: a payment goes from one of the file's players to another.") % {"where": where})
         payments.append(payment)

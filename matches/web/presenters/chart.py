@@ -11,7 +11,7 @@ from matches.domain import rules
 from matches.domain.chart import CHART_POINTS, NAME_BASELINE, NAME_GAP, Chart, draw, sampled
 from matches.models import Hand, Sitting
 from matches.web.presenters.table_state import TableState
-from matches.web.presenters.table_state import grouped, grouper
+from matches.web.presenters.numbers import grouper, money_number
 from matches.domain.names import shared
 
 
@@ -63,17 +63,25 @@ def shown(sitting: Sitting, number: int, totals: list[int], then_new_stacks: boo
     return sitting.stakes.shown(totals, before=number + 1 if then_new_stacks else number)
 
 
-def table_rows(chart: Chart | None, money: bool = False) -> SafeString:
-    """The chart's screen-reader table, written as the score table writes numbers. Built here, not in a
-    template: a tap's answer carries up to forty rows, and a template loop over them costs more than this."""
+def written(money: str | None):
+    """How the chart writes its values: money in smallest units of currency `money`, else whole numbers."""
+    if money is None:
+        return grouper()
+    return lambda value: money_number(value, money)
+
+
+def table_rows(chart: Chart | None, money: str | None = None) -> SafeString:
+    """The chart's screen-reader table, written as the score table writes numbers (`money`: the currency
+    of a money chart). Built here, not in a template: a tap's answer carries up to forty rows, and a
+    template loop over them costs more than this."""
     if chart is None:
         return mark_safe("")
-    number = grouper()
+    number = written(money)
     cells: dict[int, str] = {}  # each value's cell, written once: a chart's values repeat
 
     def cell(value: int) -> str:
         if value not in cells:
-            cells[value] = f"<td>+{number(value)}</td>" if money and value > 0 else f"<td>{number(value)}</td>"
+            cells[value] = f"<td>+{number(value)}</td>" if money is not None and value > 0 else f"<td>{number(value)}</td>"
         return cells[value]
 
     points, rows = chart.points, []
@@ -89,19 +97,19 @@ def chart_title(sitting: Sitting) -> str:
     """What the chart draws, said above it: chips, money in the stake's currency, or the score."""
     if sitting.rules.uses_chips:
         return _("Chips after each hand")
-    if sitting.stake_amount:
+    if sitting.stake_amount:  # a stake (a chip's worth draws chips, above)
         if not sitting.stake_label:
             return _("Money after each hand")
         return _("Money after each hand (%(currency)s)") % {"currency": sitting.stake_label}
     return _("Score after each hand")
 
 
-def chart_svg(chart: Chart) -> SafeString:
+def chart_svg(chart: Chart, money: str | None = None) -> SafeString:
     """The chart as inline SVG: grid, threshold steps, a line per player, then each value above its grid
     line (on its halo, over the lines: they all start at the first value) and each player's name beside
     its end in the line's colour, a right-to-left one isolated (names.shared). Built here: in a tap's answer a template loop costs more than
     the rest of the drawing."""
-    width = chart.width
+    width, number = chart.width, written(money)
     parts = [f'<svg viewBox="{" ".join(map(str, chart.view_box))}" aria-hidden="true" focusable="false">']
     for y, _value in chart.ticks:
         parts.append(f'<line class="tick" x1="0" x2="{width}" y1="{y}" y2="{y}"/>')
@@ -110,7 +118,7 @@ def chart_svg(chart: Chart) -> SafeString:
     for index, line in enumerate(chart.lines):
         parts.append(f'<polyline class="l{index}" points="{line.points}"/>')
     for y, value in chart.ticks:
-        parts.append(f'<text class="axis" x="0" y="{y - 4}">{escape(grouped(value))}</text>')
+        parts.append(f'<text class="axis" x="0" y="{y - 4}">{escape(number(value))}</text>')
     for index, line in enumerate(chart.lines):  # names over every line
         parts.append(
             f'<text class="l{index}" x="{width + NAME_GAP}" y="{line.label_y + NAME_BASELINE}">'

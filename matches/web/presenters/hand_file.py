@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from django.utils import timezone
 from django.utils.translation import ngettext
 
+from matches.domain.money import as_decimal, decimals
 from matches.domain.names import without_isolates
 from matches.domain.settlement import hand_gains
 from matches.web.presenters.receipts import first_kept
@@ -112,9 +113,10 @@ def match_rows(state: TableState, hands: Iterable[Hand], match: dict[str, object
     Source: RULES.md (Cat Te: chips; Fapfap: stakes)."""
     sitting, seats = state.sitting, state.seats
     common: dict[str, object] = {**(match or {}), "unit": sitting.rules.unit}
-    for_money = bool(sitting.rules.uses_stake and sitting.stake_amount)
+    for_money = bool(sitting.stake_amount)  # a stake, or what a chip is worth
     if for_money:
         common["currency"] = sitting.stake_label
+    cash = money_cell(sitting.stake_label)
     batches, given = list(state.stakes.batches), 0
     totals, wins = [0] * len(seats), [0] * len(seats)
     facts = HandFacts(state)
@@ -129,7 +131,9 @@ def match_rows(state: TableState, hands: Iterable[Hand], match: dict[str, object
         yield from arrivals(state, common, number)
         played = True
         money = None
-        if for_money:  # paid by those who played the hand
+        if for_money and state.stakes.chips:  # each chip won or lost is worth the stake
+            money = {p: hand.points[p] * sitting.stake_amount for p in playing}
+        elif for_money:  # paid by those who played the hand
             money = dict(zip(playing, hand_gains([hand.points[p] for p in playing], True, sitting.stake_amount)))
         if hand.winner_id is not None:
             wins[facts.positions[hand.winner_id]] += 1
@@ -138,7 +142,7 @@ def match_rows(state: TableState, hands: Iterable[Hand], match: dict[str, object
             totals[position] += hand.points[position]
             row = {**said, **who(seats[position]), "points": hand.points[position]}
             if money is not None:
-                row["money"] = money[position]
+                row["money"] = cash(money[position])
             yield row
     number += played  # the open hand
     while given < len(batches):
@@ -151,14 +155,21 @@ def match_rows(state: TableState, hands: Iterable[Hand], match: dict[str, object
 
 def net_rows(state: TableState, common: dict[str, object], totals: list[int], wins: list[int]) -> Iterator[dict]:
     """Each seat's result: points summed, hands won and, for money, its net as the match settles."""
-    for_money = "currency" in common
+    for_money, cash = "currency" in common, money_cell(state.sitting.stake_label)
     nets = state.stakes.money(totals)
     for seat in state.seats:
         row = {**common, "row_type": "net", **who(seat), "net_points": totals[seat.position]}
         row["hands_won"] = wins[seat.position]
         if for_money:
-            row["net_money"] = nets[seat.position]
+            row["net_money"] = cash(nets[seat.position])
         yield row
+
+
+def money_cell(label: str):
+    """How the file writes an amount of `label`'s currency: in its unit, a dot before any decimals
+    ("1.50", "-4.00", "300"), as a spreadsheet reads it in every language."""
+    places = decimals(label)
+    return (lambda amount: as_decimal(amount, places)) if places else (lambda amount: amount)
 
 
 def who(seat: Seat) -> dict[str, object]:

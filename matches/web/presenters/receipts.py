@@ -7,13 +7,14 @@ from dataclasses import dataclass
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from matches.domain.names import by_name, shared
 from matches.domain.settlement import hand_gains
 from matches.models import Hand, Receipt
 from matches.web.bidi import bdi, sentence
-from matches.web.presenters.table_state import TableState, signed_points
+from matches.web.presenters.numbers import money_text, signed_points
+from matches.web.presenters.table_state import TableState
 
 
 def undone_words(state: TableState, undo: Receipt) -> str:
@@ -68,7 +69,7 @@ def money_changes(state: TableState) -> list[MoneyChange]:
     on whose phone, when, what it was and became, and what moved for whom. (An undo takes back the
     last hand only, which every phone sees go.)"""
     sitting, game = state.sitting, state.sitting.rules
-    stake = sitting.stake_amount if game.uses_stake else 0
+    stake = sitting.stake_amount or 0  # a stake, or what a chip is worth
     if not (game.uses_chips or stake):
         return []
     found = sitting.receipts.filter(verb=Receipt.Verb.CORRECT).order_by("-pk")
@@ -80,24 +81,28 @@ def change_words(state: TableState, receipt: Receipt, stake: int) -> str:
     """ "Hand 5 changed on Boubacar's phone at 21:47: Ngono (x2) → Boubacar (x1): Ngono −400, Boubacar +400." """
     seats = state.seats
     playing = state.playing_hand(receipt.number)
-    was, now = (gains(kept, playing, stake, len(seats)) for kept in (receipt.before, receipt.after))
+    chips = state.sitting.rules.uses_chips
+    was, now = (gains(kept, playing, stake, len(seats), chips) for kept in (receipt.before, receipt.after))
     moved = [after - before for before, after in zip(was, now)]
-    unit = sitting_unit(state)
+    label = state.sitting.stake_label
     named = by_name([p for p in playing if moved[p]], lambda p: seats[p].name)
-    moves = [f"{shared(seats[p].name)} {signed_points(moved[p])}{unit}" for p in named]
+    written = (lambda amount: money_text(amount, label, signed=True)) if stake else signed_points
+    moves = [f"{shared(seats[p].name)} {written(moved[p])}" for p in named]
     when = formats.time_format(timezone.localtime(receipt.at, state.sitting.zone), "H:i")
     values = {"number": receipt.number, "who": who_made(state, receipt), "time": when, "was": hand_words(state, receipt.before),
               "now": hand_words(state, receipt.after), "moves": ", ".join(moves) or "0"}  # fmt: skip
     return _("Hand %(number)d changed on %(who)s at %(time)s: %(was)s → %(now)s: %(moves)s.") % values
 
 
-def gains(kept: dict, playing: tuple[int, ...], stake: int, width: int) -> list[int]:
+def gains(kept: dict, playing: tuple[int, ...], stake: int, width: int, chips: bool = False) -> list[int]:
     """Each seat's gain in the hand as kept: money at a stake (each other player of the hand pays the
-    winner), else chips. Source: RULES.md (Fapfap stakes; Cat Te)."""
+    winner), else chips, in money when a chip is worth `stake`. Source: RULES.md (Fapfap stakes; Cat Te)."""
     spread = [0] * width
     if not kept:
         return spread
     points = [*kept["points"], *[0] * (width - len(kept["points"]))]
+    if chips:
+        return [chips_won * (stake or 1) for chips_won in points[:width]]
     if stake:
         for seat, gained in zip(playing, hand_gains([points[p] for p in playing], True, stake)):
             spread[seat] = gained
@@ -114,11 +119,6 @@ def hand_words(state: TableState, kept: dict) -> str:
     how = state.describe(hand, worth=False)
     name = shared(state.seats[kept["winner"]].name)
     return f"{name} ({how})" if how else name
-
-
-def sitting_unit(state: TableState) -> str:
-    label = state.sitting.stake_label if state.sitting.rules.uses_stake else ""
-    return f"\u00a0{label}" if label else ""
 
 
 def first_kept(state: TableState, numbers: list[int] | None = None) -> dict[int, str]:
@@ -144,6 +144,27 @@ def taken_back(state: TableState) -> list[str]:
         values = {"number": undo.number, "was": hand_words(state, undo.before), "time": when, "who": who_made(state, undo)}
         lines.append(_("Hand %(number)d, %(was)s: undone at %(time)s on %(who)s.") % values)
     return lines
+
+
+OTHER_CHANGES = {
+    Receipt.Verb.END: gettext_lazy("Match ended before hand %(number)d, at %(time)s on %(who)s."),
+    Receipt.Verb.CHIPS: gettext_lazy("New stacks for everyone before hand %(number)d, at %(time)s on %(who)s."),
+    Receipt.Verb.REMATCH: gettext_lazy("Rematch started at %(time)s on %(who)s."),
+}
+
+
+def other_changes(state: TableState) -> list[str]:
+    """The match's changes that are no hand (its end, new stacks of chips, its rematch), newest first:
+    what, when and on which phone."""
+    found = state.sitting.receipts.filter(verb__in=list(OTHER_CHANGES)).order_by("-pk")[:TAKEN_BACK_SHOWN]
+    return [
+        OTHER_CHANGES[receipt.verb] % {
+            "number": receipt.number or 1,
+            "time": formats.time_format(timezone.localtime(receipt.at, state.sitting.zone), "H:i"),
+            "who": who_made(state, receipt),
+        }
+        for receipt in found
+    ]
 
 
 def who_made(state: TableState, receipt: Receipt) -> str:

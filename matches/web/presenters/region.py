@@ -17,6 +17,7 @@ def region_context(sitting: Sitting, state: TableState, watching: bool, swap: bo
     """`watching`: the read-only watch view, no controls; `swap`: an htmx swap, whose forms carry no CSRF field."""
     token = sitting.watch_token if watching else sitting.token
     chart = sitting_chart(sitting, state)
+    money = sitting.stake_label if sitting.stake_amount and not sitting.rules.uses_chips else None  # drawn in money
     return {
         "sitting": sitting,
         "table": state,
@@ -28,8 +29,8 @@ def region_context(sitting: Sitting, state: TableState, watching: bool, swap: bo
         "asks": None if watching else asks(sitting, state),
         "question": choice_prompt(sitting.rules),
         "chart": chart,
-        "chart_rows": table_rows(chart, money=bool(sitting.stake_amount)),
-        "chart_svg": chart_svg(chart) if chart else "",
+        "chart_rows": table_rows(chart, money=money),
+        "chart_svg": chart_svg(chart, money) if chart else "",
         "chart_title": chart_title(sitting),
         "money_changes": money_changes(state),
     }

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from matches.services.tab import Owed, Tab
 from matches.web.bidi import bdi, sentence
-from matches.web.presenters.table_state import grouped, signed_points
+from matches.web.presenters.numbers import money_number, signed_money
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Balances:
 
 def owed_sentence(owed: Owed) -> str:
     """"Ben pays Ana 300 CFA." (names in <bdi>)."""
-    words = {"payer": bdi(owed.payer_name), "payee": bdi(owed.payee_name), "amount": grouped(owed.amount)}
+    words = {"payer": bdi(owed.payer_name), "payee": bdi(owed.payee_name), "amount": money_number(owed.amount, owed.currency)}
     if owed.currency:
         words["currency"] = owed.currency
         return sentence(_("%(payer)s pays %(payee)s %(amount)s %(currency)s."), words)
@@ -36,7 +36,7 @@ def tab_context(tab: Tab, currencies: int | None = CURRENCIES_SHOWN) -> dict:
     when the group never played for money nor marked a payment since the tab was forgiven."""
     shown = [
         Balances(_("Balances in %(currency)s") % {"currency": currency} if currency else _("Balances"),
-                 [(name, signed_points(owed)) for name, owed in rows])
+                 [(name, signed_money(owed, currency)) for name, owed in rows])
         for currency, rows in list(tab.balances.items())[:currencies]
     ]
     kept = set(list(tab.balances)[:currencies])

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
-from django.utils import formats
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst, get_text_list
-from django.utils.translation import get_language, ngettext, ngettext_lazy, npgettext, pgettext
+from django.utils.translation import ngettext, ngettext_lazy, npgettext, pgettext
 from django.utils.translation import gettext as _
 
 from matches.domain import rules
@@ -20,6 +18,7 @@ from matches.domain.names import by_name, shared
 from matches.domain.settlement import Settling, settling
 from matches.models.choices import HandStatus
 from matches.models.table import Table
+from matches.web.presenters.numbers import grouped, money_number, money_text, signed_points
 
 if TYPE_CHECKING:
     from matches.models import Hand, Seat
@@ -35,40 +34,6 @@ UNIT_AMOUNTS = {
     "stakes": ngettext_lazy("%(amount)s stake", "%(amount)s stakes", "count"),
     "chips": ngettext_lazy("%(amount)s chip", "%(amount)s chips", "count"),
 }
-
-
-def grouped(number: int) -> str:
-    """Whole number grouped as the active language writes it: "1,000", "1 000" (no-break space), "1.000".
-    Negatives use U+2212 ("−1,000") on every screen; the CSV keeps ASCII "-". The `number` filter."""
-    return grouper()(number)
-
-
-def grouper() -> Callable[[int], str]:
-    """`grouped` with the language's format looked up once; groups of three written directly;
-    Django's number_format, which is slower, only for the other groupings."""
-    separator = thousands_separator(get_language())
-
-    def write(number: int) -> str:
-        if separator is None:
-            text = formats.number_format(abs(number), force_grouping=True)
-        else:
-            text = f"{abs(number):,}".replace(",", separator)
-        return f"\u2212{text}" if number < 0 else text
-
-    return write
-
-
-@cache
-def thousands_separator(language: str | None) -> str | None:
-    """The language's thousands separator when it groups by three (scorekeeper/formats), else None."""
-    if formats.get_format("NUMBER_GROUPING", language) != 3:
-        return None
-    return formats.get_format("THOUSAND_SEPARATOR", language)
-
-
-def signed_points(points: int) -> str:
-    """Signed points of a hand: "+2", "−3" (U+2212), "0"."""
-    return f"+{grouped(points)}" if points > 0 else grouped(points)
 
 
 def amount(unit: str, count: int) -> str:
@@ -128,10 +93,10 @@ class TableState(Table):
             heading = _("Stakes won")
             short = pgettext("score table heading beside other numbers, as short as it can be", "Stakes won")
             columns.append(Column(SCORE, heading, short if short != heading else ""))
-            if sitting.stake_amount:
-                columns.append(Column(MONEY, sitting.stake_label or _("Money")))
         elif not score_is_hands_won(sitting.game):
             columns.append(Column(SCORE, capfirst(_(sitting.rules.unit))))
+        if sitting.stake_amount:  # a stake, or what a chip is worth
+            columns.append(Column(MONEY, sitting.stake_label or _("Money")))
         won = _("Hands won")
         short = pgettext("score table heading beside other numbers, as short as it can be", "Hands won")
         columns.append(Column(WON, won, short if columns and short != won else ""))
@@ -150,15 +115,16 @@ class TableState(Table):
 
     @cached_property
     def settling(self) -> Settling | None:
-        """Who pays whom now, by seat name: Fapfap at a stake in money, Cat Tê in chips; None for other
-        games, before any win, or if Cat Tê's chips do not sum to 0. Source: RULES.md (Fapfap; Cat Te)."""
+        """Who pays whom now, by seat name: Fapfap at a stake in money, Cat Tê in chips (in money when a
+        chip has a worth); None for other games, before any win, or if Cat Tê's chips do not sum to 0.
+        Source: RULES.md (Fapfap; Cat Te)."""
         sitting, totals = self.sitting, [seat.total for seat in self.seats]
-        if self.hands_played == 0:
+        if self.hands_played == 0 or (sitting.rules.uses_chips and sum(totals) != 0):
             return None
         names = {seat.position: seat.name for seat in self.seats}
-        if sitting.rules.uses_chips and sum(totals) == 0:
+        if sitting.rules.uses_chips and not sitting.stake_amount:
             return settling(names, {seat.position: seat.total for seat in self.seats}, chips=True)
-        if sitting.rules.uses_stake and sitting.stake_amount:
+        if sitting.stake_amount:
             nets = {seat.position: self.nets[seat.position] for seat in self.seats}
             return settling(names, nets, unit=sitting.stake_label)
         return None
@@ -227,13 +193,11 @@ class TableState(Table):
     def stake_words(self) -> str:
         """What one stake is worth, shown from the first hand on: "100 CFA"; "" when played for none."""
         stake, label = self.sitting.stake_amount, self.sitting.stake_label
-        return f"{grouped(stake)}\u00a0{label}".strip() if stake else ""
+        return money_text(stake, label) if stake else ""
 
     def money_words(self, position: int) -> str:
         """Net money of the seat at `position`, signed, in the stake's currency: "−400 CFA"."""
-        net = self.nets[position]
-        text = f"+{grouped(net)}" if net > 0 else grouped(net)
-        return f"{text} {self.sitting.stake_label}" if self.sitting.stake_label else text
+        return money_text(self.nets[position], self.sitting.stake_label, signed=True)
 
     def stake_worth(self, short: str, multiplier: int) -> str:
         """A Fapfap answer's worth in words: every other player pays the winner stake x multiplier
@@ -242,13 +206,13 @@ class TableState(Table):
         if stake and label:
             return _("%(short)s: %(amount)s %(currency)s from each other player") % {
                 "short": short,
-                "amount": grouped(stake * multiplier),
+                "amount": money_number(stake * multiplier, label),
                 "currency": label,
             }
         if stake:
             return _("%(short)s: %(amount)s from each other player") % {
                 "short": short,
-                "amount": grouped(stake * multiplier),
+                "amount": money_number(stake * multiplier, label),
             }
         return ngettext(
             "%(short)s: %(amount)s stake from each other player",

@@ -2,7 +2,8 @@
 
 from django import template
 
-from matches.web.presenters.table_state import grouped
+from matches.web.presenters import numbers
+from matches.web.presenters.numbers import grouped, money_text, signed_money as signed_in
 from matches.domain.settlement import Settling, Transfer
 from matches.web.views import figures
 
@@ -16,6 +17,18 @@ def signed(net: int) -> str:
 
 
 @register.filter
+def signed_money(net: int, label: str) -> str:
+    """A net in smallest units of `label`'s currency, with its sign and decimals: "+1,50", "−400"."""
+    return signed_in(net, label)
+
+
+@register.filter
+def typed_amount(amount: int, label: str) -> str:
+    """An amount as a form field holds it, to be typed over: "1,50", "300"."""
+    return numbers.typed_amount(amount, label)
+
+
+@register.filter
 def number(value: int) -> str:
     """A whole number as every screen writes it (table_state.grouped): "1,100", "−400" (U+2212)."""
     return grouped(value)
@@ -23,11 +36,11 @@ def number(value: int) -> str:
 
 @register.filter
 def score_in(value: int, sitting) -> str:
-    """A Sitting.scores score for lists: signed money with currency at a stake ("+700 FCFA"), else the number."""
-    if not sitting.stake_amount:
+    """A Sitting.scores score for lists: signed money with currency at a stake ("+700 FCFA"), else the
+    number (Cat Tê: the chips in front)."""
+    if not sitting.stake_amount or sitting.rules.uses_chips:
         return grouped(value)
-    money = figures.signed(value)
-    return f"{money}\u00a0{sitting.stake_label}" if sitting.stake_label else money
+    return money_text(value, sitting.stake_label, signed=True)
 
 
 @register.filter

@@ -27,7 +27,8 @@ from matches.web.bidi import bdi, sentence
 from matches.services.figures import GroupRead, rate_chart, read_group
 from matches.models import Group, Sitting
 from matches.web.presenters.table_state import TableState
-from matches.web.presenters.table_state import grouped, score_is_hands_won
+from matches.web.presenters.numbers import grouped, money_number, signed_money
+from matches.web.presenters.table_state import score_is_hands_won
 from matches.domain.names import FSI, PDI, is_right_to_left, name_order, shared
 from matches.domain.settlement import Settling, Transfer, settling
 from matches.web.views.common import HtmxHttpRequest, reached
@@ -91,7 +92,8 @@ def payment(transfer: Transfer, settled: Settling, plain: bool = False) -> str:
     """One payment as a sentence ("Mbarga pays Ngono 300 FCFA."; chips are owed as "the worth of").
     Names stay before their amounts in any script: <bdi> in HTML, or with `plain` FSI/PDI (names.shared)."""
     name = shared if plain else bdi
-    words = {"payer": name(transfer.payer), "payee": name(transfer.payee), "amount": grouped(transfer.amount)}
+    amount = money_number(transfer.amount, settled.unit)
+    words = {"payer": name(transfer.payer), "payee": name(transfer.payee), "amount": amount}
     if settled.chips:
         template = ngettext(
             "%(payer)s owes %(payee)s the worth of %(amount)s chip.",
@@ -265,7 +267,7 @@ def stats_context(request: HtmxHttpRequest, group: Group, read: GroupRead, watch
         "currency": currency,
         "headings": headings,
         # On a phone the heading is said in the player's card (app.css).
-        "rows": [(names[player], list(zip(shown.values(), cells(figure, shown)))) for player, figure in rows],
+        "rows": [(names[player], list(zip(shown.values(), cells(figure, shown, currency or "")))) for player, figure in rows],
         "explanations": [(shown.get(key) or HEADINGS[key], _(stats.EXPLANATIONS[key])) for key in explained],
         "pairs": [
             (first, second, pair, ahead(first, pair.first_wins, second, pair.second_wins))
@@ -322,8 +324,8 @@ def form_letters(form: tuple[str, ...]) -> str:
     return " ".join(won if letter == "W" else lost for letter in form)
 
 
-def cells(figure: stats.PlayerStats, shown: dict[str, str]) -> list[str]:
-    """A player's figures in `shown` order, grouped as the language writes numbers."""
+def cells(figure: stats.PlayerStats, shown: dict[str, str], currency: str) -> list[str]:
+    """A player's figures in `shown` order, grouped as the language writes numbers (money in `currency`)."""
     text = {
         "matches_played": grouped(figure.matches_played),
         "matches_won": grouped(figure.matches_won),
@@ -336,7 +338,7 @@ def cells(figure: stats.PlayerStats, shown: dict[str, str]) -> list[str]:
         else formats.number_format(stats.hundredths(figure.points_per_hand), decimal_pos=2, force_grouping=True),
         "best_run": grouped(figure.best_run),
         "net_chips": no_figure() if figure.net_chips is None else signed(figure.net_chips),
-        "net_money": no_figure() if figure.net_money is None else signed(figure.net_money),
+        "net_money": no_figure() if figure.net_money is None else signed_money(figure.net_money, currency),
         "recent_form": form_letters(figure.recent_form),
     }
     return [text[key] for key in shown]

@@ -34,7 +34,7 @@ from matches.services.archive import (
 from matches.models import Group, Hand, Seat, Sitting
 from matches.web.presenters.table_state import TableState
 from matches.models.snapshot import read_snapshot
-from matches.web.presenters.hand_file import GROUP_COLUMNS, csv_chunks, match_rows, moment
+from matches.web.presenters.hand_file import GROUP_COLUMNS, csv_chunks, match_rows, moment, money_cell
 from matches.web.views.common import HtmxHttpRequest, known_phone, reached
 from matches.web.views.groups import remember_group
 from matches.web.views.limits import STARTS, over_limit
@@ -96,7 +96,7 @@ def csv_rows(group_pk: int, language: str | None) -> Generator[dict[str, object]
                 "player": paid.payer.name,
                 "payee": paid.payee.name,
                 "currency": paid.currency,
-                "paid": paid.amount,
+                "paid": money_cell(paid.currency)(paid.amount),
                 "taken_back": moment(paid.taken_back_at, group.zone) if paid.taken_back_at else "",
             }
         for forgiven in group.forgivenesses.order_by("at", "pk"):

@@ -16,6 +16,8 @@ from matches.models import Group
 from matches.models.payments import night_of
 from matches.services.tab import Owed, read_tab
 from matches.web.bidi import bdi, sentence
+from matches.web.amounts import AmountRefused, read_amount
+from matches.web.presenters.numbers import money_text, typed_amount
 from matches.web.presenters.tab import owed_sentence, tab_context
 from matches.web.refusals import refusal_text
 from matches.web.views.common import HtmxHttpRequest, action, known_phone, phone_id, reached
@@ -40,17 +42,34 @@ def said(request: HtmxHttpRequest, group: Group, notice: str, status: int = 200)
 
 @action(Group)
 def mark_paid(request: HtmxHttpRequest, group: Group) -> HttpResponse:
-    """One tap on an open payment: it is marked paid by this phone."""
-    fields = [request.POST.get(key, "") for key in ("payer", "payee", "amount")]
+    """One tap on an open payment: it is marked paid by this phone, the whole of it or the part typed."""
+    fields = [request.POST.get(key, "") for key in ("payer", "payee", "owed")]
     if not all(field.isdecimal() and len(field) < 20 for field in fields):
         return said(request, group, _("That payment could not be read: tap Mark paid again."), status=400)
-    payer, payee, amount = map(int, fields)
+    payer, payee, owed = map(int, fields)
+    currency = request.POST.get("currency", "")
+    try:
+        amount = paid_amount(request.POST.get("amount", ""), owed, currency)
+    except ValueError as refusal:
+        return said(request, group, str(refusal), status=400)
     try:
         paid = group.mark_paid(payer, payee, amount, request.POST.get("currency", ""), by=phone_id(request))
     except TableError as refusal:
         return said(request, group, refusal_text(refusal), refusal.status)
     words = {"payer": bdi(paid.payer.name), "payee": bdi(paid.payee.name)}
     return said(request, group, sentence(_("Marked paid: %(payer)s to %(payee)s."), words))
+
+
+def paid_amount(typed: str, owed: int, currency: str) -> int:
+    """The amount typed beside Mark paid (blank: all that is owed), in smallest units, from the smallest
+    unit up to what is owed. Raises ValueError saying what to type."""
+    if not typed.strip():
+        return owed
+    try:
+        return read_amount(typed, currency, 1, owed)
+    except AmountRefused:
+        words = {"amount": money_text(owed, currency), "example": typed_amount(owed, currency)}
+        raise ValueError(_("Type what was paid, up to %(amount)s, like %(example)s.") % words) from None
 
 
 @action(Group)

@@ -21,7 +21,7 @@ from matches.web.bidi import bdi, joined, sentence
 from matches.domain.errors import AlreadyRecorded, Conflict, TableError
 from matches.web.forms import ChipsForm, HandNumberForm, TapForm
 from matches.models import Receipt, Repeated, Sitting, UndoneSince
-from matches.web.presenters.receipts import first_answer, first_kept, taken_back, undone_words
+from matches.web.presenters.receipts import first_answer, first_kept, other_changes, taken_back, undone_words
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.answers import answer_forms, choice_prompt
 from matches.web.views.common import (
@@ -343,7 +343,7 @@ def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     if limited := over_limit(request, STARTS, known_phone(request)):
         return limited
     try:
-        new = sitting.rematch()
+        new = sitting.rematch(by=recorder(request, sitting))
     except TableError as refusal:  # the group keeps no more matches: the table says so
         return refused(request, sitting, refusal)
     remember(request, new)
@@ -383,6 +383,7 @@ def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         "older": shown[-1] - 1 if shown and shown[-1] > 1 else None,
         "was": first_kept(state, shown),  # a corrected hand: what it was first (its receipt)
         "taken_back": taken_back(state),
+        "other_changes": other_changes(state),
     }
     response = render(request, "matches/history.html", context, status=400 if notice and last else 200)
     add_never_cache_headers(response)
