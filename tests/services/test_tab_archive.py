@@ -54,3 +54,25 @@ def test_a_broken_payment_is_refused_naming_it_and_nothing_is_written(tabbed, fi
     with pytest.raises(ArchiveError, match=r"payments\[0\]"):
         import_group(data)
     assert Group.objects.count() == before
+
+
+def test_amounts_in_cents_round_trip_and_an_older_archives_whole_units_come_in_as_cents():
+    group = Group.create("Skat", ["Ana", "Ben"])
+    ana, ben = (p.pk for p in group.members())
+    group.start_match("fapfap", [ana, ben], stake_amount=150, stake_label="€").record_hand(1, 0, {"multiplier": "1"})
+    group.mark_paid(ben, ana, 75, "€", by="ph1")
+    data = read_archive(dumps(export_group(group)).encode())
+    assert data["money"] == "smallest units" and data["payments"][0]["amount"] == 75
+    copy = import_group(data)
+    assert copy.sittings.get().stake_amount == 150 and read_tab(copy).balances == read_tab(group).balances
+    del data["money"]  # made before amounts had cents: 2 € a stake, 1 € paid
+    data["sittings"][0]["stake_amount"], data["payments"][0]["amount"] = 2, 1
+    older = import_group(data)
+    assert older.sittings.get().stake_amount == 200 and older.payments.get().amount == 100
+
+
+def test_an_archive_whose_money_is_not_in_smallest_units_is_refused(tabbed):
+    data = export_group(tabbed)
+    data["money"] = "florins"
+    with pytest.raises(ArchiveError, match='"money" should be "smallest units"'):
+        import_group(data)
