@@ -188,8 +188,9 @@ EXPLANATIONS: dict[str, str] = {
         "Cat Tê chips won minus chips lost over the finished Cat Tê matches, against the starting stacks and re-issues."
     ),
     "net_money": gettext_noop(
-        "Money won minus money lost over the finished Fapfap matches played for a stake, in the currency "
-        "shown: on every hand, each other player pays the winner the stake times the hand's multiplier."
+        "Money won minus money lost over the finished matches played for money, in the currency shown: in "
+        "Fapfap each other player pays the winner the stake times the hand's multiplier; in Cat Tê each chip "
+        "won or lost is worth what the table said."
     ),
     "recent_form": gettext_noop(
         "This player's last ten finished matches, newest first: W won (a shared first place counts), L lost."

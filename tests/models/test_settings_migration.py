@@ -36,3 +36,24 @@ def test_the_settings_of_existing_sittings_move_into_options_and_back():
         assert back.objects.get(pk=cat_te.pk).starting_chips == 20
     finally:
         migrate()
+
+
+def test_stakes_and_payments_in_a_currency_with_cents_are_scaled_to_cents_and_back():
+    before, after = [("matches", "0016_receipts_in_order_made")], [("matches", "0017_money_in_smallest_units")]
+    try:
+        old = migrate(before)
+        Sitting, Group, Player = (old.get_model("matches", name) for name in ("Sitting", "Group", "Player"))
+        euros = Sitting.objects.create(game="fapfap", options={"stake_amount": 2, "stake_label": "€"})
+        francs = Sitting.objects.create(game="fapfap", options={"stake_amount": 100, "stake_label": "FCFA"})
+        group = Group.objects.create(name="Jeudi", token="t" * 22, watch_token="w" * 22)
+        ana, ben = (Player.objects.create(group=group, name=name) for name in ("Ana", "Ben"))
+        Payment = old.get_model("matches", "Payment")
+        paid = Payment.objects.create(group=group, payer=ana, payee=ben, amount=3, currency="EUR")
+        new = migrate(after)
+        options = dict(new.get_model("matches", "Sitting").objects.values_list("pk", "options"))
+        assert options[euros.pk]["stake_amount"] == 200 and options[francs.pk]["stake_amount"] == 100
+        assert new.get_model("matches", "Payment").objects.get(pk=paid.pk).amount == 300
+        back = migrate(before)
+        assert back.get_model("matches", "Sitting").objects.get(pk=euros.pk).options["stake_amount"] == 2
+    finally:
+        migrate()

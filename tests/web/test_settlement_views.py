@@ -290,3 +290,13 @@ def test_cat_te_chips_with_a_worth_settle_in_money_in_the_phones_language(client
     assert "<bdi>Đức</bdi> pays <bdi>Lan</bdi> 5,000 đ." in english and "<bdi>Đức</bdi> pays <bdi>Minh</bdi> 5,000 đ." in english
     vietnamese = unescape(client.get(url(sitting), HTTP_ACCEPT_LANGUAGE="vi").content.decode())
     assert "<bdi>Đức</bdi> trả <bdi>Lan</bdi> 5.000 đ." in vietnamese, re.findall(r"[^>]{0,40}5.000[^<]{0,20}", vietnamese)
+
+
+@pytest.mark.django_db
+def test_cat_te_with_a_chip_worth_says_it_and_shows_each_players_chips_in_money(client):
+    worth = {"end_kind": "hands", "end_target_hands": "12", "starting_chips": "20", "stake_amount": "0,50", "stake_label": "€"}
+    sitting = start(client, "cat-te", worth, ["Lan", "Minh", "Đức"])
+    tap(client, sitting, 1, 1, {"how": "flush"})  # Lan: 2 chips from each
+    page = unescape(client.get(url(sitting), **FR).content.decode())
+    assert "Un jeton vaut 0,50\u00a0€" in page
+    assert tally(client.get(url(sitting)).content.decode())[1]["Lan"] == [24, 200, 1]  # chips, 2.00 € (read as digits), won
