@@ -38,13 +38,14 @@ PAGE_CACHE_CONTROL = "private, no-cache, max-age=0, must-revalidate"
 def never_store_sittings(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[[HttpRequest], HttpResponse]:
     """Cache-Control of what carries a sitting's or group's link or score (and home, which lists them), the
     last word over a view's: a page `PAGE_CACHE_CONTROL`; anything else (an htmx region, a change's answer,
-    a file, a stream, an error) no-store: never kept anywhere."""
+    a file, a stream, an error) no-store: never kept anywhere. Home too: it lists this phone's matches, which
+    other pages change (a match started), and has no stream to catch up by, so Back loads it again."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
         response = get_response(request)
         if request.path == "/" or request.path.startswith(PRIVATE_PATHS):
             add_never_cache_headers(response)
-            if is_page(request, response):
+            if request.path != "/" and is_page(request, response):
                 response["Cache-Control"] = PAGE_CACHE_CONTROL
         return response
 
