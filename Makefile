@@ -1,7 +1,8 @@
 # Two commands do all the set-up on a fresh machine (Python 3.11):
 #   make run    start the app on 0.0.0.0:8000 (SQLite, gunicorn, DEBUG off) for phones on the same Wi-Fi
 #   make test   run the whole test suite on SQLite, then the engine-dependent tests on PostgreSQL,
-#               then the bench's quick mode (installs Debian's chromium, Noto fonts, gettext and nginx)
+#               then the bench's quick mode (installs Debian's chromium, Noto fonts, gettext, nginx and npm,
+#               and Lighthouse from npm into bench/.lighthouse)
 #   make check  the fast tier after each change: no browser, no real server, nothing slow; SQLite
 PYTHON ?= python3
 VENV := .venv

@@ -213,6 +213,10 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") acquire(false); else if (video) video.disable();
   });
+  // Put away (another page opened over it), the page holds no wake lock, which would keep it out of the
+  // back/forward cache; shown again from it (Back), the screen is kept awake again.
+  window.addEventListener("pagehide", release);
+  window.addEventListener("pageshow", function (event) { if (event.persisted) acquire(false); });
   // The match ended (its region came back without the toggle): let the screen sleep again.
   document.addEventListener("htmx:afterSettle", function () {
     if (!wakeButton()) return release();

@@ -211,7 +211,19 @@
     poll();
     sayBehind();
   });
-  window.addEventListener("pageshow", function (event) { if (event.persisted) restart(); }); // back/forward cache
+  // The back/forward cache: a page put away (another page opened over it) keeps no stream open, which would
+  // keep it out of the cache (or have it thrown out at the next heartbeat). Shown again from the cache (Back),
+  // it is as a page just loaded: the stream opens again (from the version shown: the server sends anything
+  // newer at once, a group page's change too), and the current table is asked for at once as well (a tap made
+  // on another phone meanwhile; a 204 when none was), unless a panel is open: then the push waits for it.
+  window.addEventListener("pagehide", stop);
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted) return;
+    sure = Date.now();
+    restart();
+    var region = document.querySelector("[data-poll]");
+    if (region && window.htmx && !busy(region)) window.htmx.trigger(region, "poll");
+  });
   document.addEventListener("resume", restart); // a page the browser froze in the background
   document.addEventListener("DOMContentLoaded", connect);
   document.addEventListener("DOMContentLoaded", freshIfOlder);

@@ -23,6 +23,24 @@ def one_browser_per_run(fixture_name, config) -> str:
     return "session" if config.getoption("markexpr", "") == "browser" else "module"
 
 
+def launch(browser_type, back_forward_cache: bool = False):
+    """Debian's chromium. `back_forward_cache`: with it, as on a phone (Playwright turns it off by default, so
+    that Back always loads the page again)."""
+    return browser_type.launch(
+        executable_path=CHROMIUM,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
+        ],
+        ignore_default_args=["--disable-back-forward-cache"] if back_forward_cache else None,
+    )
+
+
 @pytest.fixture(scope=one_browser_per_run)
 def browser():
     if not shutil.which(CHROMIUM):
@@ -32,18 +50,7 @@ def browser():
     # Playwright's sync API runs an event loop in this thread; the tests' own ORM calls are safe.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-                f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1",
-            ],
-        )
+        browser = launch(playwright.chromium)
         yield browser
         browser.close()
     del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]

@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 
 from matches.domain.rules import MatchEnd, MatchEndKind
-from matches.models import Sitting
+from matches.models import Group, Sitting
 
 from tests.pages import HX, url, watch_url
 
@@ -130,18 +130,30 @@ def test_sitting_pages_are_never_stored(client, sitting, path):
     assert "no-store" in client.get(page_of(sitting, path), **HX)["Cache-Control"]
 
 
-@pytest.mark.parametrize("path", ["/", "end", "csv", "rotate", "rematch"])
+@pytest.mark.parametrize("path", ["/", "csv", "rotate", "rematch"])
 def test_every_answer_that_carries_a_link_or_a_score_is_never_stored(client, sitting, path):
+    """Home too: it lists this phone's matches, which other pages change, and Back must show it afresh."""
     if path == "rematch":
         sitting.end_match()
     response = {
         "/": lambda: client.get("/"),
-        "end": lambda: client.get(url(sitting, "end/")),
         "csv": lambda: client.get(url(sitting, "hands.csv")),
         "rotate": lambda: client.post(url(sitting, "links/")),
         "rematch": lambda: client.post(url(sitting, "rematch/")),
     }[path]()
     assert "no-store" in response["Cache-Control"]
+
+
+@pytest.mark.parametrize("path", ["table", "watch", "history", "end", "group"])
+def test_a_page_with_a_link_is_kept_by_no_proxy_and_asked_for_again_but_may_wait_in_the_back_forward_cache(
+    client, sitting, path
+):
+    """No `no-store` on a page the phone opened: it would keep the page out of the browser's back/forward cache."""
+    group = Group.create("Vendredi", ["Aïcha", "Boubacar"])
+    address = {"group": f"/g/{group.token}/"}.get(path) or page_of(sitting, path)
+    response = client.get(address)
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "private, no-cache, max-age=0, must-revalidate"
 
 
 def test_pages_load_no_third_party_resource(client, sitting):
