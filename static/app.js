@@ -345,6 +345,13 @@
   }
   function hide() {
     var said = seen();
+    var told = (document.body.getAttribute("data-seen-changes") || "").split(" ").filter(function (pk) {
+      return pk && said.indexOf(pk) < 0;
+    });
+    if (told.length) {  // seen, or made, on this phone without JavaScript's say: the server kept it
+      said = said.concat(told).slice(-50);
+      try { localStorage.setItem(KEY, JSON.stringify(said)); } catch (error) { /* private mode */ }
+    }
     document.querySelectorAll("[data-change]").forEach(function (line) {
       if (said.indexOf(line.getAttribute("data-change")) >= 0) line.remove();
     });

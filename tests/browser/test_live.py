@@ -201,3 +201,22 @@ def test_a_correction_of_an_earlier_money_hand_shows_on_another_phone_until_it_s
     second.goto(url + "hands/")
     expect(second.locator("main")).to_contain_text("first recorded as Aïcha")
     assert first.errors == [] and second.errors == []
+
+
+def test_the_phone_that_corrected_an_earlier_money_hand_does_not_get_its_line_back_with_the_next_push(browser, live_server):
+    sitting = Sitting.start("fapfap", NAMES[:3], stake_amount=100, stake_label="FCFA")
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    sitting.record_hand(2, 1, {"multiplier": "1"})
+    url = live_server.url + sitting.get_absolute_url()
+    (phone,) = phones_at(browser, url, count=1)
+    phone.goto(url + "hands/1/")
+    phone.locator("summary.tap", has_text=NAMES[2]).click()
+    phone.locator("details[open] button.answer").first.click()
+    phone.wait_for_url(url)
+    expect(phone.locator("main")).to_contain_text("Hand 1 corrected")
+    stream_open(phone)
+    sitting.refresh_from_db()
+    sitting.record_hand(3, 0, {"multiplier": "1"})  # another phone taps: the pushed table has the line for others
+    expect(phone.locator("#who-won .hand")).to_have_text("Hand 4")
+    expect(phone.locator(".notice.change")).to_have_count(0)
+    assert phone.errors == []

@@ -54,6 +54,17 @@ def test_the_line_stays_until_this_phone_says_it_saw_it_and_only_for_that_phone(
     assert "Hand 1 changed" in words(client.post(url(sitting, "tap/"), {"number": 3, "winner": 1, "multiplier": "1"}, **HX))
 
 
+def test_the_phone_that_corrected_an_earlier_hand_is_not_told_another_phone_did_and_keeps_it_seen(client):
+    sitting = fapfap()
+    client.get(url(sitting))  # this phone gets its id
+    form = {"number": 1, "winner": 2, "multiplier": "1", "key": "fix1"}
+    assert client.post(url(sitting, "hands/1/"), form).status_code == 302
+    page = client.get(url(sitting)).content.decode()
+    change = Receipt.objects.get(verb="correct").pk
+    assert "Hand 1 changed" not in words(page) and f'data-seen-changes="{change}"' in page  # app.js keeps it seen
+    assert "Hand 1 changed on another phone" in words(Client().get(url(sitting)))
+
+
 @pytest.mark.parametrize("game, setup", [("agram", {}), ("fapfap", {})])  # no money: Agram; no stake: Fapfap
 def test_no_line_where_no_money_or_chips_moved_or_for_the_last_hand(client, game, setup):
     sitting = Sitting.start(game, NAMES, **setup)

@@ -146,6 +146,16 @@ def recorder(request: HttpRequest, sitting: Sitting) -> Recorder:
     return Recorder(phone=phone_id(request), seat=claimed_seat(request, sitting))
 
 
+SEEN_KEPT = 50  # the newest changes of an earlier hand's money a phone saw
+
+
+def saw(request: HttpRequest, change: int | None) -> None:
+    """This phone saw (or made) the change of receipt `change`: its line leaves this phone's table."""
+    if change is not None:
+        kept = [pk for pk in request.session.get("seen_changes", []) if pk != change]
+        request.session["seen_changes"] = [*kept, change][-SEEN_KEPT:]
+
+
 def remembered_tokens(request: HttpRequest) -> list[str]:
     return list(request.session.get("sittings", []))
 

@@ -16,7 +16,7 @@ from matches.web.bidi import bdi, sentence
 from matches.web.forms import TableChangeForm
 from matches.web.presenters.table_state import TableState
 from matches.web.refusals import refusal_text
-from matches.web.views.common import HtmxHttpRequest, action, reached, recorder
+from matches.web.views.common import HtmxHttpRequest, action, reached, recorder, saw
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -66,9 +66,5 @@ def seen(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """A phone without JavaScript saw a change of an earlier hand's money: its line goes from its table."""
     change = request.POST.get("change", "")
     if change.isdecimal() and len(change) < 19:
-        kept = [pk for pk in request.session.get("seen_changes", []) if pk != int(change)]
-        request.session["seen_changes"] = [*kept, int(change)][-SEEN_KEPT:]
+        saw(request, int(change))
     return redirect(sitting)
-
-
-SEEN_KEPT = 50  # the newest changes a phone said it saw

@@ -30,9 +30,11 @@ from matches.web.views.common import (
     go_to,
     known_phone,
     page_or_partial,
+    phone_id,
     reached,
     recorder,
     remember,
+    saw,
     shows_current_version,
     wants_partial,
 )
@@ -272,6 +274,8 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
         except TableError as refusal:  # shown with the hand as it is now
             hand = won_hand() or hand
             return correction_page(request, sitting, hand, refusal_text(refusal), status=refusal.status)
+        made = sitting.receipts.filter(verb=Receipt.Verb.CORRECT, number=number, by_phone=phone_id(request))
+        saw(request, made.values_list("pk", flat=True).last())  # the phone that made it knows what moved
         state = TableState.of(sitting.fresh_table())
         notice = hand_notice(
             _("Hand %(number)d corrected: %(name)s."),
