@@ -370,3 +370,21 @@
   document.addEventListener("htmx:afterSettle", hide);
   document.addEventListener("lasttrick:table", hide);
 })();
+
+// --- A plain form posted with no network would leave the app for the browser's error page: said here
+// instead, and the form stays as it was (the table's own forms wait offline: offline.js) ---
+(function () {
+  "use strict";
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (navigator.onLine !== false || !form || !form.matches || event.defaultPrevented) return;
+    if (!form.matches("form[method=post]") || form.hasAttribute("hx-post") || form.closest("#table")) return;
+    event.preventDefault();
+    var notice = document.getElementById("notice");
+    if (!notice) return;
+    var message = document.createElement("p");
+    message.className = "notice error";
+    message.textContent = document.body.dataset.failed || "";
+    notice.replaceChildren(message);
+  });
+})();

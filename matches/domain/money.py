@@ -57,18 +57,22 @@ class AmountError(ValueError):
         self.code = code
 
 
-def parse_amount(text: str, places: int) -> int:
+def parse_amount(text: str, places: int, decimal_mark: str = ".") -> int:
     """`text` ("0,50", "2.50", "1 000", "1.000,50", "45.000") in smallest units of a currency with `places`
-    decimals. A last "," or "." followed by 1 to `places` digits is the decimal mark; every other mark
-    groups thousands (three digits after it). Raises AmountError."""
+    decimals. A last "," or "." followed by other than three digits is the decimal mark. Followed by three,
+    it groups thousands in a currency without decimals, marks them in one of three or more, and otherwise
+    marks them when it is the reader's `decimal_mark` ("1,000 $" is refused in French, a thousand in
+    English). Every other mark groups thousands (three digits after it). Raises AmountError."""
     text = text.strip()
     if not AMOUNT.fullmatch(text):
         raise AmountError("not_a_number")
     parts = re.split(r"[ .,'\u00a0\u202f]", text)
     fraction = ""
     marked = len(parts) > 1 and text[-len(parts[-1]) - 1] in ".,"
-    if marked and (len(parts[-1]) != 3 or parts[0].startswith("0") or (places >= 3 and len(parts) == 2)):
-        fraction = parts.pop()  # "0,500" is half of one; "1.500" in a currency of 3 decimals too
+    mark = text[-len(parts[-1]) - 1] if marked else ""
+    ambiguous = len(parts) == 2 and places and (places >= 3 or mark == decimal_mark)  # "1,000", "1.000"
+    if marked and (len(parts[-1]) != 3 or parts[0].startswith("0") or ambiguous):
+        fraction = parts.pop()  # "0,500" is half of one
     if any(len(group) != 3 for group in parts[1:]) or (len(parts) > 1 and len(parts[0]) > 3):
         raise AmountError("not_a_number")
     if len(fraction) > places:

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from matches.domain.errors import BadInput, Conflict
 from matches.models.options import STAKE_LABEL_MAX_LENGTH
+from matches.models.receipts import KEY_MAX_LENGTH
 
 LARGEST_PAYMENT = 10**15  # smallest units (matches.domain.money): more than any tab a group at its limits runs up
 PHONE_MAX_LENGTH = 12
@@ -32,9 +33,13 @@ class Payment(models.Model):
     at = models.DateTimeField(default=timezone.now)
     taken_back_at = models.DateTimeField(null=True, blank=True)
     taken_back_by_phone = models.CharField(max_length=PHONE_MAX_LENGTH, blank=True)
+    key = models.CharField(max_length=KEY_MAX_LENGTH, blank=True)  # made on the phone: a resend is no second payment
 
     class Meta:
         ordering = ["at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "key"], condition=~models.Q(key=""), name="one_payment_per_key"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.payer_id} paid {self.payee_id} {self.amount} {self.currency}"
@@ -59,9 +64,13 @@ def night_of(moment: datetime.datetime, zone) -> datetime.date:
 class TabVerbs:
     """Group's verbs on its tab (mixed into Group: each locks the group and moves its version on)."""
 
-    def mark_paid(self, payer: int, payee: int, amount: int, currency: str, by: str = "") -> Payment:
-        """`payer` paid `payee` `amount` of `currency`. BadInput: the same player twice, an amount not
-        from 1 to LARGEST_PAYMENT, an overlong currency; Conflict: a player not (or no longer) in the group."""
+    def mark_paid(
+        self, payer: int, payee: int, amount: int, currency: str, by: str = "", key: str = "", after: int | None = None
+    ) -> Payment:
+        """`payer` paid `payee` `amount` of `currency`; a copy of the change of `key` is the first one's
+        payment. BadInput: the same player twice, an amount not from 1 to LARGEST_PAYMENT, an overlong
+        currency; Conflict: a player not (or no longer) in the group, or a payment of that pair marked
+        since the phone read the tab (the payment of pk `after`, the newest it saw)."""
         if payer == payee:
             raise BadInput("paid_self")
         if not isinstance(amount, int) or not 0 < amount <= LARGEST_PAYMENT:
@@ -70,6 +79,11 @@ class TabVerbs:
             raise BadInput("payment_currency")
         with transaction.atomic():
             group = self._lock()
+            if key and (first := group.payments.filter(key=key).first()) is not None:
+                return first
+            pair = group.payments.filter(payer_id=payer, payee_id=payee, currency=currency, taken_back_at=None)
+            if after is not None and pair.filter(pk__gt=after).exists():
+                raise Conflict("paid_meanwhile")
             made = Payment.objects.create(
                 group=group,
                 payer=group._member(payer),
@@ -77,6 +91,7 @@ class TabVerbs:
                 amount=amount,
                 currency=currency,
                 marked_by_phone=by[:PHONE_MAX_LENGTH],
+                key=key,
             )
             group._touch()
         self._adopt(group)

@@ -83,3 +83,9 @@ def read_tab(group: Group) -> Tab:
         for currency, players in sorted(tab.items())
     }
     return Tab(since, shown, owed, read, payments, forgiven)
+
+
+def owed_now(group: Group, payer: int, payee: int, currency: str) -> int:
+    """What the tab now asks `payer` to pay `payee` in `currency` (0: nothing)."""
+    owed = read_tab(group).owed
+    return next((o.amount for o in owed if (o.payer, o.payee, o.currency) == (payer, payee, currency)), 0)

@@ -3,10 +3,38 @@ currency its label names (matches.domain.money), or refused saying what to type 
 
 from __future__ import annotations
 
+import re
+
+from django import forms
+from django.utils import formats
 from django.utils.translation import gettext
 
 from matches.domain import money
 from matches.web.presenters.numbers import money_number, typed_amount
+
+
+NOT_FIGURES = re.compile(r"[^\d\s.,'\u00a0\u202f]")  # letters, signs, a currency's symbol
+
+
+def without_label(typed: str, label: str) -> str:
+    """The amount typed with the currency's label written before or after it ("0,50 €") left out."""
+    if label and typed.casefold().endswith(label.casefold()):
+        return typed[: -len(label)].strip()
+    if label and typed.casefold().startswith(label.casefold()):
+        return typed[len(label) :].strip()
+    return typed
+
+
+class PaidForm(forms.Form):
+    """Mark paid: who paid whom in which currency, the amount typed (blank: all that is owed), the newest
+    payment the page showed (`after`), and the change's key made on the phone."""
+
+    payer = forms.IntegerField(min_value=1, max_value=2**62)
+    payee = forms.IntegerField(min_value=1, max_value=2**62)
+    after = forms.IntegerField(min_value=0, max_value=2**62)
+    currency = forms.CharField(max_length=40, required=False, strip=False)
+    amount = forms.CharField(max_length=60, required=False)
+    key = forms.RegexField(r"\A[A-Za-z0-9_-]*\Z", max_length=32, required=False)
 
 
 class AmountRefused(ValueError):
@@ -15,12 +43,14 @@ class AmountRefused(ValueError):
 
 def read_amount(typed: str, label: str, low: int, high: int) -> int:
     """`typed` in smallest units of `label`'s currency, from `low` to `high`; raises AmountRefused."""
-    places = money.decimals(label)
+    places, typed = money.decimals(label), without_label(typed.strip(), label)
     words = {"currency": label, "places": places, "example": typed_amount(10**places // 2 if places else 100, label)}
     try:
-        amount = money.parse_amount(typed[:60], places)
+        amount = money.parse_amount(typed[:60], places, formats.get_format("DECIMAL_SEPARATOR"))
     except money.AmountError as refusal:
-        if refusal.code == "not_a_number":
+        if refusal.code == "not_a_number" and NOT_FIGURES.search(typed):
+            message = gettext("Type the amount in figures only, like %(example)s.")
+        elif refusal.code == "not_a_number":
             message = gettext("Type an amount, like %(example)s.")
         elif places:
             message = gettext("%(currency)s counts to %(places)d decimals: type an amount like %(example)s.")

@@ -118,3 +118,22 @@ def test_a_payment_marked_on_one_phone_shows_on_another_at_once(browser, live_se
     marking.locator(".open-payments li", has_text="Ngono pays").get_by_role("button").click()
     expect(owed).to_have_count(0, timeout=2000)  # pushed to the other phone: it did not reload
     expect(marking.locator(".open-payments li", has_text="Ngono pays")).to_have_count(0)
+
+
+def test_mark_paid_with_no_network_says_so_on_the_page_and_marks_nothing(browser, live_server):
+    group = Group.create("Les jeudis", ["Mbarga", "Ngono"])
+    sitting = group.start_match("fapfap", [player.pk for player in group.members()], stake_amount=50, stake_label="€")
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    phone = open_phone(browser, "360x640", language="en")
+    phone.goto(f"{live_server.url}/g/{group.token}/")
+    owed = phone.locator(".open-payments li", has_text="Ngono pays Mbarga 1.00 €")
+    expect(owed.get_by_role("textbox")).to_have_value("1.00")
+    phone.context.set_offline(True)
+    owed.get_by_role("textbox").fill("0.25")
+    owed.get_by_role("button").click()
+    expect(phone.locator("#notice")).to_have_text("Not saved: check the connection, then tap again.")
+    expect(owed.get_by_role("textbox")).to_have_value("0.25")  # still on the page, as typed
+    phone.context.set_offline(False)
+    owed.get_by_role("button").click()
+    expect(phone.locator("p.notice")).to_contain_text("Marked paid: Ngono to Mbarga, 0.25")
+    assert group.payments.get().amount == 25

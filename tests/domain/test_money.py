@@ -19,10 +19,18 @@ def test_a_currency_label_names_its_decimals_and_an_unknown_one_counts_whole_uni
 @pytest.mark.parametrize(
     ("typed", "places", "amount"),
     [("0,50", 2, 50), ("2.50", 2, 250), ("2,5", 2, 250), ("2", 2, 200), ("1.000,50", 2, 100_050), ("1,000.50", 2, 100_050),
-     ("45.000", 0, 45_000), ("1 000 000", 0, 1_000_000), ("1\u202f000", 0, 1000), ("1.000", 2, 100_000), ("1.500", 3, 1500)],
+     ("45.000", 0, 45_000), ("1 000 000", 0, 1_000_000), ("1\u202f000", 0, 1000), ("1,000", 2, 100_000), ("1.500", 3, 1500)],
 )
 def test_an_amount_is_read_as_typed_with_grouping_and_a_decimal_mark(typed, places, amount):
     assert parse_amount(typed, places) == amount
+
+
+@pytest.mark.parametrize(("typed", "mark", "amount"), [("1.000", ",", 100_000), ("1,000", ".", 100_000), ("1,50", ".", 150)])
+def test_one_mark_before_three_digits_groups_them_unless_it_is_the_readers_decimal_mark(typed, mark, amount):
+    assert parse_amount(typed, 2, mark) == amount
+    if typed != "1,50":
+        with pytest.raises(AmountError):
+            parse_amount(typed, 2, typed[1])  # "1,000 $" read in French: one dollar and a tenth of a cent
 
 
 @pytest.mark.parametrize(

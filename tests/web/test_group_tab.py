@@ -29,48 +29,87 @@ def test_the_group_page_shows_balances_and_each_open_payment_with_a_mark_paid_fo
     assert page.count(f'action="{reverse("group-paid", args=[owing.token])}"') == 2
 
 
-def test_mark_paid_is_one_plain_post_that_moves_the_group_on_and_settles_that_payment(client, owing):
+def paying(owing: Group, amount: str = "", **more) -> dict:
+    """Mark paid as the group page's form for "Ben pays Ana 100 CFA" posts it (`amount`: as typed)."""
     ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
+    return {"payer": ben, "payee": ana, "after": 0, "currency": "CFA", "amount": amount, **more}
+
+
+def test_mark_paid_is_one_plain_post_that_moves_the_group_on_and_settles_that_payment(client, owing):
     version = owing.version
-    answer = client.post(reverse("group-paid", args=[owing.token]), {"payer": ben, "payee": ana, "owed": 100, "currency": "CFA"})
+    answer = client.post(reverse("group-paid", args=[owing.token]), paying(owing))
     assert answer.status_code == 302
     owing.refresh_from_db()
     assert owing.version == version + 1
     page = client.get(owing.get_absolute_url()).content.decode()
-    assert "Marked paid: <bdi>Ben</bdi> to <bdi>Ana</bdi>." in page
+    assert "Marked paid: <bdi>Ben</bdi> to <bdi>Ana</bdi>, 100\u00a0CFA." in page
     tab = page[page.index('id="tab"') :]  # (tonight's settling up still says what the night moved)
     assert "<bdi>Ben</bdi> pays" not in tab and "<bdi>دانا</bdi> pays <bdi>Ana</bdi> 100 CFA." in tab
 
 
-@pytest.mark.parametrize("owed", ["", "abc", "-5", "0", "9" * 30])
-def test_a_mark_paid_that_makes_no_sense_says_so_and_changes_nothing(client, owing, owed):
-    ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
-    answer = client.post(reverse("group-paid", args=[owing.token]), {"payer": ben, "payee": ana, "owed": owed})
+@pytest.mark.parametrize("field, value", [("payer", ""), ("payer", "abc"), ("after", "-5"), ("payee", "0"), ("payer", "9" * 30), ("key", "x" * 40)])
+def test_a_mark_paid_that_makes_no_sense_says_so_and_changes_nothing(client, owing, field, value):
+    answer = client.post(reverse("group-paid", args=[owing.token]), paying(owing, **{field: value}))
     assert answer.status_code == 400 and 'class="notice error"' in answer.content.decode()
     assert not Payment.objects.exists()
 
 
-@pytest.mark.parametrize("typed", ["abc", "-5", "0", "101", "0.5", "9" * 50])
-def test_a_part_paid_that_is_not_an_amount_up_to_what_is_owed_says_so_and_changes_nothing(client, owing, typed):
-    ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
-    answer = client.post(
-        reverse("group-paid", args=[owing.token]), {"payer": ben, "payee": ana, "owed": 100, "amount": typed, "currency": "CFA"}
-    )
-    assert answer.status_code == 400 and "Type what was paid, up to 100\u00a0CFA, like 100." in answer.content.decode()
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [("abc", "Type the amount in figures only, like 100."), ("-5", "Type the amount in figures only, like 100."),
+     ("1 00", "Type an amount, like 100."), ("0", "Type an amount from 1 to 100."),
+     ("101", "Type an amount from 1 to 100."), ("0.5", "CFA has no smaller unit: type a whole amount, like 100."),
+     ("9" * 50, "Type an amount from 1 to 100.")],
+)
+def test_a_part_paid_that_is_not_an_amount_up_to_what_is_owed_is_refused_beside_it_as_typed(client, owing, typed, message):
+    answer = client.post(reverse("group-paid", args=[owing.token]), paying(owing, typed))
+    page = answer.content.decode()
+    assert answer.status_code == 400 and f'<p class="field-error" id="paid-error">{message}</p>' in page
+    assert f'value="{typed}" class="narrow" aria-invalid="true"' in page
     assert not Payment.objects.exists()
 
 
-def test_a_part_paid_in_cents_is_kept_in_cents(client, owing):
+def test_no_more_than_is_owed_now_is_marked_paid_whatever_the_page_said(client, owing):
+    url = reverse("group-paid", args=[owing.token])
+    assert client.post(url, paying(owing, "60")).status_code == 302
+    too_much = client.post(url, paying(owing, "60"))  # the same page's form again (Back): 40 is owed now
+    assert too_much.status_code == 400 and "Type an amount from 1 to 40." in too_much.content.decode()
+    stale = client.post(url, paying(owing, "30"))  # still from before that payment: the tab moved on
+    assert stale.status_code == 409 and "A payment between these two was just marked" in stale.content.decode()
+    first = Payment.objects.get().pk
+    assert client.post(url, paying(owing, after=first)).status_code == 302  # blank: the rest
+    done = client.post(url, paying(owing, after=Payment.objects.last().pk))
+    assert done.status_code == 409
+    assert sorted(Payment.objects.values_list("amount", flat=True)) == [40, 60]
+
+
+def test_a_resent_mark_paid_is_the_first_ones_payment(client, owing):
+    url = reverse("group-paid", args=[owing.token])
+    for _ in range(2):
+        assert client.post(url, paying(owing, "30", key="pay1")).status_code == 302
+    assert list(Payment.objects.values_list("amount", flat=True)) == [30]
+
+
+def test_a_payment_marked_on_another_phone_since_this_page_was_read_is_not_marked_again(client, owing):
     ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
-    paid = {"payer": ben, "payee": ana, "owed": 1250, "amount": "2,50", "currency": "€"}
-    assert client.post(reverse("group-paid", args=[owing.token]), paid).status_code == 302
+    owing.mark_paid(ben, ana, 10, "CFA", by="other")
+    late = client.post(reverse("group-paid", args=[owing.token]), paying(owing, "20"))  # `after`: none seen
+    assert late.status_code == 409 and list(Payment.objects.values_list("amount", flat=True)) == [10]
+
+
+def test_a_part_paid_in_cents_is_kept_in_cents(client):
+    group = Group.create("Skat", ["Ana", "Ben"])
+    ana, ben = (p.pk for p in group.members())
+    group.start_match("fapfap", [ana, ben], stake_amount=1250, stake_label="€").record_hand(1, 0, {"multiplier": "1"})
+    paid = {"payer": ben, "payee": ana, "after": 0, "amount": "2,50", "currency": "€"}
+    assert client.post(reverse("group-paid", args=[group.token]), paid).status_code == 302
     assert Payment.objects.get().amount == 250
 
 
 def test_the_tab_page_lists_payments_strikes_those_taken_back_and_forgives(client, owing):
     ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
     client.get(owing.get_absolute_url())  # this phone gets its id
-    client.post(reverse("group-paid", args=[owing.token]), {"payer": ben, "payee": ana, "owed": 100, "amount": "40", "currency": "CFA"})
+    client.post(reverse("group-paid", args=[owing.token]), paying(owing, "40"))
     paid = Payment.objects.get()
     tab_url = reverse("group-tab", args=[owing.token])
     page = client.get(tab_url).content.decode()

@@ -140,7 +140,7 @@ def test_a_leftover_number_does_not_block_an_open_match(client):
         ("agram", ["A", "B"], {"end_kind": "forever"}, "Choose how the match ends."),
         ("agram", ["A", "B"], {"end_kind": "points", "end_target": "5"}, "Choose how the match ends."),
         ("sipa", ["A", "B"], {"end_kind": "open"}, "Choose how the match ends."),
-        ("fapfap", ["A", "B"], {"stake_amount": "-100", "stake_label": "FCFA"}, "Type an amount, like 100."),
+        ("fapfap", ["A", "B"], {"stake_amount": "-100", "stake_label": "FCFA"}, "Type the amount in figures only, like 100."),
         ("fapfap", ["A", "B"], {"stake_amount": "100", "stake_label": "F" * 13}, "Keep the currency to 12"),
         ("fapfap", ["A", "B"], {"stake_label": "FCFA"}, "Type the stake for one hand"),
         (

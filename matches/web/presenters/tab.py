@@ -44,4 +44,5 @@ def tab_context(tab: Tab, currencies: int | None = CURRENCIES_SHOWN) -> dict:
         "tab_balances": shown,
         "tab_owed": [(owed, owed_sentence(owed)) for owed in tab.owed if owed.currency in kept],
         "tab_exists": bool(tab.payments or tab.forgiven),
+        "tab_after": max((payment.pk for payment in tab.payments), default=0),  # the newest payment shown
     }

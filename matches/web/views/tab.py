@@ -11,13 +11,13 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from matches.domain.errors import TableError
-from matches.models import Group
+from matches.domain.errors import Conflict, TableError
+from matches.models import Group, Payment
 from matches.models.payments import night_of
-from matches.services.tab import Owed, read_tab
+from matches.services.tab import Owed, owed_now, read_tab
 from matches.web.bidi import bdi, sentence
-from matches.web.amounts import AmountRefused, read_amount
-from matches.web.presenters.numbers import money_text, typed_amount
+from matches.web.amounts import AmountRefused, PaidForm, read_amount
+from matches.web.presenters.numbers import money_text
 from matches.web.presenters.tab import owed_sentence, tab_context
 from matches.web.refusals import refusal_text
 from matches.web.views.common import HtmxHttpRequest, action, known_phone, phone_id, reached
@@ -28,48 +28,54 @@ HISTORY_NIGHTS = 60  # the newest nights the tab's page lists
 HISTORY_PAYMENTS = 200  # the newest payments it lists
 
 
-def said(request: HtmxHttpRequest, group: Group, notice: str, status: int = 200) -> HttpResponse:
+def said(request: HtmxHttpRequest, group: Group, notice: str, status: int = 200, **extra) -> HttpResponse:
     """Where the form was (the group page or the tab's): after a change, redirected to it with the notice
     in a message; a refusal (`status` 4xx) answers that page at once, saying what to fix."""
     on_tab = request.POST.get("back") == "tab"
     if status >= 400:
         if on_tab:
-            return tab_response(request, group, notice, status)
-        return group_page(request, group, notice, status)
+            return tab_response(request, group, notice, status, **extra)
+        return group_page(request, group, notice, status, **extra)
     messages.success(request, notice)
     return redirect("group-tab" if on_tab else "group", token=group.token)
 
 
 @action(Group)
 def mark_paid(request: HtmxHttpRequest, group: Group) -> HttpResponse:
-    """One tap on an open payment: it is marked paid by this phone, the whole of it or the part typed."""
-    fields = [request.POST.get(key, "") for key in ("payer", "payee", "owed")]
-    if not all(field.isdecimal() and len(field) < 20 for field in fields):
+    """One tap on an open payment: it is marked paid by this phone, the whole of what is owed now or the
+    part typed (never more); a resend of the same change is the first one's payment."""
+    form = PaidForm(request.POST)
+    if not form.is_valid():
         return said(request, group, _("That payment could not be read: tap Mark paid again."), status=400)
-    payer, payee, owed = map(int, fields)
-    currency = request.POST.get("currency", "")
+    data = form.cleaned_data
+    payer, payee, currency, typed = data["payer"], data["payee"], data["currency"], data["amount"]
+    first = group.payments.filter(key=data["key"]).first() if data["key"] else None
     try:
-        amount = paid_amount(request.POST.get("amount", ""), owed, currency)
-    except ValueError as refusal:
-        return said(request, group, str(refusal), status=400)
-    try:
-        paid = group.mark_paid(payer, payee, amount, request.POST.get("currency", ""), by=phone_id(request))
-    except TableError as refusal:
-        return said(request, group, refusal_text(refusal), refusal.status)
-    words = {"payer": bdi(paid.payer.name), "payee": bdi(paid.payee.name)}
-    return said(request, group, sentence(_("Marked paid: %(payer)s to %(payee)s."), words))
+        if first is not None:  # a resend: the first one's payment, nothing more
+            return said(request, group, marked(first))
+        owed = owed_now(group, payer, payee, currency)
+        if not owed:
+            raise Conflict("paid_meanwhile")
+        amount = read_amount(typed, currency, 1, owed) if typed.strip() else owed
+        paid = group.mark_paid(payer, payee, amount, currency, by=phone_id(request), key=data["key"], after=data["after"])
+    except (AmountRefused, TableError) as refusal:
+        message = str(refusal) if isinstance(refusal, AmountRefused) else refusal_text(refusal)
+        status = refusal.status if isinstance(refusal, TableError) else 400
+        if isinstance(refusal, TableError):  # the tab moved on: said above it, as it is now
+            return said(request, group, message, status)
+        beside = {"payer": payer, "payee": payee, "currency": currency, "message": message, "typed": typed}
+        return said(request, group, "", status, paid_refused=beside)
+    return said(request, group, marked(paid))
 
 
-def paid_amount(typed: str, owed: int, currency: str) -> int:
-    """The amount typed beside Mark paid (blank: all that is owed), in smallest units, from the smallest
-    unit up to what is owed. Raises ValueError saying what to type."""
-    if not typed.strip():
-        return owed
-    try:
-        return read_amount(typed, currency, 1, owed)
-    except AmountRefused:
-        words = {"amount": money_text(owed, currency), "example": typed_amount(owed, currency)}
-        raise ValueError(_("Type what was paid, up to %(amount)s, like %(example)s.") % words) from None
+def whose(by: str, phone: str | None) -> str:
+    """ "this phone" or "another phone" (a phone's id means nothing to a player; the admin keeps it)."""
+    return _("this phone") if phone and by == phone else _("another phone")
+
+
+def marked(paid: Payment) -> str:
+    words = {"payer": bdi(paid.payer.name), "payee": bdi(paid.payee.name), "amount": money_text(paid.amount, paid.currency)}
+    return sentence(_("Marked paid: %(payer)s to %(payee)s, %(amount)s."), words)
 
 
 @action(Group)
@@ -102,7 +108,7 @@ def tab_page(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     return tab_response(request, group)
 
 
-def tab_response(request: HtmxHttpRequest, group: Group, notice: str = "", status: int = 200) -> HttpResponse:
+def tab_response(request: HtmxHttpRequest, group: Group, notice: str = "", status: int = 200, **extra) -> HttpResponse:
     tab = read_tab(group)
     phone, today = known_phone(request), night_of(timezone.now(), group.zone)
     names = dict(tab.read.names)
@@ -111,13 +117,14 @@ def tab_response(request: HtmxHttpRequest, group: Group, notice: str = "", statu
             "payment": p,
             "text": owed_sentence(Owed(p.payer_id, p.payee_id, p.payer.name, p.payee.name, p.amount, p.currency)),
             "when": formats.date_format(timezone.localtime(p.at, group.zone), "DATETIME_FORMAT"),
+            "who": whose(p.marked_by_phone, phone),
             "mine": bool(phone) and p.marked_by_phone == phone and not p.taken_back_at and night_of(p.at, group.zone) == today,
             "counted": tab.since is None or p.at >= tab.since,
         }
         for p in reversed(tab.payments[-HISTORY_PAYMENTS:])
     ]
     forgiven = [
-        {"when": formats.date_format(timezone.localtime(f.at, group.zone), "DATETIME_FORMAT"), "by": f.by_phone}
+        {"when": formats.date_format(timezone.localtime(f.at, group.zone), "DATETIME_FORMAT"), "who": whose(f.by_phone, phone)}
         for f in reversed(tab.forgiven)
     ]
     context = {
@@ -130,5 +137,6 @@ def tab_response(request: HtmxHttpRequest, group: Group, notice: str = "", statu
         "status_is_error": status >= 400,
         "back": "tab",
         **tab_context(tab, currencies=None),
+        **extra,
     }
     return render(request, "matches/group_tab.html", context, status=status)
