@@ -166,12 +166,16 @@
   function wakeButton() {
     return document.querySelector("[data-wake]");
   }
+  // On only once it is: the video waits for the page's first tap, and until then the toggle says so.
+  function isOn() {
+    return wanted && (native || Boolean(video && video.isEnabled));
+  }
   function showWake() {
     var button = wakeButton();
     if (!button || !(native || video)) return;
     button.hidden = false;
-    button.setAttribute("aria-pressed", wanted ? "true" : "false");
-    button.textContent = (wanted ? body.dataset.wakeOn : body.dataset.wakeOff) || "";
+    button.setAttribute("aria-pressed", isOn() ? "true" : "false");
+    button.textContent = (isOn() ? body.dataset.wakeOn : body.dataset.wakeOff) || "";
   }
   function loadVideo() {
     var source = body.dataset.wakeVideo;
@@ -195,7 +199,7 @@
       }).catch(function () {});
     }
     var activated = !navigator.userActivation || navigator.userActivation.hasBeenActive;
-    if (video && (tapped || activated)) video.enable().catch(function () {});  // refused: the next tap
+    if (video && (tapped || activated)) video.enable().then(showWake).catch(function () {});  // refused: the next tap
   }
   function release() {
     if (lock) lock.release();
@@ -204,6 +208,7 @@
   document.addEventListener("DOMContentLoaded", function () { loadVideo(); showWake(); acquire(false); });
   document.addEventListener("click", function (event) {
     if (!event.target.closest("[data-wake]")) return acquire(true);
+    if (wanted && !isOn()) return acquire(true);  // "tap to keep it on": this tap starts the video
     wanted = !wanted;
     localStorage.setItem("lasttrick-wake", wanted ? "on" : "off");
     if (wanted) acquire(true); else release();

@@ -83,13 +83,15 @@ def test_a_lan_address_keeps_the_screen_on_copies_the_link_and_says_once_what_it
     expect(note).to_contain_text("with no network it cannot open or reload it")
     toggle = page.locator("[data-wake]")
     expect(toggle).to_be_visible()
-    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(toggle).to_have_attribute("aria-pressed", "false")  # not on until a tap starts the video
+    expect(toggle).to_have_text("Screen may sleep: tap to keep it on")
     shot(page, "plain-http-notice-360x640")
     assert page.evaluate("window.__played.length") == 0  # a video with sound needs a tap to start
 
     note.get_by_role("button", name="OK, seen").click()  # the first tap on the page starts the video
     expect(note).to_be_hidden()
     page.wait_for_function(AWAKE)
+    expect(toggle).to_have_attribute("aria-pressed", "true")
     toggle.click()
     expect(toggle).to_have_attribute("aria-pressed", "false")
     page.wait_for_function(ASLEEP)
@@ -131,3 +133,15 @@ def test_at_a_lan_address_the_match_end_lets_the_screen_sleep_and_copies_the_res
     copied = pasted(page)
     assert copied == page.locator("#result-text").input_value() and f"/w/{sitting.watch_token}/" in copied
     assert errors == []
+
+
+def test_at_a_lan_address_a_first_tap_on_the_keep_awake_toggle_keeps_the_screen_on_not_off(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    page = lan_phone(browser)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    toggle = page.locator("[data-wake]")
+    expect(toggle).to_have_text("Screen may sleep: tap to keep it on")
+    toggle.click()
+    page.wait_for_function(AWAKE)
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(toggle).to_have_text("Screen stays on: tap to let it sleep")
