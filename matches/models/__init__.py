@@ -16,7 +16,7 @@ from matches.models.payments import Forgiveness, Payment
 from matches.models.players import ANYONE, Player, Recorder
 from matches.models.seats import Seat
 from matches.models.sittings import Sitting
-from matches.models.table import HANDS_ON_TABLE, Table
+from matches.models.table import HANDS_ON_TABLE, ChartPoint, Table
 from matches.models.tokens import new_stamp, new_token
 from matches.models.receipts import KEY_MAX_LENGTH, Receipt, Repeated, UndoneSince
 from matches.models.table_changes import TableChange
@@ -31,6 +31,7 @@ __all__ = [
     "MAX_STAKE",
     "MAX_STARTING_CHIPS",
     "STAKE_LABEL_MAX_LENGTH",
+    "ChartPoint",
     "EndedHow",
     "Forgiveness",
     "Group",

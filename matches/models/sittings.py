@@ -20,7 +20,7 @@ from matches.models.snapshot import read_snapshot
 from matches.models.receipts import Receipt, ReceiptVerbs
 from matches.models.table_changes import TableChange, TableChangeVerbs
 from matches.models.table_verbs import TableVerbs
-from matches.models.table import HANDS_ON_TABLE, Table
+from matches.models.table import HANDS_ON_TABLE, ChartPoint, Table
 from matches.models.tokens import LinkedQuerySet, new_token
 from matches.models.verbs import SittingVerbs
 from matches.models.zones import ZONE_MAX_LENGTH, zone_named
@@ -196,8 +196,9 @@ class Sitting(SittingVerbs, TableVerbs, TableChangeVerbs, ReceiptVerbs, models.M
     def _read_hands(
         self, seats: Sequence[Seat], recent: int | None, chart: bool = True, ahead: int = 0
     ) -> tuple[list[Hand], dict]:
-        """The newest `recent` hands (None: all) and, with `chart`, the chart's sampled hands, in one query.
-        `ahead`: the chart as it will be once that many more hands are recorded (a tap reads it under its lock)."""
+        """The newest `recent` hands (None: all) and, with `chart`, the chart's sampled hands: two queries at most
+        (the older hands as chart points only: whole rows cost more to read than a second query). `ahead`: the
+        chart as it will be once that many more hands are recorded (a tap reads it under its lock)."""
         if recent == 0:
             return [], {}
         if recent is None:
@@ -206,11 +207,13 @@ class Sitting(SittingVerbs, TableVerbs, TableChangeVerbs, ReceiptVerbs, models.M
         last = self._last_number(seats)
         if not last:
             return [], {}
-        newest = models.Q(number__gt=last - recent)
-        older = [n for n in sampled(last + ahead + 1, CHART_POINTS) if 0 < n <= last - recent] if chart else []
-        read = list(self.hands.filter(newest | models.Q(number__in=older) if older else newest).order_by("-number"))
-        hands = [hand for hand in read if hand.number > last - recent]
-        return hands, {hand.number: hand for hand in read}
+        hands = list(self.hands.filter(number__gt=last - recent).order_by("-number"))
+        drawn: dict = {hand.number: hand for hand in hands}
+        older = [number for number in sampled(last + ahead + 1, CHART_POINTS) if 0 < number <= last - recent and chart]
+        if older:
+            points = self.hands.filter(number__in=older).values_list("number", "running", "threshold_after")
+            drawn.update({number: ChartPoint(number, running, after) for number, running, after in points})
+        return hands, drawn
 
     def check_totals(self) -> list[str]:
         """One English line for the operator per seat whose kept total or wins disagree with the ledger."""

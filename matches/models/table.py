@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from django.db.models import Model
 
@@ -20,6 +20,14 @@ if TYPE_CHECKING:
 HANDS_ON_TABLE = 6  # newest hand rows shown on the match table; the rest are on the history page
 
 
+class ChartPoint(NamedTuple):
+    """What the chart needs of an older hand: number, running totals and Eighty Three's threshold after it."""
+
+    number: int
+    running: list[int]
+    threshold_after: int | None
+
+
 @dataclass
 class Table:
     """A read of the match table: seats in playing order and the newest hands first."""
@@ -27,7 +35,7 @@ class Table:
     sitting: Model  # a Sitting (not imported: the Sitting model reads its table through this)
     seats: list[Seat]
     recent_hands: list[Hand]
-    drawn_hands: dict[int, Hand] = field(default_factory=dict)  # the chart's sampled hands, the newest included
+    drawn_hands: dict[int, Hand | ChartPoint] = field(default_factory=dict)
     this_phone: str = ""  # the id of the phone reading the table, to tell its changes from the others'
 
     @classmethod
