@@ -365,9 +365,12 @@ class SittingVerbs:
         if replayed.ended_at is not None and any(h.winner_id for h in hands[replayed.ended_at + 1 :]):
             end, last = hands[replayed.ended_at].number, hands[-1].number
             raise Conflict("ends_before_later_hands", end=end, next=end + 1, last=last, number=corrected or end)
+        moved = []  # only the hands whose running totals changed are written (an undo of the last: none)
         for hand, after in zip(hands, replayed.after, strict=True):
-            hand.running, hand.threshold_after = list(after.totals), after.threshold
-        Hand.objects.bulk_update(hands, ["running", "threshold_after"], batch_size=500)
+            if (hand.running, hand.threshold_after) != (list(after.totals), after.threshold):
+                hand.running, hand.threshold_after = list(after.totals), after.threshold
+                moved.append(hand)
+        Hand.objects.bulk_update(moved, ["running", "threshold_after"], batch_size=500)
         if self.changes:  # where each part of a changed table began
             running = {hand.number: hand.running for hand in hands}
             for change in self.table_changes.all():
