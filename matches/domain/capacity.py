@@ -7,7 +7,10 @@ from __future__ import annotations
 
 GROUP_PLAYERS = 300  # players a group keeps, those who left and those erased included (their rows stay)
 GROUP_MATCHES = 5_000  # matches a group keeps
-MATCH_HANDS = 5_000  # hands won in one match (a member's end adds the abandoned one after them)
+# Hands won in one match (a member's end adds the abandoned one after them). A tap, the table page and an
+# undo of the last hand cost the same at any length of match (BENCHMARKS.md measures them at 10,000 hands);
+# a correction of an early hand replays and rewrites every hand after it (about 3 s at 10,000 here).
+MATCH_HANDS = 11_000
 GROUP_HANDS = 50_000  # hands (won or abandoned) over all of a group's matches: bounds its archive and CSV
 
 # The archive: a group at the limits above fits under this in the export's compact form, even with every

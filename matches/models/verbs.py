@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Self
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -25,7 +25,7 @@ from matches.models.options import check_match_end, check_options, sitting_optio
 from matches.models.players import ANYONE, Player, Recorder
 from matches.models.receipts import Receipt, UndoneSince, as_kept
 from matches.models.seats import Seat
-from matches.models.table import Table
+from matches.models.table import HANDS_ON_TABLE, Table
 from matches.models.tokens import new_stamp
 from matches.models.zones import clean_zone
 
@@ -52,12 +52,14 @@ def group_first(verb):
 @dataclass(frozen=True)
 class Recorded:
     """What record_hand did: the hand's row and the threshold and match state before the tap;
-    `again`: already recorded as this tap says (a retry, or two phones agreeing)."""
+    `again`: already recorded as this tap says (a retry, or two phones agreeing); `table`: the match table
+    as the tap left it (read under its lock, the new hand added), None when `again`."""
 
     hand: Hand
     threshold_before: int | None
     finished_before: bool
     again: bool = False
+    table: Table | None = None
 
 
 class SittingVerbs:
@@ -128,7 +130,8 @@ class SittingVerbs:
                 seats, group_hands = self._lock_with_group()
                 self._check_key(key)
                 before = (self.threshold, self.is_finished)
-                table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
+                # What the answer shows, read here once: the newest hands, and the chart as this tap leaves it.
+                table = Table(self, seats, *self._read_hands(seats, HANDS_ON_TABLE, ahead=1))
                 hand = self._same_as_recorded(table, number, winner, extras)
                 if hand is not None:
                     return Recorded(hand, *before, again=True)
@@ -136,7 +139,8 @@ class SittingVerbs:
                     raise UndoneSince(undone)
                 hand = self._record(table, number, winner, extras, by, group_hands)
                 self._receipt(Receipt.Verb.TAP, key, number, by, after=as_kept(hand, seats), last=number)
-                return Recorded(hand, *before)
+                newest = [hand, *table.recent_hands][:HANDS_ON_TABLE]
+                return Recorded(hand, *before, table=Table(self, seats, newest, {**table.drawn_hands, number: hand}))
         except IntegrityError:  # another phone won the race for this hand number
             raise self._already_recorded(number) from None
 
@@ -284,6 +288,8 @@ class SittingVerbs:
 
     def _lock(self) -> list[Seat]:
         """Lock and re-read this sitting's row, return its seats; Sitting.DoesNotExist when the link is gone."""
+        if connection.vendor == "sqlite":  # the transaction (IMMEDIATE) holds the lock: row and seats in one read
+            return self.seated_afresh()
         locked = type(self).objects.select_for_update().filter(token=self.token)
         self.refresh_from_db(from_queryset=locked)
         return self.seated()  # after the lock: a join locking both would read seats from before a racing tap
@@ -359,9 +365,12 @@ class SittingVerbs:
         if replayed.ended_at is not None and any(h.winner_id for h in hands[replayed.ended_at + 1 :]):
             end, last = hands[replayed.ended_at].number, hands[-1].number
             raise Conflict("ends_before_later_hands", end=end, next=end + 1, last=last, number=corrected or end)
+        moved = []  # only the hands whose running totals changed are written (an undo of the last: none)
         for hand, after in zip(hands, replayed.after, strict=True):
-            hand.running, hand.threshold_after = list(after.totals), after.threshold
-        Hand.objects.bulk_update(hands, ["running", "threshold_after"], batch_size=500)
+            if (hand.running, hand.threshold_after) != (list(after.totals), after.threshold):
+                hand.running, hand.threshold_after = list(after.totals), after.threshold
+                moved.append(hand)
+        Hand.objects.bulk_update(moved, ["running", "threshold_after"], batch_size=500)
         if self.changes:  # where each part of a changed table began
             running = {hand.number: hand.running for hand in hands}
             for change in self.table_changes.all():

@@ -174,7 +174,7 @@ HOSTILE = [
     ("301 players", many("players", GROUP_PLAYERS + 1, {}), "The archive lists 301 players: a group keeps at most 300."),
     ("100,000 players (a 4 MB archive)", many("players", 100_000, {"name": "Joueur"}), "The archive lists 100,000 players: a group keeps at most 300."),
     ("5,001 matches", many("sittings", GROUP_MATCHES + 1, {}), "The archive lists 5,001 matches: a group keeps at most 5,000."),
-    ("a match of 5,002 hands", many("sittings.0.hands", 5_002, {}), "sittings[0].hands holds 5,002 hands: a match keeps at most 5,000."),
+    ("a match of 11,002 hands", many("sittings.0.hands", 11_002, {}), "sittings[0].hands holds 11,002 hands: a match keeps at most 11,000."),
     (
         "a group of 50,600 hands",
         changed("sittings", [{"hands": [{}] * 4_600}] * 11),

@@ -33,7 +33,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 FULL_OF_PLAYERS = "This group is full: a group keeps at most 300 players, counting those who left."
 FULL_OF_MATCHES = "This group is full: a group keeps at most 5,000 matches."
 FULL_OF_HANDS = "This group is full: a group keeps at most 50,000 hands."
-MATCH_FULL = "This match is full: a match keeps at most 5,000 hands. End it and start a new match."
+MATCH_FULL = "This match is full: a match keeps at most 11,000 hands. End it and start a new match."
 SEATS = 7  # at every match of the group at the limits
 PLAYING = 3  # matches of the group at the limits still being played
 FORMER = 280  # of its players, those who left
@@ -218,18 +218,18 @@ def test_a_group_holding_50000_hands_records_no_more_and_its_last_hand_goes_in_u
     assert FULL_OF_HANDS in refusal_text(refused.value)
 
 
-def test_a_match_of_5000_hands_records_no_more_and_ends_into_an_archive_that_imports(client):
+def test_a_full_match_records_no_more_hands_and_ends_into_an_archive_that_imports(client):
     group = Group.create("Marathon", ["Ana", "Ben", "Cyr"])
     sitting = group.start_match("agram", [p.pk for p in group.members()], MatchEnd(MatchEndKind.OPEN))
     fill(sitting, MATCH_HANDS - 1)
-    sitting.record_hand(MATCH_HANDS, 1)  # the 5,000th
+    sitting.record_hand(MATCH_HANDS, 1)  # the last a match keeps
     before = rows()
     answer = client.post(f"/s/{sitting.token}/tap/", {"number": MATCH_HANDS + 1, "winner": 1})
     assert answer.status_code == 409 and MATCH_FULL in said(answer) and rows() == before
     with pytest.raises(Conflict) as refused:
         sitting.record_hand(MATCH_HANDS + 1, 0)
     assert MATCH_FULL in refusal_text(refused.value)
-    sitting.end_match()  # hand 5,001 abandoned: the archive keeps it after the 5,000 won
+    sitting.end_match()  # the next hand abandoned: the archive keeps it after the won ones
     archive = export_group(group)
     assert len(archive["sittings"][0]["hands"]) == MATCH_HANDS + 1
     assert len(export_group(import_group(archive))["sittings"][0]["hands"]) == MATCH_HANDS + 1

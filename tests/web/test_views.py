@@ -78,6 +78,7 @@ def test_rendering_tapping_and_polling_cost_the_same_queries_at_50_and_500_hands
     assert counts[1] == counts[2], counts  # beyond the newest hands the table shows, the chart's hands
     assert all(small <= large for small, large in zip(counts[0], counts[1])), counts  # ...read apart
     render, tap, poll = counts[2]
-    # The verb's transaction (lock, seats, newest hand, three writes), then the table read again in one
-    # snapshot; transaction statements included.
-    assert tap <= 14 and poll <= 2, counts
+    # The link's read, then the verb's transaction: the lock, seats, the hands the answer shows (the newest,
+    # the chart's sampled ones) and four writes; nothing read after it (on SQLite the lock reads the seats
+    # too). The page: its sitting with its seats, the newest hands, the chart's. Transaction statements included.
+    assert tap <= (10 if connection.vendor == "sqlite" else 11) and render <= 5 and poll <= 2, counts

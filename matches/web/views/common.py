@@ -46,7 +46,10 @@ def reached(
 
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         def resolved(request: HtmxHttpRequest, token: str, *args, **kwargs) -> HttpResponse:
-            found = model.objects.reached_by(link, token).first()
+            if model is Sitting and snapshot and request.method in READS:  # (its seats in the same read)
+                found = Sitting.reached_with_seats(link, token)
+            else:
+                found = model.objects.reached_by(link, token).first()
             try:
                 if found is not None:
                     return view(request, found, *args, **kwargs)

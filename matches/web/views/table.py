@@ -173,7 +173,8 @@ def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         recorded = sitting.record_hand(number, seat, form.extras(), by=by, key=key, seen=seen)
     except TableError as refusal:
         return refused(request, sitting, refusal)
-    state = TableState.of(sitting.fresh_table())  # read again after the change ("view restart")
+    # The table as the tap's transaction left it (a copy already recorded: read afresh).
+    state = TableState.of(recorded.table or sitting.fresh_table())
     notice = hand_notice(
         _("Hand %(number)d recorded: %(name)s."), _("Hand %(number)d recorded: %(name)s (%(how)s)."), state, recorded.hand
     )
