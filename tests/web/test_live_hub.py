@@ -66,6 +66,17 @@ def test_a_change_already_shown_wakes_nobody_and_an_unwatched_one_is_ignored(ren
     assert asyncio.run(scenario()) == (False, True, [7])
 
 
+def test_a_group_page_opened_after_a_change_is_not_woken_by_it_while_an_older_one_is():
+    """A payment marked on a phone redirects it to the group page, whose stream opens at the new version
+    while the old page's stream (or another phone's) still holds the old: the change wakes only the old."""
+    hub = quiet_hub()
+    older, newer = hub.listen(GROUP, 7, (3, None)), hub.listen(GROUP, 7, (4, None))
+    hub.changed(GROUP, 7, (4, None))
+    assert older.changed.is_set() and not newer.changed.is_set()
+    hub.changed(GROUP, 7)  # a change of unknown version (a rename's notice): both look again
+    assert newer.changed.is_set()
+
+
 def test_the_last_phone_to_leave_a_table_frees_what_the_hub_kept_of_it(renders):
     async def scenario():
         hub = quiet_hub()

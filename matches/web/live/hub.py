@@ -20,6 +20,7 @@ class Listener:
     """One phone's stream: woken when what it shows may have changed."""
 
     changed: asyncio.Event = field(default_factory=asyncio.Event)
+    seen: object = None  # a group's version the phone shows (None: not known)
 
 
 @dataclass
@@ -40,7 +41,7 @@ class Hub:
 
     def listen(self, kind: str, pk: int, version: object = None, group_id: int | None = None) -> Listener:
         """`group_id`: the sitting's group, whose changes (a renamed player) may change its table."""
-        listener = Listener()
+        listener = Listener(seen=version if kind == GROUP else None)
         self.listeners[(kind, pk)].add(listener)
         self.known.setdefault((kind, pk), version)
         if group_id is not None:
@@ -75,6 +76,9 @@ class Hub:
         if kind == SITTING:
             self.generations[pk] += 1
         for listener in self.listeners[(kind, pk)]:
+            if version is not None and listener.seen == version:
+                continue  # a group page opened since shows it already (another phone's stream kept the old)
+            listener.seen = version if kind == GROUP else None
             listener.changed.set()
 
     def group_changed(self, group_id: int) -> None:
