@@ -385,11 +385,17 @@
     if (navigator.onLine !== false || !form || !form.matches || event.defaultPrevented) return;
     if (!form.matches("form[method=post]") || form.hasAttribute("hx-post") || form.closest("#table")) return;
     event.preventDefault();
+    var text = document.body.dataset.failed || "";
     var notice = document.getElementById("notice");
-    if (!notice) return;
-    var message = document.createElement("p");
-    message.className = "notice error";
-    message.textContent = document.body.dataset.failed || "";
-    notice.replaceChildren(message);
+    if (notice) {
+      var message = document.createElement("p");
+      message.className = "notice error";
+      message.textContent = text;
+      notice.replaceChildren(message);
+    }
+    var beside = form.querySelector(".offline-said") || document.createElement("p");  // where the tap was
+    beside.className = "field-error offline-said";
+    beside.textContent = text;
+    form.appendChild(beside);
   });
 })();

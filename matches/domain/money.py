@@ -42,6 +42,15 @@ def known_labels() -> dict[str, str]:
     return codes
 
 
+def same_currency(typed: str, label: str) -> bool:
+    """Whether `typed` names the currency `label` does ("F CFA" and "FCFA", "€" and "EUR")."""
+    key, other = label_key(typed), label_key(label)
+    if not key:
+        return False
+    codes = known_labels()
+    return key == other or (codes.get(key) is not None and codes.get(key) == codes.get(other))
+
+
 @cache
 def decimals(label: str) -> int:
     """Decimals of the currency `label` names (2 for "€", 0 for "FCFA" or "đ"); 0 for "" or one unknown."""

@@ -10,18 +10,24 @@ from django.utils import formats
 from django.utils.translation import gettext
 
 from matches.domain import money
-from matches.web.presenters.numbers import money_number, typed_amount
+from matches.web.presenters.numbers import money_text, typed_amount
 
 
 NOT_FIGURES = re.compile(r"[^\d\s.,'\u00a0\u202f]")  # letters, signs, a currency's symbol
 
 
+AMOUNT_AND_WORDS = re.compile(r"(?P<before>[^\d]*?)\s*(?P<amount>\d[\d\s.,'\u00a0\u202f]*?)\s*(?P<after>[^\d]*)")
+
+
 def without_label(typed: str, label: str) -> str:
-    """The amount typed with the currency's label written before or after it ("0,50 €") left out."""
-    if label and typed.casefold().endswith(label.casefold()):
-        return typed[: -len(label)].strip()
-    if label and typed.casefold().startswith(label.casefold()):
-        return typed[len(label) :].strip()
+    """The amount typed with its currency written before or after it ("0,50 €", "100 F CFA" for FCFA,
+    "EUR 2") left out: words that name the same currency as `label`."""
+    found = AMOUNT_AND_WORDS.fullmatch(typed)
+    if not label or found is None:
+        return typed
+    words = [found[part] for part in ("before", "after") if found[part].strip()]
+    if len(words) == 1 and money.same_currency(words[0], label):
+        return found["amount"]
     return typed
 
 
@@ -60,6 +66,6 @@ def read_amount(typed: str, label: str, low: int, high: int) -> int:
             message = gettext("Type a whole amount, like 100; to count cents, type the currency too, like €.")
         raise AmountRefused(message % words) from None
     if not low <= amount <= high:
-        bounds = {"low": money_number(low, label), "high": money_number(high, label)}
+        bounds = {"low": money_text(low, label), "high": money_text(high, label)}
         raise AmountRefused(gettext("Type an amount from %(low)s to %(high)s.") % bounds)
     return amount

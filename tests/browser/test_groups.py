@@ -132,6 +132,7 @@ def test_mark_paid_with_no_network_says_so_on_the_page_and_marks_nothing(browser
     owed.get_by_role("textbox").fill("0.25")
     owed.get_by_role("button").click()
     expect(phone.locator("#notice")).to_have_text("Not saved: check the connection, then tap again.")
+    expect(owed.locator(".offline-said")).to_have_text("Not saved: check the connection, then tap again.")  # in view
     expect(owed.get_by_role("textbox")).to_have_value("0.25")  # still on the page, as typed
     phone.context.set_offline(False)
     owed.get_by_role("button").click()

@@ -4,6 +4,7 @@ import csv
 import io
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from matches.models import Group, Payment
@@ -57,9 +58,9 @@ def test_a_mark_paid_that_makes_no_sense_says_so_and_changes_nothing(client, owi
 @pytest.mark.parametrize(
     ("typed", "message"),
     [("abc", "Type the amount in figures only, like 100."), ("-5", "Type the amount in figures only, like 100."),
-     ("1 00", "Type an amount, like 100."), ("0", "Type an amount from 1 to 100."),
-     ("101", "Type an amount from 1 to 100."), ("0.5", "CFA has no smaller unit: type a whole amount, like 100."),
-     ("9" * 50, "Type an amount from 1 to 100.")],
+     ("1 00", "Type an amount, like 100."), ("0", "Type an amount from 1\u00a0CFA to 100\u00a0CFA."),
+     ("101", "Type an amount from 1\u00a0CFA to 100\u00a0CFA."), ("0.5", "CFA has no smaller unit: type a whole amount, like 100."),
+     ("9" * 50, "Type an amount from 1\u00a0CFA to 100\u00a0CFA.")],
 )
 def test_a_part_paid_that_is_not_an_amount_up_to_what_is_owed_is_refused_beside_it_as_typed(client, owing, typed, message):
     answer = client.post(reverse("group-paid", args=[owing.token]), paying(owing, typed))
@@ -73,7 +74,7 @@ def test_no_more_than_is_owed_now_is_marked_paid_whatever_the_page_said(client, 
     url = reverse("group-paid", args=[owing.token])
     assert client.post(url, paying(owing, "60")).status_code == 302
     too_much = client.post(url, paying(owing, "60"))  # the same page's form again (Back): 40 is owed now
-    assert too_much.status_code == 400 and "Type an amount from 1 to 40." in too_much.content.decode()
+    assert too_much.status_code == 400 and "Type an amount from 1\u00a0CFA to 40\u00a0CFA." in too_much.content.decode()
     stale = client.post(url, paying(owing, "30"))  # still from before that payment: the tab moved on
     assert stale.status_code == 409 and "A payment between these two was just marked" in stale.content.decode()
     first = Payment.objects.get().pk
@@ -113,11 +114,11 @@ def test_the_tab_page_lists_payments_strikes_those_taken_back_and_forgives(clien
     paid = Payment.objects.get()
     tab_url = reverse("group-tab", args=[owing.token])
     page = client.get(tab_url).content.decode()
-    assert "<bdi>Ben</bdi> pays <bdi>Ana</bdi> 40 CFA." in page and "Take back" in page
+    assert "<bdi>Ben</bdi> paid <bdi>Ana</bdi> 40\u00a0CFA." in page and "Take back" in page
     assert "<bdi>Ben</bdi> pays <bdi>Ana</bdi> 60 CFA." in page  # what is left of it stays open
     client.post(reverse("group-take-back", args=[owing.token]), {"payment": paid.pk, "back": "tab"})
     page = client.get(tab_url).content.decode()
-    assert "<del><bdi>Ben</bdi> pays <bdi>Ana</bdi> 40 CFA.</del>" in page and "Take back</button>" not in page
+    assert "<del><bdi>Ben</bdi> paid <bdi>Ana</bdi> 40\u00a0CFA.</del>" in page and "Take back</button>" not in page
     refused = client.post(reverse("group-forgive", args=[owing.token]), {"back": "tab"})
     assert refused.status_code == 400 and "Tick the box" in refused.content.decode() and not owing.forgivenesses.exists()
     client.post(reverse("group-forgive", args=[owing.token]), {"sure": "yes", "back": "tab"})
@@ -148,3 +149,12 @@ def test_the_group_csv_lists_each_payment_and_forgiveness_after_the_matches(clie
     paid = [row for row in rows if row["row_type"] == "payment"]
     assert [(r["player"], r["payee"], r["paid"], r["currency"]) for r in paid] == [("Ben", "Ana", "40", "CFA")]
     assert paid[0]["taken_back"] and rows[-1]["row_type"] == "forgiven"
+
+
+def test_the_group_page_lists_what_this_phone_marked_paid_tonight_with_take_back_and_others_do_not(client, owing):
+    client.get(owing.get_absolute_url())  # this phone gets its id
+    client.post(reverse("group-paid", args=[owing.token]), paying(owing, "30"))
+    page = client.get(owing.get_absolute_url()).content.decode()
+    mine = page[page.index("Marked paid tonight on this phone:") :]
+    assert "<bdi>Ben</bdi> paid <bdi>Ana</bdi> 30\u00a0CFA." in mine and "Take back" in mine
+    assert "Marked paid tonight on this phone" not in Client().get(owing.get_absolute_url()).content.decode()

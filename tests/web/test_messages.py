@@ -91,8 +91,8 @@ CENTS_NEED_A_CURRENCY = "Type a whole amount, like 100; to count cents, type the
         ("-5", "FCFA", NOT_FIGURES),
         ("0,505", "€", "€ counts to 2 decimals: type an amount like 0.50."),
         ("0,5.0", "€", "Type an amount, like 0.50."),
-        ("0", "€", "Type an amount from 0.01 to 100,000.00."),
-        ("10000001", "FCFA", "Type an amount from 1 to 10,000,000."),
+        ("0", "€", "Type an amount from 0.01\u00a0€ to 100,000.00\u00a0€."),
+        ("10000001", "FCFA", "Type an amount from 1\u00a0FCFA to 10,000,000\u00a0FCFA."),
     ],
 )
 def test_a_stake_the_currency_cannot_hold_is_answered_with_what_to_type(client, stake, currency, message):
@@ -107,7 +107,7 @@ def test_a_stake_the_currency_cannot_hold_is_answered_with_what_to_type(client, 
 @pytest.mark.parametrize(
     ("stake", "currency", "kept"),
     [("0,50", "€", 50), ("2.50", "EUR", 250), ("1.000,50", "euros", 100_050), ("45.000", "đ", 45_000), ("300", "FCFA", 300),
-     ("0,50 €", "€", 50), ("FCFA 100", "FCFA", 100)],
+     ("0,50 €", "€", 50), ("FCFA 100", "FCFA", 100), ("100 F CFA", "FCFA", 100), ("EUR 2", "€", 200)],
 )
 def test_a_stake_is_kept_exactly_in_the_currencys_smallest_unit(client, stake, currency, kept):
     response = client.post("/start/fapfap/", start_data("fapfap", ["A", "B"], stake_amount=stake, stake_label=currency))
@@ -193,7 +193,7 @@ def test_french_says_it_right(msgid):
 def test_a_field_bound_in_french_reads_as_french(client):
     data = start_data("fapfap", ["A", "B"], stake_amount="0", stake_label="€")
     page = client.post("/start/fapfap/", data, **FR).content.decode()
-    assert "Tapez un montant de 0,01 à 100\u00a0000,00." in page
+    assert "Tapez un montant de 0,01\u00a0€ à 100\u00a0000,00\u00a0€." in page
 
 
 @pytest.mark.django_db

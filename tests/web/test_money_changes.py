@@ -51,7 +51,9 @@ def test_the_line_stays_until_this_phone_says_it_saw_it_and_only_for_that_phone(
     assert client.post(url(sitting, "seen/"), {"change": str(change)}).status_code == 302
     assert "Hand 1 changed" not in words(client.get(url(sitting)))
     assert "Hand 1 changed" in words(Client().get(url(sitting)))
-    assert "Hand 1 changed" in words(client.post(url(sitting, "tap/"), {"number": 3, "winner": 1, "multiplier": "1"}, **HX))
+    answer = client.post(url(sitting, "tap/"), {"number": 3, "winner": 1, "multiplier": "1"}, **HX)
+    assert "Hand 1 changed" not in words(answer)  # this phone's answer too; the push to the others has it
+    assert "Hand 1 changed" in words(Client().get(url(sitting, "poll/"), {"v": 0}, **HX))
 
 
 def test_the_phone_that_corrected_an_earlier_hand_is_not_told_another_phone_did_and_keeps_it_seen(client):

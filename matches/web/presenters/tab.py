@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from matches.models.payments import Payment, night_of
 from matches.services.tab import Owed, Tab
 from matches.web.bidi import bdi, sentence
-from matches.web.presenters.numbers import money_number, signed_money
+from matches.web.presenters.numbers import money_number, money_text, signed_money
 
 
 @dataclass(frozen=True)
@@ -28,12 +30,25 @@ def owed_sentence(owed: Owed) -> str:
     return sentence(_("%(payer)s pays %(payee)s %(amount)s."), words)
 
 
+def paid_sentence(paid: Payment) -> str:
+    """"Ben paid Ana 300 CFA." (a payment marked; names in <bdi>)."""
+    words = {"payer": bdi(paid.payer.name), "payee": bdi(paid.payee.name), "amount": money_text(paid.amount, paid.currency)}
+    return sentence(_("%(payer)s paid %(payee)s %(amount)s."), words)
+
+
 CURRENCIES_SHOWN = 8  # on the group page; the tab's page shows every currency
 
 
-def tab_context(tab: Tab, currencies: int | None = CURRENCIES_SHOWN) -> dict:
+def tab_context(tab: Tab, currencies: int | None = CURRENCIES_SHOWN, phone: str = "", zone=None) -> dict:
     """What the group page shows of the tab: balances per currency and the open payments, or nothing
-    when the group never played for money nor marked a payment since the tab was forgiven."""
+    when the group never played for money nor marked a payment since the tab was forgiven; and the
+    payments `phone` marked tonight (on the clock of `zone`), which it may take back."""
+    tonight = night_of(timezone.now(), zone) if phone else None
+    mine = [
+        (paid, paid_sentence(paid))
+        for paid in tab.payments
+        if phone and paid.marked_by_phone == phone and paid.taken_back_at is None and night_of(paid.at, zone) == tonight
+    ]
     shown = [
         Balances(_("Balances in %(currency)s") % {"currency": currency} if currency else _("Balances"),
                  [(name, signed_money(owed, currency)) for name, owed in rows])
@@ -44,5 +59,6 @@ def tab_context(tab: Tab, currencies: int | None = CURRENCIES_SHOWN) -> dict:
         "tab_balances": shown,
         "tab_owed": [(owed, owed_sentence(owed)) for owed in tab.owed if owed.currency in kept],
         "tab_exists": bool(tab.payments or tab.forgiven),
+        "tab_mine": mine,
         "tab_after": max((payment.pk for payment in tab.payments), default=0),  # the newest payment shown
     }

@@ -19,7 +19,8 @@ from django.views.decorators.vary import vary_on_headers
 from matches.domain.names import by_name
 from matches.models import Group, Player, Seat, Sitting
 from matches.web.bidi import joined
-from matches.web.views.common import HtmxHttpRequest, action, go_to, page_or_partial, phone_id, reached, wants_partial
+from matches.web.views.common import HtmxHttpRequest, action, go_to, known_phone, page_or_partial, phone_id, reached
+from matches.web.views.common import wants_partial
 from matches.services.tab import read_tab
 from matches.web.presenters.tab import tab_context
 from matches.web.views.figures import tonight
@@ -104,7 +105,7 @@ def group_context(request: HtmxHttpRequest, group: Group, watching: bool = False
         "csv_url": "" if watching else optional_url("group-csv", token),
         "json_url": "" if watching else optional_url("group-json", token),
         "tonight": tonight(group),
-        **tab_context(read_tab(group)),
+        **tab_context(read_tab(group), phone="" if watching else known_phone(request) or "", zone=group.zone),
     }
     if links and not watching:
         member_url = shareable_url(request, group.get_absolute_url())

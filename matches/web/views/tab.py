@@ -14,11 +14,11 @@ from django.views.decorators.http import require_safe
 from matches.domain.errors import Conflict, TableError
 from matches.models import Group, Payment
 from matches.models.payments import night_of
-from matches.services.tab import Owed, owed_now, read_tab
+from matches.services.tab import owed_now, read_tab
 from matches.web.bidi import bdi, sentence
 from matches.web.amounts import AmountRefused, PaidForm, read_amount
 from matches.web.presenters.numbers import money_text
-from matches.web.presenters.tab import owed_sentence, tab_context
+from matches.web.presenters.tab import paid_sentence, tab_context
 from matches.web.refusals import refusal_text
 from matches.web.views.common import HtmxHttpRequest, action, known_phone, phone_id, reached
 from matches.web.views.figures import nights
@@ -115,7 +115,7 @@ def tab_response(request: HtmxHttpRequest, group: Group, notice: str = "", statu
     payments = [
         {
             "payment": p,
-            "text": owed_sentence(Owed(p.payer_id, p.payee_id, p.payer.name, p.payee.name, p.amount, p.currency)),
+            "text": paid_sentence(p),
             "when": formats.date_format(timezone.localtime(p.at, group.zone), "DATETIME_FORMAT"),
             "who": whose(p.marked_by_phone, phone),
             "mine": bool(phone) and p.marked_by_phone == phone and not p.taken_back_at and night_of(p.at, group.zone) == today,

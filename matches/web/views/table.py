@@ -66,7 +66,7 @@ def table_response(
     state = state or TableState.of(sitting.fresh_table())
     context = region_context(sitting, state, watching, swap)
     context.update(notice=notice, status_is_error=status >= 400, correctable=correctable)
-    if not swap:  # a phone without JavaScript says what it saw here (seen); app.js keeps it on the phone
+    if not watching:  # what this phone saw (a phone without JavaScript says so here) or made; app.js keeps it too
         context["seen_changes"] = set(request.session.get("seen_changes", []))
     if not swap and not watching:
         context["share"] = share_panel(request, sitting, state)
@@ -80,7 +80,7 @@ def table_response(
 def keep_for_the_push(sitting: Sitting, context: dict) -> None:
     """Render the region's body once, for this answer and for the push of this version (live.prerendered)."""
     context["body_html"] = render_to_string("matches/table.html#body", context)
-    pushed = render_to_string("matches/table.html#table", {**context, "notice": "", "correctable": None})
+    pushed = render_to_string("matches/table.html#table", {**context, "notice": "", "correctable": None, "seen_changes": None})
     keep(sitting.pk, get_language(), Region(sitting.version, pushed, (sitting.token, sitting.watch_token)))
 
 
