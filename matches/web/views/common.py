@@ -8,7 +8,6 @@ from functools import wraps
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
-from django.utils.cache import add_never_cache_headers
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
@@ -72,7 +71,6 @@ def reached(
             else:
                 limited = over_limit(request, limit, known_phone(request)) if limit is not None else None
                 response = limited or resolved(request, token, *args, **kwargs)
-            add_never_cache_headers(response)
             return response
 
         return wrapper

@@ -14,7 +14,6 @@ from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
-from django.utils.cache import add_never_cache_headers
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -53,7 +52,6 @@ def attachment(response: HttpResponse, group: Group, extension: str) -> HttpResp
     name = slugify(group.name, allow_unicode=True) or str(group.pk)
     filename = f"last-trick-group-{name}-{timezone.localdate(timezone=group.zone):%Y-%m-%d}.{extension}"
     response["Content-Disposition"] = content_disposition_header(True, filename)
-    add_never_cache_headers(response)
     return response
 
 

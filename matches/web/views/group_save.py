@@ -6,7 +6,6 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -46,7 +45,7 @@ def create_group(request: HtmxHttpRequest) -> HttpResponse:
     """A new group with its name and players (one a line); counted against the new-match limits."""
     context = {"typed_name": "", "typed_players": "", "once": new_token()}
     if request.method != "POST":
-        return no_store(render(request, "matches/group_create.html", context))
+        return render(request, "matches/group_create.html", context)
     context.update(typed_name=request.POST.get("name", ""), typed_players=request.POST.get("players", ""))
     names = [line for line in context["typed_players"].splitlines() if clean_name(line)]
     try:
@@ -56,9 +55,7 @@ def create_group(request: HtmxHttpRequest) -> HttpResponse:
                 _("A new group takes at most %(max)d names; add the others on its page.") % {"max": MAX_NEW_PLAYERS}
             )
     except BadInput as refusal:
-        return no_store(
-            render(request, "matches/group_create.html", {**context, "notice": refusal_text(refusal)}, status=400)
-        )
+        return render(request, "matches/group_create.html", {**context, "notice": refusal_text(refusal)}, status=400)
     once = Once("group-new", request.POST.get(ONCE))
     if (group := made_before(once, Group, wait=5)) is not None:  # Make the group tapped twice: the same group
         remember_group(request, group)
@@ -71,16 +68,12 @@ def create_group(request: HtmxHttpRequest) -> HttpResponse:
     except TableError as refusal:
         once.drop()
         page = render(request, "matches/group_create.html", {**context, "notice": refusal_text(refusal)}, status=400)
-        return no_store(page)
+        return page
     once.keep(group.pk)
     remember_group(request, group)
     messages.success(request, _("Group made. Share its link (below) with the others."), extra_tags=JUST_MADE)
     return redirect(group)
 
-
-def no_store(response: HttpResponse) -> HttpResponse:
-    add_never_cache_headers(response)
-    return response
 
 
 def save_page(request: HtmxHttpRequest, sitting: Sitting, notice: str = "", status: int = 200, typed: str = ""):

@@ -9,7 +9,6 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.cache import add_never_cache_headers
 from django.utils.translation import ngettext
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -73,7 +72,6 @@ def table_response(
     if swap and not watching and not sitting.is_finished:  # (the standings' forms and links are this phone's)
         keep_for_the_push(sitting, context)
     response = page_or_partial(request, "matches/table.html", "table", context, status=status)
-    add_never_cache_headers(response)
     return response
 
 
@@ -306,7 +304,6 @@ def correction_page(request, sitting: Sitting, hand, notice: str = "", status: i
         "question": choice_prompt(sitting.rules),
     }
     response = render(request, "matches/correct.html", context, status=status)
-    add_never_cache_headers(response)
     return response
 
 
@@ -343,7 +340,6 @@ def rematch(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         return redirect(sitting)
     if not sitting.is_finished and (request.method != "POST" or request.POST.get("open") != "1"):
         response = render(request, "matches/rematch.html", {"sitting": sitting})
-        add_never_cache_headers(response)
         return response
     if limited := over_limit(request, STARTS, known_phone(request)):
         return limited
@@ -391,5 +387,4 @@ def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         "other_changes": other_changes(state),
     }
     response = render(request, "matches/history.html", context, status=400 if notice and last else 200)
-    add_never_cache_headers(response)
     return response
