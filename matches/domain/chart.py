@@ -193,12 +193,16 @@ def step_line(xs: Sequence[int], ys: Sequence[int | None]) -> str:
     return " ".join(f"{px},{py}" for px, py in points)
 
 
+AXIS_GAP = FONT + 6  # the least height between two values written on the axis, so that they never touch
+
+
 def axis_values(low: int, high: int, most: int = 4) -> list[int]:
-    """Round ticks (1, 2 or 5 x 10**k apart) in [low, high], at most `most` + 1, plus `high` if half a step above."""
+    """Round ticks (1, 2 or 5 x 10**k apart) in [low, high], at most `most` + 1, plus `high` if half a step
+    above the last and, drawn HEIGHT high, far enough from it to be written apart."""
     span = max(1, high - low)
     power = 10 ** max(0, math.floor(math.log10(span)) - 1)
     step = next(m * p for p in (power, power * 10, power * 100) for m in (1, 2, 5) if span / (m * p) <= most)
     values = list(range(math.ceil(low / step) * step, high + 1, step))
-    if high - values[-1] >= step / 2:
+    if high - values[-1] >= step / 2 and (high - values[-1]) * HEIGHT / span >= AXIS_GAP:
         values.append(high)
     return values

@@ -129,8 +129,11 @@ def test_the_threshold_is_a_step_line(xs, ys, expected):
         (0, 500, [0, 200, 400, 500]),
         (0, 450, [0, 200, 400]),  # the top is near the last: not written twice so close
         (0, 50, [0, 20, 40, 50]),  # a tie at 50 in Letzter Stich: its value on the axis
-        (-5, 3, [-4, -2, 0, 2, 3]),
-        (0, 7, [0, 2, 4, 6, 7]),
+        (-5, 3, [-4, -2, 0, 2]),  # 3 would be written too close above 2
+        (0, 7, [0, 2, 4, 6]),
+        (16, 23, [16, 18, 20, 22]),  # Cat Tê chips: not 23 touching 22
+        (0, 9, [0, 5, 9]),
+        (0, 13, [0, 5, 10, 13]),
         (0, 8, [0, 2, 4, 6, 8]),
         (3, 3, [3]),
     ],
