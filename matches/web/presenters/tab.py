@@ -30,6 +30,13 @@ def owed_sentence(owed: Owed) -> str:
     return sentence(_("%(payer)s pays %(payee)s %(amount)s."), words)
 
 
+def yours_tonight(paid: Payment, phone: str | None, zone) -> bool:
+    """Whether `phone` may take `paid` back: it marked it, tonight on the group's clock (`zone`), and it stands."""
+    return bool(phone) and paid.marked_by_phone == phone and paid.taken_back_at is None and (
+        night_of(paid.at, zone) == night_of(timezone.now(), zone)
+    )
+
+
 def paid_sentence(paid: Payment) -> str:
     """"Ben paid Ana 300 CFA." (a payment marked; names in <bdi>)."""
     words = {"payer": bdi(paid.payer.name), "payee": bdi(paid.payee.name), "amount": money_text(paid.amount, paid.currency)}
@@ -43,12 +50,7 @@ def tab_context(tab: Tab, currencies: int | None = CURRENCIES_SHOWN, phone: str 
     """What the group page shows of the tab: balances per currency and the open payments, or nothing
     when the group never played for money nor marked a payment since the tab was forgiven; and the
     payments `phone` marked tonight (on the clock of `zone`), which it may take back."""
-    tonight = night_of(timezone.now(), zone) if phone else None
-    mine = [
-        (paid, paid_sentence(paid))
-        for paid in tab.payments
-        if phone and paid.marked_by_phone == phone and paid.taken_back_at is None and night_of(paid.at, zone) == tonight
-    ]
+    mine = [(paid, paid_sentence(paid)) for paid in tab.payments if yours_tonight(paid, phone, zone)]
     shown = [
         Balances(_("Balances in %(currency)s") % {"currency": currency} if currency else _("Balances"),
                  [(name, signed_money(owed, currency)) for name, owed in rows])

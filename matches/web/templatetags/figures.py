@@ -13,7 +13,7 @@ register = template.Library()
 @register.filter
 def signed(net: int) -> str:
     """A net with its sign: "+1,100", "−400", "0"."""
-    return figures.signed(net)
+    return numbers.signed_points(net)
 
 
 @register.filter

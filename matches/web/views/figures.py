@@ -27,7 +27,7 @@ from matches.web.bidi import bdi, sentence
 from matches.services.figures import GroupRead, rate_chart, read_group
 from matches.models import Group, Sitting
 from matches.web.presenters.table_state import TableState
-from matches.web.presenters.numbers import grouped, money_number, signed_money
+from matches.web.presenters.numbers import grouped, money_number, signed_money, signed_points
 from matches.web.presenters.table_state import score_is_hands_won
 from matches.domain.names import FSI, PDI, is_right_to_left, name_order, shared
 from matches.domain.settlement import Settling, Transfer, settling
@@ -55,15 +55,6 @@ HEADINGS = {
     "recent_form": gettext_lazy("Last 10, newest first"),
     "head_to_head": gettext_lazy("Head to head"),
 }
-
-
-def signed(net: int) -> str:
-    """A net with its sign, grouped as the language groups numbers: "+1,100", "−400", "0"."""
-    if net > 0:
-        return f"+{grouped(net)}"
-    if net < 0:
-        return f"\u2212{grouped(-net)}"
-    return "0"
 
 
 def percent(ratio: float | None) -> str:
@@ -337,7 +328,7 @@ def cells(figure: stats.PlayerStats, shown: dict[str, str], currency: str) -> li
         if figure.points_per_hand is None
         else formats.number_format(stats.hundredths(figure.points_per_hand), decimal_pos=2, force_grouping=True),
         "best_run": grouped(figure.best_run),
-        "net_chips": no_figure() if figure.net_chips is None else signed(figure.net_chips),
+        "net_chips": no_figure() if figure.net_chips is None else signed_points(figure.net_chips),
         "net_money": no_figure() if figure.net_money is None else signed_money(figure.net_money, currency),
         "recent_form": form_letters(figure.recent_form),
     }

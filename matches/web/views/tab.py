@@ -13,12 +13,11 @@ from django.views.decorators.http import require_safe
 
 from matches.domain.errors import Conflict, TableError
 from matches.models import Group, Payment
-from matches.models.payments import night_of
 from matches.services.tab import owed_now, read_tab
 from matches.web.bidi import bdi, sentence
 from matches.web.amounts import AmountRefused, PaidForm, read_amount
 from matches.web.presenters.numbers import money_text
-from matches.web.presenters.tab import paid_sentence, tab_context
+from matches.web.presenters.tab import paid_sentence, tab_context, yours_tonight
 from matches.web.refusals import refusal_text
 from matches.web.views.common import HtmxHttpRequest, action, known_phone, phone_id, reached
 from matches.web.views.figures import nights
@@ -58,13 +57,11 @@ def mark_paid(request: HtmxHttpRequest, group: Group) -> HttpResponse:
             raise Conflict("paid_meanwhile")
         amount = read_amount(typed, currency, 1, owed) if typed.strip() else owed
         paid = group.mark_paid(payer, payee, amount, currency, by=phone_id(request), key=data["key"], after=data["after"])
-    except (AmountRefused, TableError) as refusal:
-        message = str(refusal) if isinstance(refusal, AmountRefused) else refusal_text(refusal)
-        status = refusal.status if isinstance(refusal, TableError) else 400
-        if isinstance(refusal, TableError):  # the tab moved on: said above it, as it is now
-            return said(request, group, message, status)
-        beside = {"payer": payer, "payee": payee, "currency": currency, "message": message, "typed": typed}
-        return said(request, group, "", status, paid_refused=beside)
+    except TableError as refusal:  # the tab moved on: said above it, as it is now
+        return said(request, group, refusal_text(refusal), refusal.status)
+    except AmountRefused as refusal:  # said beside the amount, as typed
+        beside = {"payer": payer, "payee": payee, "currency": currency, "message": str(refusal), "typed": typed}
+        return said(request, group, "", 400, paid_refused=beside)
     return said(request, group, marked(paid))
 
 
@@ -110,7 +107,7 @@ def tab_page(request: HtmxHttpRequest, group: Group) -> HttpResponse:
 
 def tab_response(request: HtmxHttpRequest, group: Group, notice: str = "", status: int = 200, **extra) -> HttpResponse:
     tab = read_tab(group)
-    phone, today = known_phone(request), night_of(timezone.now(), group.zone)
+    phone = known_phone(request)
     names = dict(tab.read.names)
     payments = [
         {
@@ -118,7 +115,7 @@ def tab_response(request: HtmxHttpRequest, group: Group, notice: str = "", statu
             "text": paid_sentence(p),
             "when": formats.date_format(timezone.localtime(p.at, group.zone), "DATETIME_FORMAT"),
             "who": whose(p.marked_by_phone, phone),
-            "mine": bool(phone) and p.marked_by_phone == phone and not p.taken_back_at and night_of(p.at, group.zone) == today,
+            "mine": yours_tonight(p, phone, group.zone),
             "counted": tab.since is None or p.at >= tab.since,
         }
         for p in reversed(tab.payments[-HISTORY_PAYMENTS:])
