@@ -1,7 +1,7 @@
 """Who plays, deals and leads when the table changes mid-match; the money of a changed table."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from matches.domain import seating
@@ -53,7 +53,6 @@ def test_a_seat_that_does_not_play_the_hand_cannot_be_named_in_its_answers():
         seating.score(GAMES["cat-te"], seating.Hand((0, 2, 3), 4), 3, {"how": "sweep", "aces": ["2"]})
 
 
-@settings(deadline=None)  # a shared, busy machine: the examples' time is not what this checks
 @given(st.data())
 def test_the_money_of_a_changed_table_sums_to_zero_and_pays_each_part_by_who_played_it(data):
     """Fapfap: in each part, every other player pays the winner; a part's money comes from its hands only."""
