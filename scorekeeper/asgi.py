@@ -5,7 +5,9 @@ runs a sync view and its sync middleware in a thread made for each request, so n
 can be kept from one request to the next. Here each thread of a fixed pool keeps its SQLite connection,
 so a tap does not pay for opening one. Only the async views (the live streams, held by the event loop)
 go to Django's ASGI handler; every other request goes to Django's WSGI handler in a fixed pool of
-threads (a2wsgi), its body read first by the event loop, so a slow client holds no thread. A body over
+threads, its body read first by the event loop, so a slow client holds no thread. The thread hands the
+whole answer back at once: one crossing between the loop and a thread per request (a2wsgi's bridge
+crosses for the headers, each chunk and the end, and waits on the loop each time). A body over
 BUFFERED bytes, or a path or query that only Django's ASGI handler reads safely, goes to Django's ASGI
 handler too. tests/web/test_asgi_dispatch.py checks that both answer alike.
 
@@ -15,11 +17,14 @@ stream. Without it the few thread-sensitive steps of a stream (its sync middlewa
 response) run on asgiref's one thread for the process, as asgiref does by default, and an open stream
 holds no thread."""
 
+import asyncio
 import os
+from concurrent.futures import ThreadPoolExecutor
+from io import BytesIO
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "scorekeeper.settings")
 
-from a2wsgi import WSGIMiddleware  # noqa: E402
+from a2wsgi.wsgi import build_environ  # noqa: E402
 from asgiref.sync import iscoroutinefunction  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.core.asgi import get_asgi_application  # noqa: E402  (sets Django up)
@@ -50,7 +55,8 @@ def wsgi_safe(scope: dict) -> bool:
 class Dispatcher:
     def __init__(self, threads: int) -> None:
         self.asgi = get_asgi_application()
-        self.wsgi = WSGIMiddleware(get_wsgi_application(), workers=threads)
+        self.wsgi = get_wsgi_application()
+        self.threads = ThreadPoolExecutor(threads, thread_name_prefix="request")
 
     async def __call__(self, scope: dict, receive, send) -> None:
         if scope["type"] != "http":
@@ -74,7 +80,28 @@ class Dispatcher:
         headers = [(name, value) for name, value in scope["headers"] if b"_" not in name]
         if not any(name == b"content-length" for name, _ in headers):  # a chunked body: WSGI needs its size
             headers.append((b"content-length", str(size).encode()))
-        await self.wsgi({**scope, "headers": headers}, replay, send)
+        environ = build_environ({**scope, "headers": headers}, BytesIO(b"".join(chunks)))
+        status, response_headers, body = await asyncio.get_running_loop().run_in_executor(
+            self.threads, self.answer, environ
+        )
+        await send({"type": "http.response.start", "status": status, "headers": response_headers})
+        await send({"type": "http.response.body", "body": body})
+
+    def answer(self, environ: dict) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """Django's WSGI answer to `environ`, whole (a view's streamed answer too: none streams for long)."""
+        started, body = [], []
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info=None):
+            started[:] = [int(status.split(" ", 1)[0]), [(k.lower().encode("latin1"), v.encode("latin1")) for k, v in headers]]
+            return body.append
+
+        chunks = self.wsgi(environ, start_response)
+        try:
+            body.extend(chunks)
+        finally:
+            if close := getattr(chunks, "close", None):
+                close()  # request_finished: the thread's connection is checked as Django does
+        return started[0], started[1], b"".join(body)
 
 
 def path_info(scope: dict) -> str:
