@@ -4,6 +4,8 @@ every phone (no request: no notice, no CSRF field; htmx sends the token of <body
 
 from __future__ import annotations
 
+from functools import cache
+
 from django.urls import reverse
 
 from matches.models import Sitting
@@ -16,7 +18,8 @@ from matches.web.presenters.chart import chart_svg, chart_title, sitting_chart, 
 def region_context(sitting: Sitting, state: TableState, watching: bool, swap: bool) -> dict:
     """`watching`: the read-only watch view, no controls; `swap`: an htmx swap, whose forms carry no CSRF field."""
     token = sitting.watch_token if watching else sitting.token
-    chart = sitting_chart(sitting, state)
+    # Drawn when the template first asks (a template calls a callable): the region's cached middle may not.
+    chart = cache(lambda: sitting_chart(sitting, state))
     money = sitting.stake_label if sitting.stake_amount and not sitting.rules.uses_chips else None  # drawn in money
     return {
         "sitting": sitting,
@@ -29,8 +32,8 @@ def region_context(sitting: Sitting, state: TableState, watching: bool, swap: bo
         "asks": None if watching else asks(sitting, state),
         "question": choice_prompt(sitting.rules),
         "chart": chart,
-        "chart_rows": table_rows(chart, money=money),
-        "chart_svg": chart_svg(chart, money) if chart else "",
+        "chart_rows": cache(lambda: table_rows(chart(), money=money)),
+        "chart_svg": cache(lambda: chart_svg(chart(), money) if chart() else ""),
         "chart_title": chart_title(sitting),
         "money_changes": money_changes(state),
     }
