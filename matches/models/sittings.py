@@ -180,19 +180,19 @@ class Sitting(SittingVerbs, TableVerbs, TableChangeVerbs, ReceiptVerbs, models.M
             seat.sitting = self
         return seats
 
-    def table(self, recent: int | None = HANDS_ON_TABLE) -> Table:
-        """The match table with the newest `recent` hands (None: all, newest first)."""
+    def table(self, recent: int | None = HANDS_ON_TABLE, chart: bool = True) -> Table:
+        """The match table with the newest `recent` hands (None: all, newest first); `chart`: with the chart's."""
         seats = self.__dict__.pop("_seats_read", None) or self.seated()
-        return Table(self, seats, *self._read_hands(seats, recent))
+        return Table(self, seats, *self._read_hands(seats, recent, chart))
 
-    def fresh_table(self, recent: int | None = HANDS_ON_TABLE) -> Table:
+    def fresh_table(self, recent: int | None = HANDS_ON_TABLE, chart: bool = True) -> Table:
         """table() with the row re-read in one snapshot with seats and hands (a transaction is one already).
         Raises Sitting.DoesNotExist when this copy's link no longer reaches it."""
         if connection.in_atomic_block:
-            return self.table(recent)
+            return self.table(recent, chart)
         with read_snapshot():
             seats = self.seated_afresh()
-            return Table(self, seats, *self._read_hands(seats, recent))
+            return Table(self, seats, *self._read_hands(seats, recent, chart))
 
     def history_page(self, holding: int | None, size: int) -> tuple[Table, int]:
         """(page of `size` hands holding hand `holding`, newest first; last hand's number). Pages count from

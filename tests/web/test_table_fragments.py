@@ -5,6 +5,8 @@ import re
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from matches.models import Group, Sitting
 from tests.conftest import WORKED, play
@@ -47,3 +49,18 @@ def test_every_change_shows_on_a_page_whose_middle_was_kept(client):
     assert "Boubacar" not in page(client, url(sitting), "en")
     play(sitting, [3])
     assert "3 hands" in page(client, url(sitting), "en")
+
+
+def test_a_page_whose_middle_is_kept_reads_no_hand_for_the_chart(client):
+    sitting = Sitting.start("agram", WORKED)
+    play(sitting, [1, 2, 3, 0, 1, 2, 3, 0, 1, 2])  # older hands than the table shows: the chart reads them
+    with CaptureQueriesContext(connection) as drawn:
+        first = page(client, url(sitting), "fr")
+    with CaptureQueriesContext(connection) as kept:
+        assert page(client, url(sitting), "fr") == first
+    chart_read = [sql for sql in sqls(drawn) if sql not in sqls(kept)]
+    assert len(chart_read) == 1 and "\"number\" IN (" in chart_read[0] and len(sqls(kept)) == len(sqls(drawn)) - 1
+
+
+def sqls(captured: CaptureQueriesContext) -> list[str]:
+    return [query["sql"] for query in captured.captured_queries]

@@ -4,9 +4,12 @@ every phone (no request: no notice, no CSRF field; htmx sends the token of <body
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache as once
 
+from django.core.cache import cache
+from django.core.cache.utils import make_template_fragment_key
 from django.urls import reverse
+from django.utils.translation import get_language
 
 from matches.models import Sitting
 from matches.web.presenters.table_state import TableState
@@ -15,11 +18,21 @@ from matches.web.presenters.receipts import money_changes
 from matches.web.presenters.chart import chart_svg, chart_title, sitting_chart, table_rows
 
 
-def region_context(sitting: Sitting, state: TableState, watching: bool, swap: bool) -> dict:
-    """`watching`: the read-only watch view, no controls; `swap`: an htmx swap, whose forms carry no CSRF field."""
+def kept_middle(sitting: Sitting, watching: bool) -> str | None:
+    """The region's middle (score to newest hands) as table.html's {% cache %} keeps it for this version and
+    the active language, if it does: then the table is read without the chart's hands. Same key, same order."""
+    names = [sitting.token, str(sitting.version), sitting.changed_at, get_language(), watching]
+    return cache.get(make_template_fragment_key("region_middle", names))
+
+
+def region_context(
+    sitting: Sitting, state: TableState, watching: bool, swap: bool, middle: str | None = None
+) -> dict:
+    """`watching`: the read-only watch view, no controls; `swap`: an htmx swap, whose forms carry no CSRF field;
+    `middle`: the region's middle as kept (kept_middle), else drawn from `state`."""
     token = sitting.watch_token if watching else sitting.token
     # Drawn when the template first asks (a template calls a callable): the region's cached middle may not.
-    chart = cache(lambda: sitting_chart(sitting, state))
+    chart = once(lambda: sitting_chart(sitting, state))
     money = sitting.stake_label if sitting.stake_amount and not sitting.rules.uses_chips else None  # drawn in money
     return {
         "sitting": sitting,
@@ -32,10 +45,11 @@ def region_context(sitting: Sitting, state: TableState, watching: bool, swap: bo
         "asks": None if watching else asks(sitting, state),
         "question": choice_prompt(sitting.rules),
         "chart": chart,
-        "chart_rows": cache(lambda: table_rows(chart(), money=money)),
-        "chart_svg": cache(lambda: chart_svg(chart(), money) if chart() else ""),
+        "chart_rows": once(lambda: table_rows(chart(), money=money)),
+        "chart_svg": once(lambda: chart_svg(chart(), money) if chart() else ""),
         "chart_title": chart_title(sitting),
         "money_changes": money_changes(state),
+        "middle": middle,
     }
 
 

@@ -5,6 +5,7 @@ redirect; refusals re-render with the reason and a 4xx."""
 from __future__ import annotations
 
 from django.contrib import messages
+from django.db import connection
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -42,7 +43,7 @@ from matches.web.live.prerendered import keep
 from matches.web.outages import exact
 from matches.web.live.regions import Region
 from matches.web.views.links import share_panel
-from matches.web.presenters.region import region_context
+from matches.web.presenters.region import kept_middle, region_context
 
 
 def table_response(
@@ -61,9 +62,11 @@ def table_response(
         said = [message.message for message in messages.get_messages(request)]
         notice = joined(reversed(dict.fromkeys(reversed(said))))  # each where it was said last
     swap = wants_partial(request)
-    # One snapshot with the sitting's row, unless the caller just read it (a poll reads outside one).
-    state = state or TableState.of(sitting.fresh_table())
-    context = region_context(sitting, state, watching, swap)
+    # One snapshot with the sitting's row, unless the caller just read it (a poll reads outside one). A page
+    # read in one snapshot with its row takes the region's middle as kept for this version, without the chart.
+    middle = kept_middle(sitting, watching) if state is None and connection.in_atomic_block else None
+    state = state or TableState.of(sitting.fresh_table(chart=middle is None))
+    context = region_context(sitting, state, watching, swap, middle)
     context.update(notice=notice, status_is_error=status >= 400, correctable=correctable)
     if not watching:  # what this phone saw (a phone without JavaScript says so here) or made; app.js keeps it too
         context["seen_changes"] = set(request.session.get("seen_changes", []))
