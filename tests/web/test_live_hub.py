@@ -7,6 +7,7 @@ import gc
 import pytest
 
 from matches.web.live import hub as hubs
+from matches.web.live import prerendered
 from matches.web.live.feeds import heard
 from matches.web.live.hub import GROUP, SITTING, Hub
 from matches.web.live.regions import Region
@@ -51,6 +52,29 @@ def test_four_phones_of_a_table_in_one_language_cost_one_render_per_change(rende
     first, second = asyncio.run(scenario())
     assert {region.version for region in first} == {1} and {region.version for region in second} == {2}
     assert calls == [(7, "fr", False), (7, "fr", False), (7, "de", False), (7, "fr", True)]
+
+
+def test_a_change_of_unknown_version_is_never_answered_with_a_region_kept_for_an_older_one(renders):
+    """A tap keeps its region (version 2) for the push; a group's rename then moves the version on without
+    saying to what: the hub renders the table again in every language (it answered French phones with the
+    kept version 2, while a German render learnt version 3, so the checks reading 3 woke nobody)."""
+    calls, state = renders
+
+    async def scenario():
+        hub = quiet_hub()
+        for _language in ("fr", "de"):
+            hub.listen(SITTING, 7, 1)
+        state["version"] = 2
+        prerendered.keep(7, "fr", Region(2, "<section>fr v2 kept</section>", ("m", "w")))
+        hub.changed(SITTING, 7, 2)
+        assert (await hub.region(7, "fr", False)).html == "<section>fr v2 kept</section>"
+        state["version"] = 3  # the rename, announced without its version
+        hub.changed(SITTING, 7)
+        return {language: await hub.region(7, language, False) for language in ("fr", "de")}
+
+    shown = asyncio.run(scenario())
+    assert {language: region.version for language, region in shown.items()} == {"fr": 3, "de": 3}
+    assert calls == [(7, "fr", False), (7, "de", False)]
 
 
 def test_a_change_already_shown_wakes_nobody_and_an_unwatched_one_is_ignored(renders):

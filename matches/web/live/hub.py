@@ -71,8 +71,8 @@ class Hub:
             return
         if version is not None and self.known.get((kind, pk)) == version:
             return  # already shown (a check that read what a notification said)
-        if version is not None:
-            self.known[(kind, pk)] = version
+        # Not known (a rename announces none): no region kept for an older version may stand for it.
+        self.known[(kind, pk)] = version
         if kind == SITTING:
             self.generations[pk] += 1
         for listener in self.listeners[(kind, pk)]:
