@@ -28,8 +28,9 @@ def examples(in_ci: int) -> int:
 
 
 # Folders whose every test depends on the database engine (the PostgreSQL leg runs them too), and the
-# folder of tests that start real servers. A test elsewhere says so with its own marker.
-ENGINE_FOLDERS = {"models", "services", "operations"}
+# folder of tests that start real servers. A test elsewhere says so with its own marker (the modules of
+# operations/ whose servers share the test database do; `make run` keeps its own SQLite file).
+ENGINE_FOLDERS = {"models", "services"}
 SERVER_FOLDERS = {"operations"}
 
 
