@@ -15,9 +15,13 @@ from tests.browsers import browser  # noqa: F401 - the module-wide chromium, for
 WORKED = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
 BDI = re.compile(r"</?bdi>")
 
-# Hypothesis: `make test` (CI) runs the full number of examples, `make check` a quarter of them. No
-# deadline: an example's time on a shared, busy machine is not what a property test checks (the bench is).
+# Hypothesis: `make test`'s SQLite leg (ci) runs the full number of examples, its PostgreSQL leg
+# (ci-postgres) a third of them, `make check` (dev) a quarter. The properties are the rules', searched in
+# full on SQLite; on PostgreSQL each test's examples still take the engine's own paths (row locks, JSON
+# columns, constraints) for every game and match end. No deadline: an example's time on a shared, busy
+# machine is not what a property test checks (the bench is).
 settings.register_profile("ci", max_examples=100, deadline=None)
+settings.register_profile("ci-postgres", max_examples=34, deadline=None)
 settings.register_profile("dev", max_examples=25, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
