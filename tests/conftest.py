@@ -27,7 +27,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 def examples(in_ci: int) -> int:
-    """A database-backed property test's number of examples: `in_ci` under the ci profile, fewer under dev."""
+    """A database-backed property test's number of examples: `in_ci` under the ci profile, in proportion under
+    ci-postgres and dev."""
     return max(3, in_ci * settings.default.max_examples // 100)
 
 
