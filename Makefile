@@ -38,7 +38,7 @@ test-sqlite: $(VENV)/installed
 	HYPOTHESIS_PROFILE=ci DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 $(PY) -m pytest -n $(TEST_WORKERS)
 
 test-postgres: $(VENV)/installed
-	HYPOTHESIS_PROFILE=ci bin/test-postgres $(PY) -n $(PG_TEST_WORKERS)
+	HYPOTHESIS_PROFILE=ci-postgres bin/test-postgres $(PY) -n $(PG_TEST_WORKERS)
 
 check: $(VENV)/installed
 	bin/ensure-debian-packages gettext

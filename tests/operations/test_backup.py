@@ -23,6 +23,7 @@ from tests.rows import rows_of
 
 TABLES = ("matches_sitting", "matches_seat", "matches_hand", "matches_player")
 Tables = dict[str, list[dict[str, object]]]
+pytestmark = pytest.mark.engine  # the database in use is backed up and restored
 
 
 def only_on(vendor: str) -> None:

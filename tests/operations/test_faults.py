@@ -22,7 +22,7 @@ from matches.models import Sitting
 from tests.conftest import WORKED
 from tests.servers import Phone, free_port, gunicorn
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engine]
 TABLES, HANDS, FAULTS = 4, 25, 4
 RATES = {"TAP_RATE_LIMIT": "10000/h", "TAP_ADDRESS_RATE_LIMIT": "100000/h", "SQLITE_TIMEOUT": "1"}
 

@@ -18,7 +18,7 @@ from tests.fuzzer import Fuzzer, among, fan_out, fingerprint, report, signed_ses
 from tests.raw_http import form
 from tests.servers import gunicorn
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engine]
 UNLIMITED = {  # thousands of requests from one address, a trusted proxy's: its X-Forwarded-For garbage is read
     **{name: "1000000/m" for name in ("TAP_RATE_LIMIT", "TAP_ADDRESS_RATE_LIMIT", "START_RATE_LIMIT")},
     "START_ADDRESS_RATE_LIMIT": "1000000/m",

@@ -11,7 +11,7 @@ from matches.models import Group, Sitting
 
 from tests.servers import EventStream, Phone, gunicorn, redis_url
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engine]
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
 REDIS_URL = redis_url()
 

@@ -22,6 +22,7 @@ from tests.rows import rows_of
 
 CHANGELIST = "/admin/matches/sitting/"
 PASSWORD = "a long operator passphrase"
+pytestmark = pytest.mark.engine  # deletions with their rows, the admin's searches
 
 
 def untouched_since(sitting: Sitting, days: float) -> None:

@@ -13,7 +13,7 @@ from matches.models import Seat, Sitting
 from tests.servers import Phone, gunicorn, redis_url
 from tests.models.test_snapshot import TALLY, TALLY_ROW, torn
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engine]
 REDIS_URL = redis_url()
 HANDS = 20
 

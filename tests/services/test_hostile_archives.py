@@ -13,6 +13,7 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
+from django.db import transaction
 from django.test import Client
 
 from matches.domain.capacity import ARCHIVE_BYTES, ARCHIVE_DEPTH, GROUP_MATCHES, GROUP_PLAYERS
@@ -29,10 +30,24 @@ pytestmark = pytest.mark.django_db
 RAW = "@@raw@@"  # a placeholder string, replaced in the file's text by a token JSON or Python cannot write
 
 
-@pytest.fixture
-def archive(db) -> dict:
+@pytest.fixture(scope="module")
+def small_archive(django_db_setup, django_db_blocker) -> dict:
     """A small group's archive: a finished Agram match (a hand corrected), a Cat Tê match with extras and
-    a batch of chips, an Eighty Three match ended early (its last hand abandoned)."""
+    a batch of chips, an Eighty Three match ended early (its last hand abandoned). Made by the verbs once
+    for the module, then its rows rolled back: the import is the only group "Jeudi"."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        data = played_thursday()
+        transaction.set_rollback(True)
+    return data
+
+
+@pytest.fixture
+def archive(db, small_archive) -> dict:
+    """The small group's archive, this test's own copy."""
+    return copy.deepcopy(small_archive)
+
+
+def played_thursday() -> dict:
     group = Group.create("Jeudi", ["Aïcha", "Boubacar", "Chaibou"])
     a, b, c = (player.pk for player in group.members())
     agram = group.start_match("agram", [a, b, c], MatchEnd(MatchEndKind.WINS, 2))
@@ -46,9 +61,7 @@ def archive(db) -> dict:
     eighty = group.start_match("eighty-three", [a, c])
     eighty.record_hand(1, 0, {"bonus": ["2"]})
     eighty.end_match(open_number=2)
-    data = export_group(group)
-    Group.objects.filter(pk=group.pk).update(name="Jeudi (moved)")  # the import is the only group "Jeudi"
-    return data
+    return export_group(group)
 
 
 def at(data, path: str):

@@ -17,7 +17,9 @@ from matches.models import Group, Sitting
 
 from tests.pages import HX, url, watch_url
 
-pytestmark = [pytest.mark.django_db, pytest.mark.engine]
+# Headers, tokens and settings, the same on any engine: the SQLite leg only (the production settings on
+# PostgreSQL start in every server of tests/operations, on both legs).
+pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 
 
