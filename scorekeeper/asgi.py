@@ -92,7 +92,8 @@ class Dispatcher:
         started, body = [], []
 
         def start_response(status: str, headers: list[tuple[str, str]], exc_info=None):
-            started[:] = [int(status.split(" ", 1)[0]), [(k.lower().encode("latin1"), v.encode("latin1")) for k, v in headers]]
+            encoded = [(name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers]
+            started[:] = [int(status.split(" ", 1)[0]), encoded]
             return body.append
 
         chunks = self.wsgi(environ, start_response)

@@ -18,11 +18,15 @@ from matches.web.presenters.receipts import money_changes
 from matches.web.presenters.chart import chart_svg, chart_title, sitting_chart, table_rows
 
 
+def middle_names(sitting: Sitting, watching: bool) -> str:
+    """What the region's middle (score to newest hands) is drawn from: the key table.html's {% cache %} keeps it
+    by, for this version, change time, language and view (a rename moves the version, not the change time)."""
+    return f"{sitting.token}:{sitting.version}:{sitting.changed_at.isoformat()}:{get_language()}:{watching}"
+
+
 def kept_middle(sitting: Sitting, watching: bool) -> str | None:
-    """The region's middle (score to newest hands) as table.html's {% cache %} keeps it for this version and
-    the active language, if it does: then the table is read without the chart's hands. Same key, same order."""
-    names = [sitting.token, str(sitting.version), sitting.changed_at, get_language(), watching]
-    return cache.get(make_template_fragment_key("region_middle", names))
+    """The region's middle as table.html keeps it, if it does: then the table is read without the chart's hands."""
+    return cache.get(make_template_fragment_key("region_middle", [middle_names(sitting, watching)]))
 
 
 def region_context(
@@ -50,6 +54,7 @@ def region_context(
         "chart_title": chart_title(sitting),
         "money_changes": money_changes(state),
         "middle": middle,
+        "middle_names": middle_names(sitting, watching),
     }
 
 
