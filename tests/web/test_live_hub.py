@@ -77,6 +77,30 @@ def test_a_change_of_unknown_version_is_never_answered_with_a_region_kept_for_an
     assert calls == [(7, "fr", False), (7, "de", False)]
 
 
+def test_a_region_the_taps_view_kept_is_pushed_at_once_without_a_task_and_one_not_yet_rendered_waits(renders):
+    """region_now: the kept region of the version heard of, with no task made (a push then costs no turn of the
+    event loop); a version nobody here rendered is PENDING and gets its one render, then is ready too."""
+    calls, state = renders
+
+    async def scenario():
+        hub = quiet_hub()
+        hub.listen(SITTING, 7, 1)
+        prerendered.keep(7, "fr", Region(2, "<section>fr v2 kept</section>", ("m", "w")))
+        hub.changed(SITTING, 7, 2)
+        tasks = len(asyncio.all_tasks())
+        kept = hub.region_now(7, "fr", False)
+        made = len(asyncio.all_tasks()) - tasks
+        waiting = hub.region_now(7, "de", False)
+        state["version"] = 2
+        rendered = await hub.region(7, "de", False)
+        return kept, made, waiting, rendered, hub.region_now(7, "de", False)
+
+    kept, made, waiting, rendered, ready = asyncio.run(scenario())
+    assert (kept.html, made) == ("<section>fr v2 kept</section>", 0)
+    assert waiting is hubs.PENDING and ready is rendered and rendered.version == 2
+    assert calls == [(7, "de", False)]
+
+
 def test_a_change_already_shown_wakes_nobody_and_an_unwatched_one_is_ignored(renders):
     async def scenario():
         hub = quiet_hub()

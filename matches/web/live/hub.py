@@ -13,6 +13,7 @@ from matches.web.live.prerendered import kept
 from matches.web.live.regions import Region, render_region
 
 SITTING, GROUP = "s", "g"
+PENDING = object()  # region_now: not rendered yet
 
 
 @dataclass(eq=False)
@@ -94,23 +95,40 @@ class Hub:
 
     async def region(self, sitting_id: int, language: str, watching: bool) -> Region | None:
         """The sitting's region now; rendered once for all of its phones in this language."""
+        return await asyncio.shield(self._rendered(sitting_id, language, watching).region)
+
+    def region_now(self, sitting_id: int, language: str, watching: bool) -> Region | None | object:
+        """region() when it needs no wait (a tap's view here kept it, or a phone's stream had it rendered),
+        else PENDING: most pushes then cost no task, no timer and no turn of the event loop."""
+        future = self._rendered(sitting_id, language, watching).region
+        return future.result() if future.done() and not self._failed_future(future) else PENDING
+
+    def _rendered(self, sitting_id: int, language: str, watching: bool) -> Rendered:
         key = (sitting_id, language, watching)
         generation = self.generations[sitting_id]
         rendered = self.rendered.get(key)
         if rendered is None or rendered.generation != generation or self._failed(rendered):
-            future = asyncio.get_running_loop().create_task(self._render(sitting_id, language, watching))
-            future.add_done_callback(lambda done: done.cancelled() or done.exception())  # read, phones gone or not
+            loop = asyncio.get_running_loop()
+            region = None if watching else kept(sitting_id, language, self.known.get((SITTING, sitting_id)))
+            if region is not None:  # rendered by the tap's view: ready now
+                future = loop.create_future()
+                future.set_result(region)
+            else:
+                future = loop.create_task(self._render(sitting_id, language, watching))
+                future.add_done_callback(lambda done: done.cancelled() or done.exception())  # read, phones gone or not
             rendered = self.rendered[key] = Rendered(generation, future)
-        return await asyncio.shield(rendered.region)
+        return rendered
 
     async def _render(self, sitting_id: int, language: str, watching: bool) -> Region | None:
-        region = None if watching else kept(sitting_id, language, self.known.get((SITTING, sitting_id)))
-        region = region or await sync_to_async(render_region, thread_sensitive=False)(sitting_id, language, watching)
+        region = await sync_to_async(render_region, thread_sensitive=False)(sitting_id, language, watching)
         if region is not None and (SITTING, sitting_id) in self.listeners:
             self.known[(SITTING, sitting_id)] = region.version
         return region
 
     @staticmethod
     def _failed(rendered: Rendered) -> bool:
-        future = rendered.region
+        return Hub._failed_future(rendered.region)
+
+    @staticmethod
+    def _failed_future(future: asyncio.Future) -> bool:
         return future.done() and (future.cancelled() or future.exception() is not None)

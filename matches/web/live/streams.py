@@ -20,7 +20,7 @@ from django.views.decorators.http import require_safe
 
 from matches.models import Group, Sitting
 from matches.web.live.feeds import hub
-from matches.web.live.hub import GROUP, SITTING, Hub, Listener
+from matches.web.live.hub import GROUP, PENDING, SITTING, Hub, Listener
 from matches.web.live.regions import Region, find, versions
 from matches.web.tokens import link_field
 
@@ -79,14 +79,16 @@ async def table_events(
     try:
         yield f"retry: {RETRY_MS}\n\n"
         while True:
-            # A read that waits for the database (its pool, its lock) still lets a heartbeat through.
-            reading = retrieved(asyncio.ensure_future(live.region(sitting_id, language, watching)))
-            while not (await asyncio.wait({reading}, timeout=settings.LIVE_HEARTBEAT_SECONDS))[0]:
-                yield ": ping\n\n"
-            try:
-                region = reading.result()
-            except DatabaseError:  # the database is away: say nothing new, try at the next wake or heartbeat
-                region = NOT_READ
+            region = live.region_now(sitting_id, language, watching)
+            if region is PENDING:
+                # A read that waits for the database (its pool, its lock) still lets a heartbeat through.
+                reading = retrieved(asyncio.ensure_future(live.region(sitting_id, language, watching)))
+                while not (await asyncio.wait({reading}, timeout=settings.LIVE_HEARTBEAT_SECONDS))[0]:
+                    yield ": ping\n\n"
+                try:
+                    region = reading.result()
+                except DatabaseError:  # the database is away: say nothing new, try at the next wake or heartbeat
+                    region = NOT_READ
             if region is NOT_READ:
                 if not await woken(listener.changed):
                     yield ": ping\n\n"
