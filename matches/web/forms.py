@@ -13,6 +13,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from matches.domain import rules
+from matches.domain.errors import BadInput
 from matches.web.bidi import bdi, sentence
 from matches.models import (
     DEFAULT_STARTING_CHIPS,
@@ -71,6 +72,18 @@ def whole_number(label: str, low: int, high: int, invalid: str, **kwargs) -> for
         },
         **kwargs,
     )
+
+
+TYPED = forms.CharField(required=False, strip=False)
+
+
+def typed_text(data, field: str) -> str:
+    """`field` of posted `data` as typed, checked as a form's text field checks it (no null character): a name
+    or a list of names read without a form meets the start form's refusal, never a silent change (BadInput)."""
+    try:
+        return TYPED.clean(data.get(field, ""))
+    except forms.ValidationError as error:
+        raise BadInput(error.messages[0]) from None
 
 
 # A player row's field name: its number in ASCII digits, at most 4 of them (no form has 10,000 rows; a

@@ -64,7 +64,7 @@ def posted_seating(data, members: dict[int, Player]) -> tuple[list[Seated], bool
                 seating.append(Seated(member.name, member.pk))
         else:
             name = clean_name(match[2])
-            if name_refusal(name) is not None:
+            if name != match[2] or name_refusal(name) is not None:  # the form writes names as cleaned
                 raise BadInput(NOT_ON_FORM)
             member = same_as(name, members.values(), _name_of)
             if member is not None:

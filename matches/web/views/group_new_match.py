@@ -16,7 +16,7 @@ from matches.domain.names import by_name, clean_name, same_as
 from matches.models import Group, Player, Sitting
 from matches.models.zones import posted_zone
 from matches.web.bidi import joined
-from matches.web.forms import StartForm, posted_settings
+from matches.web.forms import StartForm, posted_settings, typed_text
 from matches.web.once import FIELD as ONCE
 from matches.web.once import Once, made_before, new_token
 from matches.web.refusals import refusal_text
@@ -88,7 +88,7 @@ def new_match(request: HtmxHttpRequest, group: Group, game: str) -> HttpResponse
         return start_from_group(request, group, entry, members, seating)
     try:
         if action == "newcomer":
-            seating = seat_newcomer(group, entry, members, seating, typed)
+            seating = seat_newcomer(group, entry, members, seating, typed_text(data, "newcomer"))
             typed = ""
         else:
             seating = rearranged(entry, members, seating, action)

@@ -11,6 +11,7 @@ from django.views.decorators.vary import vary_on_headers
 from matches.domain.errors import TableError
 from matches.models import Group
 from matches.web.bidi import bdi, sentence
+from matches.web.forms import typed_text
 from matches.web.refusals import REFUSALS, refusal_text
 from matches.web.views.common import HtmxHttpRequest, action, reached
 from matches.web.views.errors import message_response
@@ -25,7 +26,7 @@ def add_player(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """A newcomer joins the group (a former player of the same name comes back)."""
     typed = request.POST.get("name", "")
     try:
-        player = group.add_player(typed)
+        player = group.add_player(typed_text(request.POST, "name"))
     except TableError as refusal:
         return group_page(request, group, refusal_text(refusal), refusal.status, region="members", typed=typed)
     return after_change(
@@ -63,7 +64,7 @@ def rename_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Htt
     if before is None:
         return message_response(request, NOT_IN_GROUP, 404)
     try:
-        player = group.rename_player(player_id, typed)
+        player = group.rename_player(player_id, typed_text(request.POST, "name"))
     except TableError as refusal:
         return player_page(request, group, player_id, refusal_text(refusal), refusal.status, typed=typed)
     if player.name == before.name:

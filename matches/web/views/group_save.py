@@ -15,6 +15,7 @@ from matches.models import Group, Sitting
 from matches.models.snapshot import read_snapshot
 from matches.models.zones import posted_zone
 from matches.web.bidi import bdi, sentence
+from matches.web.forms import typed_text
 from matches.web.once import FIELD as ONCE
 from matches.web.once import Once, made_before, new_token
 from matches.web.refusals import refusal_text
@@ -47,9 +48,9 @@ def create_group(request: HtmxHttpRequest) -> HttpResponse:
     if request.method != "POST":
         return render(request, "matches/group_create.html", context)
     context.update(typed_name=request.POST.get("name", ""), typed_players=request.POST.get("players", ""))
-    names = [line for line in context["typed_players"].splitlines() if clean_name(line)]
     try:
-        name = checked_group_name(context["typed_name"])
+        name = checked_group_name(typed_text(request.POST, "name"))
+        names = [line for line in typed_text(request.POST, "players").splitlines() if clean_name(line)]
         if len(names) > MAX_NEW_PLAYERS:
             raise BadInput(
                 _("A new group takes at most %(max)d names; add the others on its page.") % {"max": MAX_NEW_PLAYERS}
@@ -100,7 +101,7 @@ def save_to_group(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     choice, typed = request.POST.get("group", ""), request.POST.get("name", "")
     try:
         if choice == "new":
-            name = checked_group_name(typed)
+            name = checked_group_name(typed_text(request.POST, "name"))
             if limited := over_limit(request, STARTS, known_phone(request)):
                 return limited
             with transaction.atomic():  # no empty group left behind when the match cannot be saved
