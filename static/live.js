@@ -102,14 +102,14 @@
   // Someone has a panel open (about to answer for a hand another phone may just have recorded): say
   // the table changed, and that closing the panel shows it.
   function sayHeld(region) {
-    var words = document.body.dataset.held;
-    if (!region || !words) return;
+    if (!region || !document.body.dataset.held) return;
     region.querySelectorAll("details[open]").forEach(function (open) {
       if (open.querySelector(".held")) return;
       var note = document.createElement("p");
       note.className = "notice held";
       note.setAttribute("role", "status");
-      note.textContent = words;
+      // a hand's answers: that hand may be recorded already; another panel (an undo, new chips) just moved on
+      note.textContent = open.closest(".ask") ? document.body.dataset.held : document.body.dataset.heldOther;
       open.appendChild(note);
     });
   }

@@ -75,6 +75,19 @@ def test_a_push_waits_while_an_answer_panel_is_open_and_never_moves_the_names(br
     shot(reader, "live-after-panel-360x640")
 
 
+def test_an_open_undo_panel_is_told_the_table_moved_on_in_words_for_an_undo(browser, live_server):
+    """Not "this hand may be recorded already" (a tap's panel): the undo asked about may no longer be the last."""
+    sitting = Sitting.start("agram", NAMES)
+    sitting.record_hand(1, 0)
+    tapper, reader = phones_at(browser, live_server.url + sitting.get_absolute_url(), count=2)
+    panel = reader.locator("details.undo")
+    panel.locator("summary").click()
+    tapper.locator("button.tap", has_text="Djibo").click()
+    wait_for_push(reader, 1)
+    expect(panel.locator(".held")).to_have_text("Another phone just changed the table: close this panel to see it.")
+    expect(panel).to_have_attribute("open", "")
+
+
 @pytest.mark.servers
 @pytest.mark.engine  # how one server hears of another's change: NOTIFY on PostgreSQL, the versions on SQLite
 def test_a_tap_on_one_app_server_reaches_a_phone_on_another(browser, tmp_path):
