@@ -13,6 +13,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from matches.domain import rules
+from matches.domain.capacity import MATCH_HANDS
 from matches.domain.errors import BadInput
 from matches.web.bidi import bdi, sentence
 from matches.models import (
@@ -327,10 +328,12 @@ def hand_number(missing: str) -> forms.IntegerField:
     """The hand a request is about; `missing` says what to fix when it is absent."""
     return forms.IntegerField(
         min_value=1,
+        max_value=MATCH_HANDS + 1,  # the hand after a full match is refused as such; beyond, no match has it
         error_messages={
             "required": missing,
             "invalid": _("Hand numbers are whole numbers: reload the page, then tap again."),
             "min_value": _("Hands are numbered from 1."),
+            "max_value": _("No match has a hand of that number: reload the page, then tap again."),
         },
     )
 
