@@ -5,7 +5,6 @@ with the hand as it stands when it disagrees with the recorded one, and its noti
 import pytest
 
 from matches.domain.capacity import MATCH_HANDS
-
 from matches.domain.rules import MatchEnd, MatchEndKind
 from matches.models import Sitting
 
