@@ -123,3 +123,15 @@ def test_without_javascript_the_note_for_plain_http_addresses_stays_hidden():
     (note,) = [e for e in phone.tree.root.walk() if e.attrs.get("id") == "plain-http"]
     assert "cannot open or reload it" in note.text()
     assert "hidden" in note.attrs  # shown by the page's script on a page that is no secure context, until seen
+
+
+
+def test_the_note_for_plain_http_addresses_is_not_on_a_watch_screen_nor_an_error_page():
+    """It says that taps wait on this phone: a watcher makes none, and an error page is no place to learn it."""
+    sitting = Sitting.start("agram", ["Ben", "Cal", "Dia"])
+    member = PlainPhone().get(sitting.get_absolute_url())
+    assert any(e.attrs.get("id") == "plain-http" for e in member.tree.root.walk())
+    for address in (f"/w/{sitting.watch_token}/", "/s/" + "x" * 22 + "/"):
+        phone = PlainPhone().get(address)
+        assert phone.response.status_code in (200, 404)
+        assert not any(e.attrs.get("id") == "plain-http" for e in phone.tree.root.walk()), address
