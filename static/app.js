@@ -301,6 +301,13 @@
     }
   });
 
+  // --- a refusal of a form posted from another page (End match, rematch) shows the table at that page's
+  // address: the address bar says the table's, so that Reload shows the table, not the question again ---
+  document.addEventListener("DOMContentLoaded", function () {
+    var address = document.body.dataset.address;
+    if (address && window.location.pathname !== address) window.history.replaceState(window.history.state, "", address);
+  });
+
   // --- a plain-HTTP address (`make run` on a table's Wi-Fi) is no secure context: no service worker keeps
   // the table for a reload with no network. Said once on this phone, until it is seen ---
   document.addEventListener("DOMContentLoaded", function () {

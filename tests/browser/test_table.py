@@ -86,6 +86,20 @@ def test_start_tap_undo_end_rematch(browser, live_server):
     assert page.locator(".sittings li").count() == 2
 
 
+def test_an_end_refused_because_another_phone_moved_on_leaves_the_phone_at_the_tables_address(browser, live_server):
+    """The refusal shows the table; the address bar says the table's, so Reload shows it, not the question."""
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
+    page = open_phone(browser, "360x640")
+    page.goto(live_server.url + sitting.get_absolute_url() + "end/")
+    sitting.record_hand(1, 0)  # another phone, meanwhile
+    page.get_by_role("button", name="Yes, end the match").click()
+    page.get_by_text("Hand 2 is open now, not hand 1").wait_for()
+    assert page.url == live_server.url + sitting.get_absolute_url()
+    page.reload()
+    page.get_by_role("button", name="Boubacar").wait_for()
+    assert not sitting.hands.filter(number=2).exists()
+
+
 def test_a_stale_phone_sees_the_recorded_winner_not_a_second_row(browser, live_server):
     sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"])
     first, second = open_phone(browser), open_phone(browser)
