@@ -198,11 +198,18 @@ AXIS_GAP = FONT + 6  # the least height between two values written on the axis, 
 
 def axis_values(low: int, high: int, most: int = 4) -> list[int]:
     """Round ticks (1, 2 or 5 x 10**k apart) in [low, high], at most `most` + 1, plus `high` if half a step
-    above the last and, drawn HEIGHT high, far enough from it to be written apart."""
+    above the last and, drawn HEIGHT high, far enough from it to be written apart; `low` the same below the
+    first (a debt of 4.00 under ticks at 0 and 5.00 has its own)."""
     span = max(1, high - low)
     power = 10 ** max(0, math.floor(math.log10(span)) - 1)
     step = next(m * p for p in (power, power * 10, power * 100) for m in (1, 2, 5) if span / (m * p) <= most)
     values = list(range(math.ceil(low / step) * step, high + 1, step))
-    if high - values[-1] >= step / 2 and (high - values[-1]) * HEIGHT / span >= AXIS_GAP:
+
+    def apart(gap: int) -> bool:
+        return gap >= step / 2 and gap * HEIGHT / span >= AXIS_GAP
+
+    if apart(values[0] - low):
+        values.insert(0, low)
+    if apart(high - values[-1]):
         values.append(high)
     return values

@@ -136,6 +136,9 @@ def test_the_threshold_is_a_step_line(xs, ys, expected):
         (0, 13, [0, 5, 10, 13]),
         (0, 8, [0, 2, 4, 6, 8]),
         (3, 3, [3]),
+        (-400, 500, [-400, 0, 500]),  # Fapfap money in cents: the debt below 0 has a value on the axis
+        (-450, 100, [-400, -200, 0, 100]),
+        (-90, 10, [-90, -50, 0]),  # the top 10 too close above 0; the bottom far enough below -50
     ],
 )
 def test_axis_values_are_round(low, high, expected):
