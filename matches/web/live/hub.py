@@ -97,13 +97,15 @@ class Hub:
         """The sitting's region now; rendered once for all of its phones in this language."""
         return await asyncio.shield(self._rendered(sitting_id, language, watching).region)
 
-    def region_now(self, sitting_id: int, language: str, watching: bool) -> Region | None | object:
+    def region_now(self, sitting_id: int, language: str, watching: bool, render: bool = True) -> Region | None | object:
         """region() when it needs no wait (a tap's view here kept it, or a phone's stream had it rendered),
-        else PENDING: most pushes then cost no task, no timer and no turn of the event loop."""
-        future = self._rendered(sitting_id, language, watching).region
-        return future.result() if future.done() and not self._failed_future(future) else PENDING
+        else PENDING: most pushes then cost no task, no timer and no turn of the event loop. `render=False`:
+        PENDING without starting the render (the tap's view may keep it in a moment)."""
+        rendered = self._rendered(sitting_id, language, watching, render)
+        future = rendered.region if rendered is not None else None
+        return future.result() if future is not None and future.done() and not self._failed_future(future) else PENDING
 
-    def _rendered(self, sitting_id: int, language: str, watching: bool) -> Rendered:
+    def _rendered(self, sitting_id: int, language: str, watching: bool, render: bool = True) -> Rendered | None:
         key = (sitting_id, language, watching)
         generation = self.generations[sitting_id]
         rendered = self.rendered.get(key)
@@ -113,9 +115,11 @@ class Hub:
             if region is not None:  # rendered by the tap's view: ready now
                 future = loop.create_future()
                 future.set_result(region)
-            else:
+            elif render:
                 future = loop.create_task(self._render(sitting_id, language, watching))
                 future.add_done_callback(lambda done: done.cancelled() or done.exception())  # read, phones gone or not
+            else:
+                return None
             rendered = self.rendered[key] = Rendered(generation, future)
         return rendered
 

@@ -104,7 +104,9 @@ async def table_events(
                 seen = region.version
             if not await woken(listener.changed):
                 yield ": ping\n\n"
-            else:  # changes a moment apart make one push, and the tap's own view has its region ready
+            elif live.region_now(sitting_id, language, watching, render=False) is PENDING:
+                # A moment, for the tap's view to keep the region it renders after its commit (then changes a
+                # moment apart make one push); one kept already goes at once.
                 await asyncio.sleep(settings.LIVE_COALESCE_SECONDS)
     finally:
         live.leave(SITTING, sitting_id, listener)
