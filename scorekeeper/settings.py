@@ -275,7 +275,7 @@ LIVE_CHECK_SECONDS = float(os.environ.get("LIVE_CHECK_SECONDS", "0.25"))
 LIVE_SWEEP_SECONDS = float(os.environ.get("LIVE_SWEEP_SECONDS", "15"))  # with a feed: a lost message is caught
 # Half of nginx's 60 s proxy_read_timeout; each comment wakes an idle phone's radio, so not more often.
 LIVE_HEARTBEAT_SECONDS = float(os.environ.get("LIVE_HEARTBEAT_SECONDS", "30"))
-LIVE_COALESCE_SECONDS = float(os.environ.get("LIVE_COALESCE_SECONDS", "0.05"))  # changes this close: one push
+LIVE_COALESCE_SECONDS = float(os.environ.get("LIVE_COALESCE_SECONDS", "0.05"))  # a woken stream waits for the tap's render
 # Threads per app process for every request but the live streams (scorekeeper/asgi.py): the most that
 # wait on the database at once; the CPU is one core's either way.
 REQUEST_THREADS = env_int("REQUEST_THREADS", 10)
