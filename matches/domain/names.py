@@ -14,6 +14,9 @@ from matches.domain.errors import BadInput
 
 NAME_MAX_LENGTH = 40
 GROUP_NAME_MAX_LENGTH = 40
+# What a browser shows for a character it could not read (a null character sent back in a refused form): never
+# typed, so a name holding it is refused, not kept.
+UNREADABLE = "\ufffd"
 INVISIBLE = {"\u200b", "\u2060", "\ufeff", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
 # Keys drop the combining marks NFKD splits off Latin letters ("ï" = i + U+0308); marks of other
 # scripts (Devanagari, Arabic vowels) are letters' parts and stay.
@@ -38,9 +41,12 @@ def is_visible(name: str) -> bool:
 
 
 def name_refusal(name: str) -> BadInput | None:
-    """Why cleaned `name` cannot be a player's ("name_blank", "name_too_long" with `max` and `length`), else None."""
+    """Why cleaned `name` cannot be a player's ("name_blank", "name_unreadable", "name_too_long" with `max` and
+    `length`), else None."""
     if not is_visible(name):
         return BadInput("name_blank")
+    if UNREADABLE in name:
+        return BadInput("name_unreadable")
     if len(name) > NAME_MAX_LENGTH:
         return BadInput("name_too_long", max=NAME_MAX_LENGTH, length=len(name))
     return None

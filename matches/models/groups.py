@@ -14,6 +14,7 @@ from matches.domain.capacity import GROUP_HANDS, GROUP_MATCHES, GROUP_PLAYERS
 from matches.domain.errors import BadInput, Conflict
 from matches.domain.names import (
     GROUP_NAME_MAX_LENGTH,
+    UNREADABLE,
     checked_name,
     clean_name,
     is_visible,
@@ -84,6 +85,8 @@ class Group(TabVerbs, models.Model):
         name = clean_name(name)
         if len(name) > GROUP_NAME_MAX_LENGTH:
             raise BadInput("group_name_too_long", max=GROUP_NAME_MAX_LENGTH)
+        if UNREADABLE in name:
+            raise BadInput("name_unreadable")
         listed = [player for player in map(clean_name, players) if is_visible(player)]  # blank: refused below
         if twice := next(repeats(listed), None):
             raise BadInput("listed_twice", name=listed[twice[0]])

@@ -85,6 +85,7 @@ REFUSALS: dict[str, object] = {
     "nobody_ran_out": gettext_lazy("Nobody has run out of chips yet."),
     # A player's name (matches.domain.names) and a group's verbs (matches.models.groups).
     "name_blank": gettext_lazy("Type the player's name."),
+    "name_unreadable": gettext_lazy("This name holds a character that could not be read (�): retype it."),
     "name_too_long": gettext_lazy("Keep names to %(max)d characters (this one has %(length)d)."),
     "name_taken": gettext_lazy("%(name)s is in this group already."),
     "name_erased": gettext_lazy("%(name)s is the name an erased player keeps: choose another name."),

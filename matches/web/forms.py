@@ -333,7 +333,7 @@ def hand_number(missing: str) -> forms.IntegerField:
             "required": missing,
             "invalid": _("Hand numbers are whole numbers: reload the page, then tap again."),
             "min_value": _("Hands are numbered from 1."),
-            "max_value": _("No match has a hand of that number: reload the page, then tap again."),
+            "max_value": _("There is no hand of that number: reload the page, then tap again."),
         },
     )
 

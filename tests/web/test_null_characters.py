@@ -1,5 +1,6 @@
 """A name holding a null character (no keyboard types one) is refused on every path a name enters, in the
-start form's words, and nothing changes: never stored with the character silently dropped."""
+start form's words, and nothing changes: never stored with the character silently dropped. Sent again as the
+refusal showed it (a browser shows a null character as U+FFFD), it is refused again: never stored either."""
 
 import pytest
 
@@ -9,6 +10,7 @@ from tests.pages import words
 
 pytestmark = pytest.mark.django_db
 REFUSED = "Null characters are not allowed."
+UNREADABLE = "This name holds a character that could not be read"
 
 
 @pytest.fixture
@@ -53,3 +55,20 @@ def test_a_newcomer_at_the_new_match_and_a_seat_no_form_writes_are_refused(clien
     posted = client.post(f"/g/{group.token}/new/agram/", {"action": "start", "end_kind": "open", "seat": [djibo, "n:Nd\x00eye"]})
     assert posted.status_code == 400 and "Ndeye" not in words(posted)
     assert names(group) == ["Aïcha", "Boubacar", "Djibo"] and not group.sittings.exists()
+
+
+def test_a_name_sent_again_as_the_refusal_showed_it_is_refused_everywhere(client, group):
+    djibo = group.players.get(name="Djibo").pk
+    sent = "Dji\ufffdbril"
+    for url, data in [
+        (f"/g/{group.token}/players/", {"name": sent}),
+        (f"/g/{group.token}/players/{djibo}/rename/", {"name": sent}),
+        ("/groups/new/", {"name": "Vendredi", "players": f"Aïcha\n{sent}"}),
+        ("/groups/new/", {"name": sent, "players": "Aïcha"}),
+        (f"/g/{group.token}/new/agram/", {"action": "newcomer", "newcomer": sent, "end_kind": "open", "seat": [f"m{djibo}"]}),
+        ("/start/agram/", {"player_1": sent, "player_2": "Bintou", "end_kind": "open"}),
+    ]:
+        response = client.post(url, data)
+        assert response.status_code == 400 and UNREADABLE in words(response), url
+    assert names(group) == ["Aïcha", "Boubacar", "Djibo"]
+    assert Group.objects.count() == 1 and not Sitting.objects.exists()

@@ -158,7 +158,7 @@ def test_stale_tap_for_a_past_hand_never_lands_on_the_open_hand(client, sitting)
         ({"number": -3, "winner": 1}, 400, "Hands are numbered from 1."),
         ({"number": 9, "winner": 1}, 409, "Hand 9 has not started: hand 1 is being played."),
         ({"number": MATCH_HANDS + 1, "winner": 1}, 409, "has not started"),  # the hand after a full match: a hand
-        ({"number": 10**30, "winner": 1}, 400, "No match has a hand of that number: reload the page"),  # (not echoed)
+        ({"number": 10**30, "winner": 1}, 400, "There is no hand of that number: reload the page"),  # (not echoed)
     ],
 )
 @pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])
