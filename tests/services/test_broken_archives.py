@@ -265,6 +265,12 @@ BROKEN = [
     ),
     ("an empty name", _set("players.0.name", "   "), "players[0].name is not a name"),
     (
+        "a name with a character no one typed",
+        _set("players.0.name", "A\ufffdcha"),
+        "players[0].name: This name holds a character that could not be read",
+    ),
+    ("a group name the same", _set("name", "Jeu\ufffdi"), "name: This name holds a character that could not be read"),
+    (
         "a too long group name",
         _set("name", "x" * 41),
         "name should be text of at most 40 characters",
