@@ -52,6 +52,16 @@ def name_refusal(name: str) -> BadInput | None:
     return None
 
 
+def group_name_refusal(name: str) -> BadInput | None:
+    """Why cleaned `name` cannot be a group's ("group_name_too_long" with `max`, "name_unreadable"), else None:
+    a group's name may be blank."""
+    if len(name) > GROUP_NAME_MAX_LENGTH:
+        return BadInput("group_name_too_long", max=GROUP_NAME_MAX_LENGTH)
+    if UNREADABLE in name:
+        return BadInput("name_unreadable")
+    return None
+
+
 def checked_name(raw: str) -> str:
     """`raw` cleaned; raises name_refusal's BadInput when that is no player's name."""
     name = clean_name(raw)

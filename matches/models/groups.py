@@ -14,9 +14,9 @@ from matches.domain.capacity import GROUP_HANDS, GROUP_MATCHES, GROUP_PLAYERS
 from matches.domain.errors import BadInput, Conflict
 from matches.domain.names import (
     GROUP_NAME_MAX_LENGTH,
-    UNREADABLE,
     checked_name,
     clean_name,
+    group_name_refusal,
     is_visible,
     repeats,
     same_as,
@@ -83,10 +83,8 @@ class Group(TabVerbs, models.Model):
         """A new group `name` (may be blank) with these players; `time_zone` the phone's ("" or unknown:
         the server's). Raises BadInput for a long name or a refused player name."""
         name = clean_name(name)
-        if len(name) > GROUP_NAME_MAX_LENGTH:
-            raise BadInput("group_name_too_long", max=GROUP_NAME_MAX_LENGTH)
-        if UNREADABLE in name:
-            raise BadInput("name_unreadable")
+        if (refusal := group_name_refusal(name)) is not None:
+            raise refusal
         listed = [player for player in map(clean_name, players) if is_visible(player)]  # blank: refused below
         if twice := next(repeats(listed), None):
             raise BadInput("listed_twice", name=listed[twice[0]])

@@ -102,38 +102,59 @@ def test_a_region_the_taps_view_kept_is_pushed_at_once_without_a_task_and_one_no
 
 
 def test_a_change_whose_region_the_taps_view_kept_is_pushed_without_the_moments_wait_and_another_waits(
-    renders, settings
+    renders, settings, monkeypatch
 ):
     """The wait after a wake (for the tap's view to keep its region: changes a moment apart make one push) is
     spent only when the region is not kept yet: set to 30 s here, a kept one still comes at once."""
-    from matches.web.live.streams import table_events
+    from matches.web.live import streams
 
     calls, state = renders
     settings.LIVE_COALESCE_SECONDS = 30
+    real_woken = streams.woken
 
     async def run():
+        parked = asyncio.Event()  # the stream waits for a change
+
+        async def woken(changed):
+            parked.set()
+            return await real_woken(changed)
+
+        monkeypatch.setattr(streams, "woken", woken)
         live = quiet_hub()
+        found_pending = asyncio.Event()  # the stream found the region not kept: it waits its moment
+        peek = live.region_now
+
+        def region_now(*args, render=True):
+            found = peek(*args, render=render)
+            if not render and found is hubs.PENDING:
+                found_pending.set()
+            return found
+
+        live.region_now = region_now
         listener = live.listen(SITTING, 7, 1, None)
-        events = table_events(live, listener, 7, 1, "fr", False, "m")
+        events = streams.table_events(live, listener, 7, 1, "fr", False, "m")
         assert (await events.__anext__()).startswith("retry:")
         waiting = asyncio.ensure_future(events.__anext__())  # the region of version 1, as the phone shows: nothing sent
-        await asyncio.sleep(0.01)
+        async with asyncio.timeout(5):
+            await parked.wait()
         prerendered.keep(7, "fr", Region(2, "<section>fr v2 kept</section>", ("m", "w")))
         live.changed(SITTING, 7, 2)
         async with asyncio.timeout(5):
             kept = await waiting
+        waited_for_kept = found_pending.is_set()
         state["version"] = 3
         live.changed(SITTING, 7, 3)  # kept by no view here: the moment's wait, then the hub's own render
         late = asyncio.ensure_future(events.__anext__())
-        await asyncio.sleep(0.2)
+        async with asyncio.timeout(5):
+            await found_pending.wait()
         still_waiting = not late.done()
         late.cancel()  # the phone goes away
         await asyncio.gather(late, return_exceptions=True)
         await events.aclose()
-        return kept, still_waiting
+        return kept, waited_for_kept, still_waiting
 
-    kept, still_waiting = asyncio.run(run())
-    assert kept.startswith("id: 2\n") and "fr v2 kept" in kept
+    kept, waited_for_kept, still_waiting = asyncio.run(run())
+    assert kept.startswith("id: 2\n") and "fr v2 kept" in kept and not waited_for_kept
     assert still_waiting and calls == [(7, "fr", False)]  # version 1's, as the stream opened: none of 3 yet
 
 

@@ -13,7 +13,7 @@ from matches.domain import rules, seating
 from matches.domain.capacity import GROUP_HANDS, GROUP_MATCHES, GROUP_PLAYERS, MATCH_HANDS
 from matches.domain.errors import BadInput
 from matches.domain.money import in_smallest_units
-from matches.domain.names import GROUP_NAME_MAX_LENGTH, NAME_MAX_LENGTH, UNREADABLE, clean_name, name_refusal, repeats
+from matches.domain.names import GROUP_NAME_MAX_LENGTH, NAME_MAX_LENGTH, clean_name, group_name_refusal, name_refusal, repeats
 from matches.models import STAKE_LABEL_MAX_LENGTH, Sitting, check_match_end, check_options
 from matches.services.wording import refusal_sentence
 from matches.services.archive.fields import in_whole_units
@@ -88,8 +88,8 @@ def checked_archive(
     name = read_text(data, "name", "name", GROUP_NAME_MAX_LENGTH)
     if name != clean_name(name):
         fail_unclean("name", name)
-    if UNREADABLE in name:  # as Group.create refuses it
-        raise ArchiveError(f"name: {refusal_sentence(BadInput('name_unreadable'))}")
+    if (refusal := group_name_refusal(name)) is not None:  # as Group.create refuses it
+        raise ArchiveError(f"name: {refusal_sentence(refusal)}")
     created_at = read_moment(data, "created_at", "created_at")
     changed_at = read_moment(data, "changed_at", "changed_at")
     listed = read_list(data, "players", "players")

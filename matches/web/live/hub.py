@@ -102,8 +102,9 @@ class Hub:
         else PENDING: most pushes then cost no task, no timer and no turn of the event loop. `render=False`:
         PENDING without starting the render (the tap's view may keep it in a moment)."""
         rendered = self._rendered(sitting_id, language, watching, render)
-        future = rendered.region if rendered is not None else None
-        return future.result() if future is not None and future.done() and not self._failed_future(future) else PENDING
+        if rendered is None or not rendered.region.done() or self._failed(rendered):
+            return PENDING
+        return rendered.region.result()
 
     def _rendered(self, sitting_id: int, language: str, watching: bool, render: bool = True) -> Rendered | None:
         key = (sitting_id, language, watching)
@@ -131,8 +132,5 @@ class Hub:
 
     @staticmethod
     def _failed(rendered: Rendered) -> bool:
-        return Hub._failed_future(rendered.region)
-
-    @staticmethod
-    def _failed_future(future: asyncio.Future) -> bool:
+        future = rendered.region
         return future.done() and (future.cancelled() or future.exception() is not None)
