@@ -37,6 +37,12 @@ def test_a_games_start_form_shows_its_help_and_four_name_rows(client):
     assert "How to play Agram" in page and "Kings, Queens, Jacks, Twos and the Ace of Spades" in page
 
 
+def test_the_separator_before_another_game_stays_on_its_line(client):
+    """A line break may fall before the "·", never between it and the link it introduces."""
+    page = client.get("/start/agram/").content.decode()
+    assert '·&nbsp;<a href="/start/">' in page
+
+
 def test_unknown_game_start_answers_404_with_a_message(client):
     response = client.get("/start/poker/")
     assert response.status_code == 404 and "no such game" in response.content.decode()
