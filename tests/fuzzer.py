@@ -8,7 +8,13 @@ import re
 import threading
 from collections.abc import Callable
 
+from django import forms
 from django.contrib.sessions.serializers import JSONSerializer
+from django.core.validators import (
+    MaxValueValidator,
+    MinValueValidator,
+    RegexValidator,
+)
 from django.core import signing
 from django.db import connection
 
@@ -17,6 +23,17 @@ from tests.raw_http import RawAnswer, RawConnection, form, request_bytes
 CSRF_FIELD = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
 STATIC = re.compile(rb'href="(/static/app\.[0-9a-f]+\.css)"')
 SERVERS_KEY = "shared-by-every-server-of-one-deployment-" + "x" * 20  # tests/servers.py's gunicorn() sets it
+# Django's own words for a form field's refusal ("Enter a whole number."), cut at their first placeholder: a
+# refusal says what to fix at this table in the app's words instead (a null character, which no phone types,
+# may be refused in Django's: they say what to fix).
+DJANGO_WORDS = [
+    re.split(r"%\(", str(message))[0].encode()
+    for kind in (forms.Field, forms.CharField, forms.IntegerField, forms.ChoiceField, forms.MultipleChoiceField)
+    for message in kind.default_error_messages.values()
+] + [
+    re.split(r"%\(", str(validator.message))[0].encode()
+    for validator in (MinValueValidator(0), MaxValueValidator(0), RegexValidator())
+] + [b"Ensure this value has at most"]
 PLAYER_STATES = 'COALESCE(SUM(CASE WHEN erased THEN 2 WHEN "left" THEN 1 ELSE 0 END), 0)'
 
 
@@ -84,6 +101,8 @@ class Fuzzer:
             self.failures.append(f"no answer: {what}")
         elif answer.status >= 500:
             self.failures.append(f"{answer.status}: {what}")
+        elif answer.status >= 400 and (words := next((w for w in DJANGO_WORDS if w in answer.body), None)):
+            self.failures.append(f"{answer.status} in Django's own words {words!r}: {what}")
         if self.state_of and method not in ("GET", "HEAD"):
             now = self.state_of()
             if answer.status >= 400 and now != self.state:

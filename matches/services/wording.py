@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from django.utils.formats import number_format
+from django.utils.text import get_text_list
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
@@ -15,9 +16,18 @@ from matches.domain.errors import TableError
 
 
 def rule_message(error: rules.RuleError) -> str:
-    """A RuleError in the active language: its template and every text parameter translated."""
-    params = {key: _(value) if isinstance(value, str) and value else value for key, value in error.params.items()}
+    """A RuleError in the active language: its template and every text parameter translated (a tuple of texts
+    listed: "a, b or c"); a question's prompt ends its sentence before the refusal's own."""
+    params = {key: _translated(value) for key, value in error.params.items()}
+    if isinstance(prompt := params.get("prompt"), str) and prompt and prompt.rstrip()[-1] not in ".?!:;…":
+        params["prompt"] = prompt.rstrip() + "."
     return _(error.template) % params if params else _(error.template)
+
+
+def _translated(value: object) -> object:
+    if isinstance(value, tuple):
+        return get_text_list([_(text) for text in value], _("or"))
+    return _(value) if isinstance(value, str) and value else value
 
 
 def _ends_before_later_hands(params: Mapping[str, object]) -> str:

@@ -361,6 +361,11 @@ def stamp_field() -> forms.CharField:
     )
 
 
+NO_SUCH_SEAT = dict.fromkeys(
+    ("invalid", "min_value", "max_value"), _("There is no such seat at this table: tap one of the names shown.")
+)
+
+
 class TapForm(forms.Form):
     """A tap: its hand number and the winner's 1-based seat; other posted fields are the game's extras."""
 
@@ -368,12 +373,7 @@ class TapForm(forms.Form):
     winner = forms.IntegerField(
         min_value=1,
         max_value=MAX_ROWS,
-        error_messages={
-            "required": _("Tap a player's name."),
-            "invalid": _("There is no such seat at this table: tap one of the names shown."),
-            "min_value": _("There is no such seat at this table: tap one of the names shown."),
-            "max_value": _("There is no such seat at this table: tap one of the names shown."),
-        },
+        error_messages={"required": _("Tap a player's name."), **NO_SUCH_SEAT},
     )
 
     stamp = stamp_field()  # a correction's: the hand as the phone saw it
@@ -421,9 +421,9 @@ class TableChangeForm(forms.Form):
         choices=[("join", "join"), ("leave", "leave"), ("rename", "rename")],
         error_messages={"required": _("Say which change this is."), "invalid_choice": _("Say which change this is.")},
     )
-    seat = forms.IntegerField(min_value=1, max_value=99, required=False)
+    seat = forms.IntegerField(min_value=1, max_value=99, required=False, error_messages=NO_SUCH_SEAT)
     key = key_field()
-    name = forms.CharField(max_length=200, required=False, strip=False)
+    name = forms.CharField(required=False, strip=False)  # the verb's name rule says what is too long
 
     def clean(self):
         data = super().clean()

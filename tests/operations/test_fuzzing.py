@@ -170,6 +170,7 @@ def table_forms(world: World) -> tuple[list, tuple[int, ...]]:
     eighty = Sitting.start("eighty-three", PLAYERS[:3])
     fapfap = Sitting.start("fapfap", PLAYERS[:3], stake_amount=100)
     ended, rotated = Sitting.start("agram", PLAYERS[:2]), Sitting.start("agram", PLAYERS[:2])
+    seated = Sitting.start("agram", PLAYERS[:4])
     routes = [
         (f"/s/{s}/hands/1/", [("number", "1"), ("winner", "2")], ["number", "winner", "stamp"]),
         (f"/s/{s}/undo/", [("number", "1"), ("stamp", "")], ["number", "stamp"]),
@@ -181,8 +182,9 @@ def table_forms(world: World) -> tuple[list, tuple[int, ...]]:
         (f"/s/{s}/me/", [("seat", "2")], ["seat"]),
         (f"/s/{ended.token}/end/", [("number", "1")], ["number", "stamp"]),
         (f"/s/{rotated.token}/links/", [], []),
+        (f"/s/{seated.token}/seats/", [("change", "rename"), ("seat", "1"), ("name", PLAYERS[0])], ["change", "seat", "name"]),
     ]
-    tokens = [s, c, eighty.token, fapfap.token, ended.token, rotated.token]
+    tokens = [s, c, eighty.token, fapfap.token, ended.token, rotated.token, seated.token]
     return routes, tuple(Sitting.objects.filter(token__in=tokens).values_list("pk", flat=True))
 
 

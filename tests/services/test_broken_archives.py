@@ -211,7 +211,8 @@ BROKEN = [
     (
         "extra facts the game does not take",
         _set("sittings.fapfap.hands.0.extras", {"multiplier": "3"}),
-        "sittings[3].hands[0].extras: How was the last trick won? Answer one of 1, 2, 4, not 3.",
+        "sittings[3].hands[0].extras: How was the last trick won? Answer with one of these: with a 4 or higher, "
+        "with a 3, last trick only or with 3s, the last two tricks.",
     ),
     (
         "extra facts not as recorded",

@@ -98,11 +98,12 @@ def test_the_fapfap_answer_buttons_put_the_common_case_first_and_none_looks_chos
 @pytest.mark.parametrize(
     "slug, answers, message",
     [
-        ("agram", {"multiplier": "2"}, "Agram records only the winner, not multiplier."),
-        ("fapfap", {"multiplier": "3"}, "not 3"),
+        ("agram", {"multiplier": "2"}, "Agram records only the winner of a hand."),
+        ("fapfap", {"multiplier": "3"}, "Answer with one of these: with a 4 or higher, with a 3, last trick only or with 3s"),
         ("fapfap", {}, "How was the last trick won? Tap one of the answers."),
-        ("eighty-three", {"bonus": "7"}, "There is no seat 7 at this table."),
-        ("cat-te", {"how": "last", "aces": "2"}, "Only asked when how is sweep."),
+        ("eighty-three", {"bonus": "7"}, "Held four of a kind or six of one suit. There is no seat 7 at this table."),
+        ("cat-te", {"how": "last", "aces": "2"}, "Asked only after the answer “sweep of the first four tricks”."),
+        ("cat-te", {"how": "bogus"}, "Answer with one of these: last trick, dealt a flush or sweep of the first four tricks."),
     ],
 )
 def test_answers_that_do_not_belong_are_refused_and_change_nothing(client, slug, answers, message):

@@ -80,6 +80,13 @@ def test_every_msgid_has_a_checked_translation(language):
         subprocess.run(["msgfmt", "--check-format", "-o", "/dev/null", str(po_path(language))], check=True)
 
 
+def test_german_speaks_to_the_reader_as_du_throughout():
+    """The screens say "Tippe", "Gib": no refusal switches to the formal "Tippen Sie"."""
+    formal = re.compile(r"\b\w+en Sie\b(?! (?:ist|kann|lässt|bleibt|wurde|wird))|\bSie bitte\b")
+    said = [text for e in polib.pofile(str(po_path("de"))) for text in [e.msgstr, *e.msgstr_plural.values()]]
+    assert [text for text in said if formal.search(text)] == []
+
+
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_compiled_catalogue_matches_the_po(language):
     """django.mo (committed; `manage.py compilemessages` writes it) says what django.po says."""

@@ -17,11 +17,13 @@ def gettext_noop(message: str) -> str:
 
 class RuleError(ValueError):
     """Input the game's rules refuse. `template` is English marked for translation with %(name)s
-    placeholders from `params`; str(error) is the English text; the Django side translates both."""
+    placeholders from `params` (a tuple: texts to list); str(error) is the English text; the Django side
+    translates both."""
 
     def __init__(self, template: str, **params: object):
         self.template, self.params = template, params
-        super().__init__(template % params if params else template)
+        english = {key: ", ".join(value) if isinstance(value, tuple) else value for key, value in params.items()}
+        super().__init__(template % english if params else template)
 
 
 class Direction(StrEnum):
@@ -127,12 +129,9 @@ class Question:
         if self.kind == "choice":
             value = str(raw)
             if value not in {choice.value for choice in self.choices}:
-                allowed = ", ".join(choice.value for choice in self.choices)
+                allowed = tuple(choice.short for choice in self.choices)  # the answers' words, not their codes
                 raise RuleError(
-                    gettext_noop("%(prompt)s Answer one of %(allowed)s, not %(value)s."),
-                    prompt=self.prompt,
-                    allowed=allowed,
-                    value=value,
+                    gettext_noop("%(prompt)s Answer with one of these: %(allowed)s."), prompt=self.prompt, allowed=allowed
                 )
             return value
         if self.kind == "flag":
@@ -276,23 +275,16 @@ class Game:
         unknown = sorted(set(raw) - known)
         if unknown:
             if not self.questions:
-                raise RuleError(
-                    gettext_noop("%(game)s records only the winner, not %(fields)s."),
-                    game=self.name,
-                    fields=", ".join(unknown),
-                )
-            raise RuleError(
-                gettext_noop("%(game)s does not record %(fields)s."), game=self.name, fields=", ".join(unknown)
-            )
+                raise RuleError(gettext_noop("%(game)s records only the winner of a hand."), game=self.name)
+            raise RuleError(gettext_noop("%(game)s records only the answers it asks for."), game=self.name)
         cleaned: dict[str, object] = {}
         for question in self.questions:
             if question.when is not None and str(cleaned.get(question.when[0])) != question.when[1]:
                 if raw.get(question.key) not in (None, "", [], ()):
                     raise RuleError(
-                        gettext_noop("%(prompt)s Only asked when %(key)s is %(value)s."),
+                        gettext_noop("%(prompt)s Asked only after the answer “%(answer)s”."),
                         prompt=question.prompt,
-                        key=question.when[0],
-                        value=question.when[1],
+                        answer=self.answer_words(*question.when),
                     )
                 continue
             if question.key not in raw:
@@ -302,6 +294,11 @@ class Game:
                 continue
             cleaned[question.key] = question.clean(raw[question.key], n_seats, winner)
         return cleaned
+
+    def answer_words(self, key: str, value: str) -> str:
+        """How the answer `value` to question `key` is said in a hand's row ("sweep of the first four tricks")."""
+        question = next(q for q in self.questions if q.key == key)
+        return next(choice.short for choice in question.choices if choice.value == value)
 
     def score_hand(self, n_seats: int, winner: int, raw: Mapping[str, object] | None = None) -> tuple[int, ...]:
         """Points per seat (tuple of `n_seats` ints) from extras as posted; RuleError when they do not fit."""
