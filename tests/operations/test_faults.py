@@ -20,7 +20,7 @@ from django.db import connection
 
 from matches.models import Sitting
 from tests.conftest import WORKED
-from tests.servers import Phone, free_port, gunicorn
+from tests.servers import EventStream, Phone, free_port, gunicorn
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engine]
 TABLES, HANDS, FAULTS = 4, 25, 4
@@ -126,6 +126,30 @@ def test_phones_keep_playing_while_the_databases_connections_are_ended_again_and
         hands = list(table.sitting.hands.order_by("number").values_list("number", "winner__position"))
         assert [(number, seat + 1) for number, seat in hands] == table.acknowledged
         assert len(table.acknowledged) >= HANDS and table.sitting.check_totals() == []
+
+
+def test_a_phone_showing_the_table_gets_each_tap_soon_after_the_databases_connections_were_ended(tmp_path):
+    """The table a push carries is read on a connection the database may have ended (the pool's idle ones all
+    die at once): read again at once on a new one, never left for the next heartbeat (a minute here)."""
+    sitting = Sitting.start("agram", WORKED)
+    with gunicorn(tmp_path, workers=2, LIVE_HEARTBEAT_SECONDS="60", **RATES) as base:
+        url, tapper = f"{base}/s/{sitting.token}/", Phone()
+        tapper.get(url)
+        others = [EventStream(f"{url}events/?v={sitting.version}") for _ in range(4)]  # (on either worker)
+        try:
+            for number in range(1, 4):
+                end_connections()
+                time.sleep(1.5)  # the workers' feeds are listening again, their pools' idle connections dead
+                while (answer := tapper.post(url + "tap/", {"number": number, "winner": 1})).status == 503:
+                    time.sleep(0.2)  # (the page waits Retry-After; shortened here)
+                assert answer.status == 200, answer.status
+                sitting.refresh_from_db()
+                for other in others:
+                    while other.next(timeout=10).id != str(sitting.version):
+                        pass  # (an older version first: a feed reconnected and read it again)
+        finally:
+            for other in others:
+                other.close()
 
 
 def start_redis(port: int) -> subprocess.Popen:

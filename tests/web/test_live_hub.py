@@ -298,3 +298,31 @@ def test_a_stream_whose_table_read_waits_on_the_database_keeps_its_heartbeats_an
     gc.collect()  # a failed task nobody read says so when it is collected
     assert said[0].startswith("retry:") and said[1:] == [": ping\n\n"] * 3
     assert "never retrieved" not in caplog.text
+
+
+def test_a_stream_whose_table_read_failed_reads_it_again_soon_without_a_change(monkeypatch, settings):
+    """The database was away for a moment: the phone gets the table once it is back, not at the next tap."""
+    from django.db import OperationalError
+
+    from matches.web.live import streams
+
+    settings.LIVE_HEARTBEAT_SECONDS = 60
+    monkeypatch.setattr(streams, "READ_AGAIN_SECONDS", 0.01)
+    reads = []
+
+    async def render_once_back(self, sitting_id, language, watching):
+        reads.append(sitting_id)
+        if len(reads) == 1:
+            raise OperationalError("terminating connection due to administrator command")
+        return Region(2, "<section>v2</section>", ("m", "w"))
+
+    async def run() -> str:
+        monkeypatch.setattr(Hub, "_render", render_once_back)
+        live = quiet_hub()
+        events = streams.table_events(live, live.listen(SITTING, 7, 1, None), 7, 1, "en", False, "m")
+        async with asyncio.timeout(5):
+            said = [await events.__anext__() for _ in range(2)]  # retry:, then what came next
+        await events.aclose()
+        return said[1]
+
+    assert asyncio.run(run()).startswith("id: 2\nevent: table")

@@ -155,3 +155,20 @@ def test_every_wait_a_tap_can_meet_ends_before_the_phone_gives_up(settings):
     pool = settings.DATABASES["default"].get("OPTIONS", {}).get("pool", {}).get("timeout", 5)
     assert RUNS_WITHIN_SECONDS + pool < phone
     assert 3 * settings.REDIS_TIMEOUT <= 1  # the README's "at most a second"
+
+
+@pytest.mark.parametrize("losses, read", [(1, True), (2, False)])
+def test_a_push_whose_read_lost_its_connection_is_read_again_on_a_new_one_once(losses, read):
+    """The database ended every connection (a restart, pg_terminate_backend): the table a push carries, and
+    the versions the live checks read, are read once more on a new connection; twice lost, the stream waits."""
+    from matches.web.live.regions import render_region, versions
+
+    sitting = Sitting.start("agram", WORKED)
+    sitting.record_hand(1, 2)
+    for run in (lambda: render_region(sitting.pk, "en", False).version, lambda: versions([sitting.pk], [])[0][sitting.pk]):
+        with connection.execute_wrapper(DropConnection(*(("SELECT", n) for n in range(1, losses + 1)))):
+            if read:
+                assert run() == 2
+            else:
+                with pytest.raises(OperationalError):
+                    run()

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import datetime
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from django.db import connection
 from django.db import models
@@ -16,6 +19,27 @@ from matches.models import Group, Sitting
 from matches.models.snapshot import read_snapshot
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.region import region_context
+from matches.web.outages import LOST, is_locked, start_afresh
+
+T = TypeVar("T")
+
+
+def afresh(read: Callable[..., T]) -> Callable[..., T]:
+    """`read` run once more on a new connection when the database ended the one it had (a restart, a pooler,
+    pg_terminate_backend: the pool's idle connections all died), as a view is run again (web.outages):
+    a push is not left waiting for the next change."""
+
+    @functools.wraps(read)
+    def run(*args, **kwargs) -> T:
+        try:
+            return read(*args, **kwargs)
+        except LOST as error:
+            if connection.in_atomic_block or is_locked(error):  # a test's transaction; SQLite's lock waited already
+                raise
+            start_afresh()
+            return read(*args, **kwargs)
+
+    return run
 
 
 @dataclass(frozen=True)
@@ -28,6 +52,7 @@ class Region:
     moved_to: str = ""  # watch screens follow the table to its rematch
 
 
+@afresh
 def render_region(sitting_id: int, language: str, watching: bool) -> Region | None:
     """The region as an htmx swap renders it; None when the sitting is gone."""
     try:
@@ -45,6 +70,7 @@ def render_region(sitting_id: int, language: str, watching: bool) -> Region | No
         release_connection()
 
 
+@afresh
 def find(model: type[Sitting] | type[Group], link: str, token: str) -> tuple[int, int, int | None] | None:
     """(id, version, group id) of the sitting, or (id, version, None) of the group, that `token` reaches by
     `link`; None if nothing."""
@@ -55,6 +81,7 @@ def find(model: type[Sitting] | type[Group], link: str, token: str) -> tuple[int
         release_connection()
 
 
+@afresh
 def versions(sitting_ids: list[int], group_ids: list[int]) -> tuple[dict[int, int], dict[int, tuple]]:
     """The current version of each sitting, and of each group with its newest match change: one query each."""
     try:
@@ -68,6 +95,7 @@ def versions(sitting_ids: list[int], group_ids: list[int]) -> tuple[dict[int, in
         release_connection()
 
 
+@afresh
 def recent_changes(seconds: float) -> tuple[list[tuple[int, int, int | None]], list[tuple[int, int]]]:
     """(id, version, group id) of the sittings and (id, version) of the groups changed in the last `seconds`."""
     since = timezone.now() - datetime.timedelta(seconds=seconds)

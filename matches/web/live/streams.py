@@ -25,7 +25,8 @@ from matches.web.live.regions import Region, find, versions
 from matches.web.tokens import link_field
 
 RETRY_MS = 2000  # how soon a phone's browser reconnects after the connection drops
-NOT_READ = object()  # the region could not be read (the database is away): wait for the next wake
+NOT_READ = object()  # the region could not be read (the database is away): read again at the next wake or soon
+READ_AGAIN_SECONDS = 2.0  # the table's read, for all its phones here, while the database is away
 
 
 @require_safe
@@ -89,8 +90,8 @@ async def table_events(
                     region = reading.result()
                 except DatabaseError:  # the database is away: say nothing new, try at the next wake or heartbeat
                     region = NOT_READ
-            if region is NOT_READ:
-                if not await woken(listener.changed):
+            if region is NOT_READ:  # read again at the next change, or soon: the phone must not stay behind
+                if not await woken(listener.changed, READ_AGAIN_SECONDS):
                     yield ": ping\n\n"
                 continue
             if region is None or region.links[1 if watching else 0] != token:
@@ -144,10 +145,10 @@ def retrieved(task: asyncio.Future) -> asyncio.Future:
     return task
 
 
-async def woken(changed: asyncio.Event) -> bool:
-    """Wait for a change, at most a heartbeat; True if one came."""
+async def woken(changed: asyncio.Event, seconds: float | None = None) -> bool:
+    """Wait for a change, at most `seconds` (default: a heartbeat); True if one came."""
     try:
-        async with asyncio.timeout(settings.LIVE_HEARTBEAT_SECONDS):  # (wait_for costs a task each time)
+        async with asyncio.timeout(seconds or settings.LIVE_HEARTBEAT_SECONDS):  # (wait_for costs a task each time)
             await changed.wait()
     except TimeoutError:
         return False
