@@ -42,6 +42,19 @@ def test_another_phones_tap_that_waited_through_an_undo_is_refused_with_when_and
     assert "on another phone, after this tap was made" in words(late)
 
 
+def test_a_copy_of_a_tap_after_its_hand_was_undone_and_recorded_again_says_who_won_it_since(client):
+    """Tapping again would be for the next hand: the copy is told who holds its hand now."""
+    sitting = Sitting.start("agram", NAMES[:3])
+    client.post(url(sitting, "tap/"), {"number": 1, "winner": 2, "key": "tap-1-key"}, **HX)
+    client.post(url(sitting, "undo/"), {"number": 1, "stamp": sitting.hands.get().stamp, "key": "undo-1-key"}, **HX)
+    client.post(url(sitting, "tap/"), {"number": 1, "winner": 3, "key": "tap-1-again"}, **HX)
+    copy = client.post(url(sitting, "tap/"), {"number": 1, "winner": 2, "key": "tap-1-key"}, **HX)
+    assert copy.status_code == 409 and list(sitting.hands.values_list("winner__player__name", flat=True)) == [NAMES[2]]
+    said = words(copy)
+    assert f"after this tap was made, then recorded again: {NAMES[2]}" in said and "Nothing was recorded from this tap." in said
+    assert "Tap the winner again" not in said
+
+
 def test_the_pages_for_one_phone_key_each_change_and_the_pushed_region_leaves_it_to_the_phone(client):
     sitting = Sitting.start("agram", NAMES[:3])
     sitting.record_hand(1, 0)

@@ -18,13 +18,21 @@ from matches.web.presenters.table_state import TableState
 
 
 def undone_words(state: TableState, undo: Receipt) -> str:
-    """A tap whose hand was undone after the tap was made: when, and on which phone."""
+    """A tap whose hand was undone after the tap was made: when, on which phone, and who won it since if it
+    was recorded again (then tapping again would be for the next hand)."""
     when = formats.time_format(timezone.localtime(undo.at, state.sitting.zone), "H:i")
-    who = state.who(None, undo.by_phone) or _("another phone")
+    values = {"number": undo.number, "time": when, "who": state.who(None, undo.by_phone) or _("another phone")}
+    again = state.sitting.hands.filter(number=undo.number).exclude(winner=None).select_related("winner__player").first()
+    if again is not None:
+        words = _(
+            "Hand %(number)d was undone at %(time)s on %(who)s, after this tap was made, then recorded again: "
+            "%(name)s. Nothing was recorded from this tap."
+        )
+        return sentence(words, {**values, "name": bdi(again.winner.name)})
     return _(
         "Hand %(number)d was undone at %(time)s on %(who)s, after this tap was made: nothing was recorded. "
         "Tap the winner again if that hand needs it."
-    ) % {"number": undo.number, "time": when, "who": who}
+    ) % values
 
 
 def first_answer(state: TableState, receipt: Receipt) -> str:
