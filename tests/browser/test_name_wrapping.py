@@ -97,15 +97,21 @@ OFF_SCREEN = """selector => Array.from(document.querySelectorAll(selector))
   .filter(([text, right]) => right > document.documentElement.clientWidth)"""
 
 
-@pytest.mark.parametrize("language", ["en-GB", "fr-FR"])
+@pytest.mark.parametrize("language, game", [("en-GB", "fapfap"), ("fr-FR", "fapfap"), ("vi", "cat-te")])
 def test_a_name_of_one_long_word_leaves_the_last_column_and_the_correct_links_on_screen(
-    browser, live_server, language
+    browser, live_server, language, game
 ):
     """At 360 px a name with no space breaks inside its column, so the score table's last column, the
-    hands' stakes and their Correct links stay on screen (no sideways scroll inside the tables either)."""
-    sitting = Sitting.start("fapfap", [*ONE_WORD_NAMES, "Mahamadou Issoufou Tchiany Kountché"], stake_amount=25_000)
-    for number, winner in enumerate([0, 1, 0, 2, 0], start=1):
-        sitting.record_hand(number, winner, {"multiplier": "4"})
+    hands' stakes and their Correct links stay on screen (no sideways scroll inside the tables either);
+    so does a hand's line of everyone's points (Cat Tê: a sweep with an Ace held back)."""
+    names = [*ONE_WORD_NAMES, "Mahamadou Issoufou Tchiany Kountché"]
+    if game == "cat-te":
+        sitting = Sitting.start("cat-te", [*names, "Nguyễn" + "ễ" * 34], starting_chips=20)
+        answers = {"how": "sweep", "aces": ["1"]}
+    else:
+        sitting, answers = Sitting.start("fapfap", names, stake_amount=25_000), {"multiplier": "4"}
+    for number, winner in enumerate([3, 1, 3, 2, 3] if game == "cat-te" else [0, 1, 0, 2, 0], start=1):
+        sitting.record_hand(number, winner, answers)
     page = open_phone(browser, language=language)
     page.goto(live_server.url + sitting.get_absolute_url())
     assert page.evaluate(OFF_SCREEN, ".tally tr > :last-child, .hands tr > :last-child, .nets tr > :last-child") == []
