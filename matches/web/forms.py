@@ -163,7 +163,7 @@ class StartForm(forms.Form):
             self.fields["stake_amount"] = forms.CharField(
                 label=_("Stake") if game.uses_stake else _("One chip is worth"),
                 required=False,
-                max_length=40,
+                max_length=100,  # more is no amount; a number too large (read_amount) is told the range
                 strip=True,
                 error_messages={"max_length": _("Type an amount, like 100.")},
             )

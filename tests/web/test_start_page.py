@@ -148,6 +148,7 @@ def test_a_leftover_number_does_not_block_an_open_match(client):
         ("sipa", ["A", "B"], {"end_kind": "open"}, "Choose how the match ends."),
         ("fapfap", ["A", "B"], {"stake_amount": "-100", "stake_label": "FCFA"}, "Type the amount in figures only, like 100."),
         ("fapfap", ["A", "B"], {"stake_amount": "100", "stake_label": "F" * 13}, "Keep the currency to 12"),
+        ("cat-te", ["A", "B", "C"], {"stake_amount": "1" + "0" * 40}, "Type an amount from 1 to 10"),  # not "like 100"
         ("fapfap", ["A", "B"], {"stake_label": "FCFA"}, "Type the stake for one hand"),
         (
             "cat-te",
