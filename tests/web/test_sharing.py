@@ -85,6 +85,17 @@ def test_links_shown_on_the_laptop_itself_give_phones_its_lan_address(client, si
     assert "127.0.0.1:8000/s/" not in page and "localhost:8000/s/" not in page
 
 
+@override_settings(LAN_HOST="lan.test")
+def test_make_run_prints_the_address_the_links_give_phones():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    printed = StringIO()
+    call_command("lan_address", port=8437, stdout=printed)
+    assert "Phones on the same Wi-Fi open:  http://lan.test:8437/" in printed.getvalue()
+
+
 @override_settings(LAN_HOST="192.0.2.7", ALLOWED_HOSTS=["score.example.org", "testserver"])
 def test_links_on_a_named_host_keep_its_name(client, sitting):
     page = client.get(url(sitting), HTTP_HOST="score.example.org").content.decode()

@@ -1,5 +1,6 @@
 import socket
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 
 
@@ -36,7 +37,7 @@ class Command(BaseCommand):
         if ip:
             self.stdout.write(lan_ip() or "")
             return
-        ip = lan_ip()
+        ip = settings.LAN_HOST or lan_ip()  # the address the share panel gives phones, when one is set
         self.stdout.write(f"Last Trick on this computer: http://127.0.0.1:{port}/")
         if ip and not ip.startswith("127."):
             self.stdout.write(f"Phones on the same Wi-Fi open:  http://{ip}:{port}/")
