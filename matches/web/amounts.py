@@ -10,6 +10,7 @@ from django.utils import formats
 from django.utils.translation import gettext
 
 from matches.domain import money
+from matches.web.one_value import OneValueEach
 from matches.web.presenters.numbers import money_text, typed_amount
 
 
@@ -31,7 +32,7 @@ def without_label(typed: str, label: str) -> str:
     return typed
 
 
-class PaidForm(forms.Form):
+class PaidForm(OneValueEach):
     """Mark paid: who paid whom in which currency, the amount typed (blank: all that is owed), the newest
     payment the page showed (`after`), and the change's key made on the phone."""
 

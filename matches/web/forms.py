@@ -25,6 +25,7 @@ from matches.models import (
     default_match_end,
 )
 from matches.web.amounts import AmountRefused, read_amount
+from matches.web.one_value import OneValueEach
 from matches.web.presenters.numbers import grouped
 from matches.domain.names import clean_name, name_key, name_refusal
 from matches.web.refusals import refusal_text
@@ -366,7 +367,7 @@ NO_SUCH_SEAT = dict.fromkeys(
 )
 
 
-class TapForm(forms.Form):
+class TapForm(OneValueEach):
     """A tap: its hand number and the winner's 1-based seat; other posted fields are the game's extras."""
 
     number = hand_number(_("The tap did not say which hand it was for."))
@@ -392,7 +393,7 @@ class TapForm(forms.Form):
     seat_keys = {q.key for game in rules.GAMES.values() for q in game.questions if q.kind == "seats"}
 
 
-class HandNumberForm(forms.Form):
+class HandNumberForm(OneValueEach):
     """Undo names the hand it undoes (number and stamp); End match names the open hand it abandons."""
 
     stamp = stamp_field()
@@ -413,7 +414,7 @@ def posted_settings(data, game: rules.Game, before: int, after: int) -> dict:
     return initial
 
 
-class TableChangeForm(forms.Form):
+class TableChangeForm(OneValueEach):
     """A change of who plays: `change` says which; `seat` (1-based) for leaving and renaming; `name`
     for sitting down and renaming (the verb checks it as a name)."""
 
@@ -432,7 +433,7 @@ class TableChangeForm(forms.Form):
         return data
 
 
-class ChipsForm(forms.Form):
+class ChipsForm(OneValueEach):
     """Cat Tê's new stacks: `seen` the batches the phone had seen (so a double tap hands out one)."""
 
     seen = forms.IntegerField(

@@ -215,3 +215,31 @@ def test_a_tap_for_the_hand_a_member_ended_the_match_on_says_it_was_not_played(c
     body = shown(response.content.decode())
     assert response.status_code == 409
     assert "Hand 2 was not played: the match was ended. This match is over: no more hands can be recorded." in body
+
+
+@pytest.mark.parametrize(
+    "path, fields",
+    [
+        ("tap/", [("number", "1"), ("winner", "1"), ("winner", "2")]),
+        ("tap/", [("number", "1"), ("number", "2"), ("winner", "1")]),
+        ("undo/", [("number", "1"), ("number", "2")]),
+        ("end/", [("number", "1"), ("number", "2")]),
+        ("seats/", [("change", "leave"), ("seat", "1"), ("seat", "2")]),
+    ],
+)
+def test_a_field_posted_twice_with_two_values_is_refused_not_read_as_its_last(client, path, fields):
+    """A page edited by hand, or two forms' fields mixed: which value was meant is unknown, so nothing is done."""
+    sitting = Sitting.start("agram", ["Ana", "Ben", "Chloé", "Dan"])
+    if path == "undo/":
+        sitting.record_hand(1, 0)
+    before = snapshot(sitting)
+    body = "&".join(f"{name}={value}" for name, value in fields)
+    response = client.post(url(sitting, path), body, content_type="application/x-www-form-urlencoded", **HX)
+    assert response.status_code == 400 and snapshot(sitting) == before
+    assert "two different values for one field: reload the page" in shown(response.content.decode())
+
+
+def test_a_field_posted_twice_with_one_value_is_read_once(client):
+    sitting = Sitting.start("agram", ["Ana", "Ben"])
+    response = client.post(url(sitting, "tap/"), "number=1&winner=2&winner=2", content_type="application/x-www-form-urlencoded", **HX)
+    assert response.status_code == 200 and list(sitting.hands.values_list("winner__position", flat=True)) == [1]
