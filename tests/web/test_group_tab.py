@@ -55,6 +55,12 @@ def test_a_mark_paid_that_makes_no_sense_says_so_and_changes_nothing(client, owi
     assert not Payment.objects.exists()
 
 
+def test_a_mark_paid_naming_two_payers_is_refused_not_read_as_the_last(client, owing):
+    dana = owing.players.get(name="دانا").pk
+    answer = client.post(reverse("group-paid", args=[owing.token]), {**paying(owing), "payer": [paying(owing)["payer"], dana]})
+    assert answer.status_code == 400 and not Payment.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("typed", "message"),
     [("abc", "Type the amount in figures only, like 100."), ("-5", "Type the amount in figures only, like 100."),
