@@ -49,8 +49,9 @@ class TableChangeVerbs:
 
     def seat_player(self, name: str, by: Recorder = ANYONE, key: str = "") -> Seat:
         """Seat a latecomer last in playing order, from the open hand on, at 0 (Cat Tê: with a starting
-        stack). In a group, a member of that name, else a new member. BadInput: a bad or seated name, or
-        the game's most players; Conflict once the match is over."""
+        stack). In a group, a member of that name, else a new member. Someone who left with no hand played
+        since comes back to their own seat (a leave tapped by mistake). BadInput: a bad or seated name, one
+        that left before a hand since, or the game's most players; Conflict once the match is over."""
         with transaction.atomic():
             seats, _ = self._lock_with_group()
             self._check_key(key)
@@ -58,6 +59,12 @@ class TableChangeVerbs:
             self._check_count(len(table.playing) + 1)
             name = checked_name(name)
             here = same_as(name, seats, _seat_name)
+            if here is not None and here.left == table.open_number:
+                here.left = None
+                here.save(update_fields=["left"])
+                self._log(table, here, TableChange.Kind.JOINED, by)
+                self._receipt(Receipt.Verb.JOIN, key, table.open_number, by)
+                return here
             if here is not None:
                 raise BadInput("name_at_table" if here.left is None else "name_left_table", name=here.name)
             player = self._player_named(name)

@@ -82,6 +82,24 @@ def test_a_player_who_leaves_keeps_their_score_and_no_longer_deals_nor_wins():
     assert refused.value.code == "seat_not_playing"
 
 
+def test_one_who_left_comes_back_to_their_own_seat_until_a_hand_is_played_without_them():
+    """A leave tapped by mistake is taken back by seating the same name before the next hand: same seat,
+    same score, and the deal as if they never left; once a hand went by without them, it is refused."""
+    sitting = Sitting.start("letzter-stich", ["Anna", "Ben", "Carl", "Dora"])
+    sitting.record_hand(1, 1)  # Anna dealt: Ben deals hand 2
+    sitting.unseat_player(1)
+    seat = sitting.seat_player(" ben ")
+    table = sitting.table()
+    assert (seat.position, seat.joined, seat.left) == (1, 1, None) and len(table.seats) == 4
+    assert table.playing == (0, 1, 2, 3) and table.dealer_seat.name == "Ben" and table.seats[1].total == 50
+    assert list(sitting.table_changes.values_list("kind", "before")) == [("left", 2), ("joined", 2)]
+    sitting.unseat_player(1)
+    sitting.record_hand(2, 0)
+    with pytest.raises(BadInput) as refused:
+        sitting.seat_player("Ben")
+    assert refused.value.code == "name_left_table" and sitting.table().playing == (0, 2, 3)
+
+
 def test_a_newcomer_to_eighty_three_starts_at_zero_and_the_thresholds_count_only_those_playing():
     sitting = Sitting.start("eighty-three", ["Anna", "Ben"])
     for number in range(1, 4):

@@ -221,12 +221,15 @@ def test_a_match_whose_table_changed_goes_through_the_archive_and_back():
     sitting.unseat_player(1)
     sitting.record_hand(3, 2, {"multiplier": "4"})
     sitting.rename_player(2, "Chloë")
+    sitting.unseat_player(0)
+    sitting.seat_player("Awa")  # a leave taken back before the next hand
+    sitting.record_hand(4, 0, {"multiplier": "1"})
     data = export_group(group)
     copy = import_group(json.loads(dumps(data)))
     assert export_group(copy)["sittings"] == data["sittings"]
     imported = copy.sittings.get()
     assert imported.table().nets == sitting.table().nets and sum(imported.table().nets) == 0
-    assert [change.kind for change in imported.table_changes.all()] == ["joined", "left", "renamed"]
+    assert [change.kind for change in imported.table_changes.all()] == ["joined", "left", "renamed", "left", "joined"]
 
 
 def test_the_receipts_of_a_matchs_changes_go_through_the_archive_and_an_archive_without_them_imports():

@@ -17,7 +17,7 @@ def test_the_table_links_to_who_plays_and_the_page_works_as_plain_forms(client):
     page = client.get(url(sitting, "seats/")).content.decode()
     assert 'name="change" value="join"' in page and 'name="change" value="leave"' in page
     assert "Plays from hand 1, last in playing order, starting at 0." in words(page)
-    assert "They cannot come back to this match." in words(page)  # leaving asks first
+    assert "They can come back until the next hand is recorded, not after it." in words(page)  # leaving asks first
 
 
 def test_a_latecomer_sits_down_and_the_hand_list_says_when(client):
@@ -31,6 +31,21 @@ def test_a_latecomer_sits_down_and_the_hand_list_says_when(client):
     assert page.count("Dia") >= 3  # a button to tap, a row of the score
     assert "Dia joined the table and plays from hand 2." in words(client.get(url(sitting, "hands/")))
     assert "Dia joined the table and plays from hand 2." in words(client.get(watch_url(sitting)))
+
+
+def test_one_who_left_by_mistake_comes_back_with_one_tap_before_the_next_hand(client):
+    sitting = Sitting.start("agram", NAMES)
+    sitting.record_hand(1, 1)
+    client.post(url(sitting, "seats/"), {"change": "leave", "seat": "2"})
+    page = client.get(url(sitting, "seats/")).content.decode()
+    back = f'<input type="hidden" name="change" value="join"><input type="hidden" name="name" value="{NAMES[1]}">'
+    assert back in page and f"{NAMES[1]} comes back" in words(page)
+    response = client.post(url(sitting, "seats/"), {"change": "join", "name": NAMES[1]})
+    assert response.status_code == 302
+    assert f"{NAMES[1]} is back at the table and plays from hand 2." in words(client.get(url(sitting)))
+    client.post(url(sitting, "seats/"), {"change": "leave", "seat": "2"})
+    sitting.record_hand(2, 0)
+    assert back not in client.get(url(sitting, "seats/")).content.decode()  # a hand went by without them
 
 
 def test_a_player_who_left_shows_on_the_score_but_not_among_the_winners_to_tap(client):

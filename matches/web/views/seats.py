@@ -33,7 +33,11 @@ def seats(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     try:
         if change == "join":
             done = sitting.seat_player(name, by=by, key=key)
-            notice = _("%(name)s sits down and plays from hand %(number)d.")
+            number = TableState.of(sitting.fresh_table(recent=1)).open_number  # (one who came back joined earlier)
+            if done.joined == number:
+                notice = _("%(name)s sits down and plays from hand %(number)d.")
+            else:
+                notice = _("%(name)s is back at the table and plays from hand %(number)d.")
         elif change == "leave":
             done = sitting.unseat_player(seat - 1, by=by, key=key)
             notice = _("%(name)s left the table; what they won stays on the score.")
@@ -48,7 +52,7 @@ def seats(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         return seats_page(request, sitting, refusal_text(refusal), refusal.status, name)
     if change == "rename" and before == done.name:
         notice = _("%(name)s keeps that name.")
-    values = {"name": bdi(done.name), "number": done.joined}
+    values = {"name": bdi(done.name), "number": number if change == "join" else None}
     messages.success(request, sentence(notice, {**values, "before": bdi(before)} if change == "rename" else values))
     return redirect(sitting)
 
