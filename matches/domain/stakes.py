@@ -92,6 +92,13 @@ class Stakes:
                 nets[seat] += self.stake * (len(part.seats) * moved[seat] - everyone)
         return nets
 
+    def standing(self, totals: Sequence[int]) -> list[int]:
+        """What places go by: chips in front (Cat Tê), else the totals; at a stake, when the table changed
+        mid-match, the money (its hands had different numbers of payers)."""
+        if self.chips:
+            return self.shown(totals)
+        return self.money(totals) if self.stake and self.parts else list(totals)
+
     def shown(self, totals: Sequence[int], before: float = math.inf) -> list[int]:
         """What the tally shows: chips in front (stacks by hand `before` + total), else net money, else totals."""
         if self.chips:

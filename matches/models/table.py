@@ -157,9 +157,8 @@ class Table:
 
     @cached_property
     def standing_scores(self) -> list[int]:
-        """What places go by: chips in front (Cat Tê), or the totals; at a stake, when the table changed
-        mid-match, the money (its hands had different numbers of payers)."""
-        return self.nets if self.stakes.stake and self.stakes.parts and not self.stakes.chips else self.balances()
+        """What places go by (Stakes.standing): the group's figures count a match's winner the same way."""
+        return self.stakes.standing(self.totals)
 
     def position_of(self, seat_id: int) -> int:
         return next(seat.position for seat in self.seats if seat.pk == seat_id)

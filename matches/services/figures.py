@@ -123,22 +123,22 @@ def seat_hands(seats: SeatColumns) -> tuple[int, ...]:
 
 
 def record(sitting: SittingRow, seats: SeatColumns, stakes: Stakes | None = None) -> stats.MatchRecord:
-    """One finished sitting as counted, dated on its table's clock. Finals as the table shows them
-    (Cat Tê: stacks handed out + total); Fapfap at a stake: net money stake x (n x own - all);
-    Cat Tê: net chips, the total. Source: RULES.md (Fapfap stakes; Cat Te)."""
+    """One finished sitting as counted, dated on its table's clock. Finals as the table ranks them
+    (Stakes.standing: Cat Tê's stacks handed out + total; money when a table at a stake changed); Fapfap
+    at a stake: net money stake x (n x own - all); Cat Tê: net chips, the total. Source: RULES.md
+    (Fapfap stakes; Cat Te)."""
     game = rules.get_game(sitting.game)
     totals = seats.totals
     stake = sitting.stake_amount if game.uses_stake or game.uses_chips else None
     if stakes is None:
         stakes = Stakes.of(game.uses_chips, sitting.starting_chips, (), sitting.chips_reissued, stake, sitting.stake_label)
-    issued = stakes.issued()
     money = tuple(stakes.money(totals)) if stakes.stake else None
     return stats.MatchRecord(
         key=sitting.pk,
         game=sitting.game,
         day=sitting.started_at.astimezone(zone_named(sitting.time_zone)).date(),
         players=seats.players,
-        finals=tuple(stakes.shown(totals)) if issued else totals,
+        finals=tuple(stakes.standing(totals)),  # who won, as the table's standings say
         hands_won=seats.hands_won,
         # Kept when the match ended (and after a correction); never more than the hands won.
         best_runs=tuple(map(min, seats.best_runs, seats.hands_won)),

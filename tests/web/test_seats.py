@@ -205,3 +205,29 @@ def test_a_groups_figures_count_only_the_hands_each_player_was_at_the_table_for(
     stats = {read.names[player]: figures for player, figures in player_stats(read.matches).items()}
     assert (stats["Djibo"].hands_played, stats["Djibo"].hands_won) == (2, 1)
     assert stats["Awa"].hands_played == 3 and stats["Émile"].matches_played == 0
+
+
+def test_a_groups_figures_name_the_winner_the_table_names_when_a_table_at_a_stake_changed():
+    """Alain won x4 against Bella alone, then three newcomers paid Bella's three x1: Bella wins the money,
+    so the match, on the table and in the figures alike (they counted stakes won: Alain)."""
+    from matches.domain.stats import head_to_head, player_stats
+    from matches.models import Group
+    from matches.services.figures import read_group
+
+    group = Group.create("Jeudi", ["Alain", "Bella"])
+    sitting = group.start_match("fapfap", [player.pk for player in group.members()], stake_amount=200, stake_label="CFA")
+    alain, bella = (seat.position for seat in sitting.seated())
+    sitting.record_hand(1, alain, {"multiplier": "4"})
+    for name in ("Chantal", "Dieudonné", "Émile"):
+        sitting.seat_player(name)
+    for number in (2, 3, 4):
+        sitting.record_hand(number, bella, {"multiplier": "1"})
+    sitting.end_match()
+    assert [seat.name for seat in sitting.table().leaders] == ["Bella"]
+    read = read_group(group)
+    stats = {read.names[player]: figures for player, figures in player_stats(read.matches).items()}
+    assert (stats["Bella"].matches_won, stats["Alain"].matches_won) == (1, 0)
+    ids = {name: player for player, name in read.names.items()}
+    first, second = sorted((ids["Alain"], ids["Bella"]))
+    pair = head_to_head(read.matches)[(first, second)]
+    assert (pair.first_wins, pair.second_wins) == ((0, 1) if first == ids["Alain"] else (1, 0))
