@@ -15,6 +15,7 @@ from django.utils import timezone
 from matches.domain.errors import BadInput, Conflict
 from matches.models.options import STAKE_LABEL_MAX_LENGTH
 from matches.models.receipts import KEY_MAX_LENGTH
+from matches.models.zones import night_of
 
 LARGEST_PAYMENT = 10**15  # smallest units (matches.domain.money): more than any tab a group at its limits runs up
 PHONE_MAX_LENGTH = 12
@@ -54,11 +55,6 @@ class Forgiveness(models.Model):
 
     class Meta:
         ordering = ["at", "pk"]
-
-
-def night_of(moment: datetime.datetime, zone) -> datetime.date:
-    """The night a moment belongs to: its day on the group's clock."""
-    return timezone.localdate(moment, timezone=zone)
 
 
 class TabVerbs:

@@ -1,6 +1,7 @@
 """The table's own clock: a sitting or group keeps the starting phone's IANA zone (from
 `Intl.DateTimeFormat().resolvedOptions().timeZone` in a hidden field), and all its times (start,
-hands, night, CSV name) show in it for everyone. "": the server's TIME_ZONE."""
+hands, night, CSV name) show in it for everyone. "": the server's TIME_ZONE. A night runs from the evening
+to NIGHT_ENDS_HOUR the next morning."""
 
 from __future__ import annotations
 
@@ -48,3 +49,12 @@ def posted_zone(data) -> str:
 def local(moment: datetime.datetime, name: str) -> datetime.datetime:
     """`moment` (aware) on the clock of the zone called `name` (see zone_named)."""
     return timezone.localtime(moment, zone_named(name))
+
+
+NIGHT_ENDS_HOUR = 6  # cards go on past midnight: until 06:00 on a table's clock it is still the evening's night
+
+
+def night_of(moment: datetime.datetime, zone: datetime.tzinfo) -> datetime.date:
+    """The night `moment` belongs to on the clock `zone`: the evening's date, until NIGHT_ENDS_HOUR next morning
+    (a match started at 00:30 is settled with the evening's, and a payment marked then can be taken back)."""
+    return (timezone.localtime(moment, zone) - datetime.timedelta(hours=NIGHT_ENDS_HOUR)).date()

@@ -14,7 +14,7 @@ from matches.domain.names import name_order
 from matches.domain.chart import NAME_BASELINE, NAME_GAP, WIDTH, label_heights, sampled, shortened, view_box
 from matches.models import Group, Seat, Sitting
 from matches.domain.stakes import Stakes
-from matches.models.zones import zone_named
+from matches.models.zones import night_of, zone_named
 
 RATE_WIDTH, RATE_HEIGHT = WIDTH, 100  # the win-rate chart's plot area, in viewBox units (domain/chart.py)
 RATE_POINTS = 60  # at most this many matches drawn across (evenly sampled; always the last)
@@ -136,7 +136,7 @@ def record(sitting: SittingRow, seats: SeatColumns, stakes: Stakes | None = None
     return stats.MatchRecord(
         key=sitting.pk,
         game=sitting.game,
-        day=sitting.started_at.astimezone(zone_named(sitting.time_zone)).date(),
+        day=night_of(sitting.started_at, zone_named(sitting.time_zone)),  # the night it was played
         players=seats.players,
         finals=tuple(stakes.standing(totals)),  # who won, as the table's standings say
         hands_won=seats.hands_won,

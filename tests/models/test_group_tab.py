@@ -2,6 +2,7 @@
 and what marking, taking back and forgiving refuse."""
 
 import datetime
+from unittest import mock
 
 import pytest
 from django.utils import timezone
@@ -133,6 +134,26 @@ def test_marking_a_payment_refuses_a_player_of_another_group_or_erased():
     with pytest.raises(Conflict):
         group.mark_paid(ana, ben, 5, "CFA")
     assert not Payment.objects.exists()
+
+
+@pytest.mark.parametrize("back_at, allowed", [("00:30", True), ("05:59", True), ("06:00", False)])
+def test_a_payment_marked_before_midnight_is_that_nights_until_morning(back_at, allowed):
+    """Cards go on past midnight: a payment marked at 23:45 in Yaoundé is taken back at 00:30, not the
+    next day at 06:00."""
+    group = Group.create("Tab", ["Ana", "Ben"], time_zone="Africa/Douala")  # UTC+1
+    ana, ben = (p.pk for p in group.members())
+    evening = datetime.datetime(2026, 12, 5, 22, 45, tzinfo=datetime.UTC)  # 23:45 in Douala
+    hour, minute = map(int, back_at.split(":"))
+    later = datetime.datetime(2026, 12, 5, 23, 0, tzinfo=datetime.UTC) + datetime.timedelta(hours=hour, minutes=minute)
+    with mock.patch("django.utils.timezone.now", return_value=evening):
+        paid = group.mark_paid(ana, ben, 50, "CFA", by="ph1")
+    with mock.patch("django.utils.timezone.now", return_value=later):
+        if allowed:
+            assert group.take_back(paid.pk, by="ph1").taken_back_at == later
+        else:
+            with pytest.raises(Conflict) as refused:
+                group.take_back(paid.pk, by="ph1")
+            assert refused.value.code == "payment_too_old"
 
 
 def test_only_the_phone_that_marked_a_payment_takes_it_back_and_only_that_night():

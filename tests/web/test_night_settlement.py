@@ -100,6 +100,18 @@ def test_the_group_page_shows_no_settling_up_once_the_night_is_over(client, fapf
     assert 'class="night"' in client.get(f"/g/{fapfap_night.token}/stats/", **EN).content.decode()
 
 
+def test_a_night_that_goes_past_midnight_is_one_night(client, fapfap_night):
+    """Started at 23:41, 23:58 and 00:10 in Yaoundé: one night, the evening's, on the figures page."""
+    douala = datetime.timedelta(hours=1)  # Africa/Douala is UTC+1
+    starts = ["23:41", "23:58", "00:10"]
+    for sitting, start in zip(fapfap_night.sittings.order_by("pk"), starts, strict=True):
+        hour, minute = map(int, start.split(":"))
+        local = datetime.datetime(2026, 12, 5 if hour else 6, hour, minute, tzinfo=datetime.UTC)
+        Sitting.objects.filter(pk=sitting.pk).update(started_at=local - douala, time_zone="Africa/Douala")
+    night = night_section(client.get(f"/g/{fapfap_night.token}/stats/", **EN).content.decode())
+    assert "3 matches" in night and "5 Dec" in night  # (night_section: exactly one night)
+
+
 def test_a_match_still_being_played_counts_in_the_night_and_nowhere_in_the_figures(fapfap_night):
     read = read_group(fapfap_night)
     assert len(read.matches) == 1 and len(read.playing) == 2

@@ -213,12 +213,12 @@ def test_a_match_across_midnight_on_31_december_keeps_its_tables_day_and_hours(c
 
 
 def test_tables_in_different_zones_settle_each_night_on_their_own_day(client):
-    """Hanoi's match starts first, at 00:30 on 1 January there; Lomé's two and a half hours later, at
-    20:00 on 31 December there: two nights, the later one dated before the earlier. The figures count
-    them by their days, and never stumble on a day that goes back."""
+    """Hanoi's match starts first, at 07:00 on 1 January there; Lomé's two and a half hours later, at
+    02:30 on 1 January there, still the night of 31 December: two nights, the later one dated before the
+    earlier. The figures count them by their nights, and never stumble on a day that goes back."""
     group = Group.create("Partout", ["Ana", "Ben"], time_zone="Africa/Lome")
     players = [p.pk for p in group.members()]
-    moments = [at("Asia/Ho_Chi_Minh", 2027, 1, 1, 0, 30), at("Africa/Lome", 2026, 12, 31, 20, 0)]
+    moments = [at("Asia/Ho_Chi_Minh", 2027, 1, 1, 7, 0), at("Africa/Lome", 2027, 1, 1, 2, 30)]
     for moment in moments:
         zone = str(moment.tzinfo)
         sitting = group.start_match("fapfap", players, time_zone=zone, stake_amount=100, stake_label="CFA")

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from matches.models.payments import Payment, night_of
+from matches.models.payments import Payment
+from matches.models.zones import night_of
 from matches.services.tab import Owed, Tab
 from matches.web.bidi import bdi, sentence
 from matches.web.presenters.numbers import money_number, money_text, signed_money

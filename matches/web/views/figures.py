@@ -26,6 +26,7 @@ from matches.domain import rules, stats
 from matches.web.bidi import bdi, sentence
 from matches.services.figures import GroupRead, rate_chart, read_group
 from matches.models import Group, Sitting
+from matches.models.zones import night_of
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.numbers import grouped, money_number, signed_money, signed_points
 from matches.web.presenters.table_state import score_is_hands_won
@@ -372,14 +373,14 @@ TONIGHT_HOURS = 36  # a night's matches start within this long of now, whatever 
 
 def tonight(group: Group) -> Night | None:
     """The newest night's settling up while that night is on: one of its matches is still being played,
-    or it is today on the group's clock. Two queries over the last TONIGHT_HOURS only."""
+    or it is tonight on the group's clock (zones.night_of). Two queries over the last TONIGHT_HOURS only."""
     read = read_group(group, since=timezone.now() - datetime.timedelta(hours=TONIGHT_HOURS))
     every = read.every_match
     if not every:
         return None
     newest = every[-1].day
     night = [match for match in every if match.day == newest]
-    if newest != timezone.localdate(timezone=group.zone) and not any(match.playing for match in night):
+    if newest != night_of(timezone.now(), group.zone) and not any(match.playing for match in night):
         return None
     found = nights(night, read.names, shown=1)
     return found[0] if found else None
