@@ -1,6 +1,7 @@
 """The group page's tab (balances, one-tap Mark paid without JavaScript) and the tab's history page."""
 
 import csv
+import re
 import io
 
 import pytest
@@ -125,6 +126,7 @@ def test_the_tab_page_lists_payments_strikes_those_taken_back_and_forgives(clien
     client.post(reverse("group-take-back", args=[owing.token]), {"payment": paid.pk, "back": "tab"})
     page = client.get(tab_url).content.decode()
     assert "<del><bdi>Ben</bdi> paid <bdi>Ana</bdi> 40\u00a0CFA.</del>" in page and "Take back</button>" not in page
+    assert re.search(r"Taken back \d+ \w+ \d{4}, \d\d:\d\d on this phone\.", page)  # its receipt: when, and where
     refused = client.post(reverse("group-forgive", args=[owing.token]), {"back": "tab"})
     assert refused.status_code == 400 and "Tick the box" in refused.content.decode() and not owing.forgivenesses.exists()
     client.post(reverse("group-forgive", args=[owing.token]), {"sure": "yes", "back": "tab"})

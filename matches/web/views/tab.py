@@ -109,21 +109,23 @@ def tab_response(request: HtmxHttpRequest, group: Group, notice: str = "", statu
     tab = read_tab(group)
     phone = known_phone(request)
     names = dict(tab.read.names)
+    def when(moment) -> str:
+        return formats.date_format(timezone.localtime(moment, group.zone), "DATETIME_FORMAT")
+
     payments = [
         {
             "payment": p,
             "text": paid_sentence(p),
-            "when": formats.date_format(timezone.localtime(p.at, group.zone), "DATETIME_FORMAT"),
+            "when": when(p.at),
             "who": whose(p.marked_by_phone, phone),
+            "back_when": when(p.taken_back_at) if p.taken_back_at else "",
+            "back_who": whose(p.taken_back_by_phone, phone),
             "mine": yours_tonight(p, phone, group.zone),
             "counted": tab.since is None or p.at >= tab.since,
         }
         for p in reversed(tab.payments[-HISTORY_PAYMENTS:])
     ]
-    forgiven = [
-        {"when": formats.date_format(timezone.localtime(f.at, group.zone), "DATETIME_FORMAT"), "who": whose(f.by_phone, phone)}
-        for f in reversed(tab.forgiven)
-    ]
+    forgiven = [{"when": when(f.at), "who": whose(f.by_phone, phone)} for f in reversed(tab.forgiven)]
     context = {
         "group": group,
         "name": group_name(group),
