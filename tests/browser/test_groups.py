@@ -109,15 +109,16 @@ def test_a_payment_marked_on_one_phone_shows_on_another_at_once(browser, live_se
     sitting.record_hand(1, 0, {"multiplier": "2"})
     sitting.end_match()
     url = f"{live_server.url}/g/{group.token}/"
-    marking, watching = open_phone(browser, "360x640", language="en"), open_phone(browser, "360x640", language="en")
-    for page in (marking, watching):
-        page.goto(url)
+    marking, watching, history = (open_phone(browser, "360x640", language="en") for _ in range(3))
+    for page, path in ((marking, url), (watching, url), (history, url + "tab/")):
+        page.goto(path)
         stream_open(page)
     owed = watching.locator(".open-payments li", has_text="Ngono pays")
     expect(owed).to_have_count(1)
     marking.locator(".open-payments li", has_text="Ngono pays").get_by_role("button").click()
     expect(owed).to_have_count(0, timeout=2000)  # pushed to the other phone: it did not reload
     expect(marking.locator(".open-payments li", has_text="Ngono pays")).to_have_count(0)
+    expect(history.locator(".tab-payments li", has_text="Ngono paid")).to_have_count(1, timeout=2000)  # the tab's page too
 
 
 def test_mark_paid_with_no_network_says_so_on_the_page_and_marks_nothing(browser, live_server):
