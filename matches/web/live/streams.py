@@ -91,7 +91,7 @@ async def table_events(
                 except DatabaseError:  # the database is away: say nothing new, try at the next wake or heartbeat
                     region = NOT_READ
             if region is NOT_READ:  # read again at the next change, or soon: the phone must not stay behind
-                if not await woken(listener.changed, READ_AGAIN_SECONDS):
+                if not await woken(listener.changed, min(READ_AGAIN_SECONDS, settings.LIVE_HEARTBEAT_SECONDS)):
                     yield ": ping\n\n"
                 continue
             if region is None or region.links[1 if watching else 0] != token:
