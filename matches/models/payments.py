@@ -101,10 +101,10 @@ class TabVerbs:
             found = group.payments.filter(pk=payment_id).first() if 0 < payment_id < 2**63 else None
             if found is None:
                 raise Conflict("payment_gone")
-            if found.taken_back_at is not None:
-                return found
             if not by or found.marked_by_phone != by:
                 raise Conflict("payment_not_yours")
+            if found.taken_back_at is not None:
+                return found  # (its phone again: twice is once)
             if night_of(found.at, group.zone) != night_of(timezone.now(), group.zone):
                 raise Conflict("payment_too_old")
             found.taken_back_at, found.taken_back_by_phone = timezone.now(), by[:PHONE_MAX_LENGTH]

@@ -25,7 +25,7 @@ from matches.models import (
     default_match_end,
 )
 from matches.web.amounts import AmountRefused, read_amount
-from matches.web.one_value import OneValueEach
+from matches.web.one_value import OneValueEach, TwoValues, posted_once
 from matches.web.presenters.numbers import grouped
 from matches.domain.names import clean_name, name_key, name_refusal
 from matches.web.refusals import refusal_text
@@ -83,9 +83,11 @@ def typed_text(data, field: str) -> str:
     """`field` of posted `data` as typed, checked as a form's text field checks it (no null character): a name
     or a list of names read without a form meets the start form's refusal, never a silent change (BadInput)."""
     try:
-        return TYPED.clean(data.get(field, ""))
+        return TYPED.clean(posted_once(data, field))
     except forms.ValidationError as error:
         raise BadInput(error.messages[0]) from None
+    except TwoValues as refusal:
+        raise BadInput(str(refusal)) from None
 
 
 # A player row's field name: its number in ASCII digits, at most 4 of them (no form has 10,000 rows; a

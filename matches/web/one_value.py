@@ -16,3 +16,16 @@ class OneValueEach(forms.Form):
         if values is not None and any(len(set(values(name))) > 1 for name in self.fields):
             raise forms.ValidationError(TWO_VALUES)
         return data
+
+
+class TwoValues(ValueError):
+    """A field posted twice with two values (TWO_VALUES says what to do)."""
+
+
+def posted_once(data, field: str) -> str:
+    """`field` of posted `data` as a view reads it without a form ("" when absent); TwoValues when it came
+    twice with two values."""
+    values = data.getlist(field) if hasattr(data, "getlist") else [data.get(field, "")]
+    if len(set(values)) > 1:
+        raise TwoValues(str(TWO_VALUES))
+    return values[-1] if values else ""

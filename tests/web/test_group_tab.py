@@ -166,3 +166,22 @@ def test_the_group_page_lists_what_this_phone_marked_paid_tonight_with_take_back
     mine = page[page.index("Marked paid tonight on this phone:") :]
     assert "<bdi>Ben</bdi> paid <bdi>Ana</bdi> 30\u00a0CFA." in mine and "Take back" in mine
     assert "Marked paid tonight on this phone" not in Client().get(owing.get_absolute_url()).content.decode()
+
+
+def test_a_take_back_naming_two_payments_is_refused_and_changes_nothing(client, owing):
+    client.get(owing.get_absolute_url())  # this phone gets its id
+    client.post(reverse("group-paid", args=[owing.token]), paying(owing, "40"))
+    paid, version = Payment.objects.get(), Group.objects.get(pk=owing.pk).version
+    for order in ((paid.pk, paid.pk + 1), (paid.pk + 1, paid.pk)):
+        body = "&".join(f"payment={pk}" for pk in order) + "&back=tab"
+        answer = client.post(reverse("group-take-back", args=[owing.token]), body, content_type="application/x-www-form-urlencoded")
+        assert answer.status_code == 400 and "two different values for one field" in answer.content.decode()
+    assert Payment.objects.get().taken_back_at is None and Group.objects.get(pk=owing.pk).version == version
+
+
+def test_another_phone_is_not_told_it_took_back_a_payment_taken_back_already(client, owing):
+    ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
+    owing.take_back(owing.mark_paid(ben, ana, 40, "CFA", by="ph1").pk, by="ph1")
+    client.get(owing.get_absolute_url())
+    answer = client.post(reverse("group-take-back", args=[owing.token]), {"payment": Payment.objects.get().pk})
+    assert answer.status_code == 409 and "Payment taken back." not in answer.content.decode()

@@ -243,3 +243,14 @@ def test_a_field_posted_twice_with_one_value_is_read_once(client):
     sitting = Sitting.start("agram", ["Ana", "Ben"])
     response = client.post(url(sitting, "tap/"), "number=1&winner=2&winner=2", content_type="application/x-www-form-urlencoded", **HX)
     assert response.status_code == 200 and list(sitting.hands.values_list("winner__position", flat=True)) == [1]
+
+
+@pytest.mark.parametrize("path, field", [("me/", "seat"), ("group/", "group")])
+def test_a_field_read_without_a_form_posted_twice_with_two_values_is_refused(client, path, field):
+    sitting = Sitting.start("agram", ["Ana", "Ben"])
+    sitting.end_match()
+    before = snapshot(sitting)
+    body = f"{field}=1&{field}=2" if field == "seat" else "group=new&group=xyz&name=Jeudi"
+    response = client.post(url(sitting, path), body, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 400 and snapshot(sitting) == before
+    assert "two different values for one field" in shown(response.content.decode())

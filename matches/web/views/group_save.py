@@ -16,6 +16,7 @@ from matches.models.snapshot import read_snapshot
 from matches.models.zones import posted_zone
 from matches.web.bidi import bdi, sentence
 from matches.web.forms import typed_text
+from matches.web.one_value import TwoValues, posted_once
 from matches.web.once import FIELD as ONCE
 from matches.web.once import Once, made_before, new_token
 from matches.web.refusals import refusal_text
@@ -99,6 +100,10 @@ def save_to_group(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     if request.method != "POST":
         return save_page(request, sitting)
     choice, typed = request.POST.get("group", ""), request.POST.get("name", "")
+    try:
+        choice = posted_once(request.POST, "group")
+    except TwoValues as refusal:
+        return save_page(request, sitting, str(refusal), 400, typed=typed)
     try:
         if choice == "new":
             name = checked_group_name(typed_text(request.POST, "name"))

@@ -12,6 +12,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from matches.web.bidi import bdi, sentence
 from matches.models import Sitting
+from matches.web.one_value import TwoValues, posted_once
 from matches.web.views.common import (
     HtmxHttpRequest,
     action,
@@ -64,7 +65,10 @@ def rotate(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 @action(Sitting)
 def me(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """ "I am Djibo": this phone's taps are recorded as Djibo's. An empty seat forgets it."""
-    raw = request.POST.get("seat", "")
+    try:
+        raw = posted_once(request.POST, "seat")
+    except TwoValues as refusal:
+        return message_response(request, str(refusal), 400)
     seats = sitting.seats.count()
     if raw == "":
         claim_seat(request, sitting, None)

@@ -16,6 +16,7 @@ from matches.models import Group, Payment
 from matches.services.tab import owed_now, read_tab
 from matches.web.bidi import bdi, sentence
 from matches.web.amounts import AmountRefused, PaidForm, read_amount
+from matches.web.one_value import TwoValues, posted_once
 from matches.web.presenters.numbers import money_text
 from matches.web.presenters.tab import paid_sentence, tab_context, yours_tonight
 from matches.web.refusals import refusal_text
@@ -78,7 +79,10 @@ def marked(paid: Payment) -> str:
 @action(Group)
 def take_back(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """The phone that marked a payment says it was a mistake (that night only)."""
-    asked = request.POST.get("payment", "")
+    try:
+        asked = posted_once(request.POST, "payment")
+    except TwoValues as refusal:
+        return said(request, group, str(refusal), status=400)
     if not (asked.isdecimal() and len(asked) < 20):
         return said(request, group, refusal_text(TableError("payment_gone")), status=400)
     try:
