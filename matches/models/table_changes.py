@@ -84,9 +84,12 @@ class TableChangeVerbs:
             seats, _ = self._lock_with_group()
             self._check_key(key)
             table = self._changing(seats)
+            if not 0 <= position < len(seats):
+                raise BadInput("no_such_seat", seat=position + 1)
             if position not in table.playing:
-                raise BadInput("seat_not_playing", seat=position + 1)
-            self._check_count(len(table.playing) - 1)
+                raise BadInput("seat_not_playing", seat=position + 1, name=seats[position].name)
+            if len(table.playing) - 1 < self.rules.min_players:
+                raise BadInput("too_few_to_leave", game=self.rules.name, min=self.rules.min_players)
             seat = seats[position]
             seat.left = table.open_number
             seat.save(update_fields=["left"])

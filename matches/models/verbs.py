@@ -332,7 +332,7 @@ class SittingVerbs:
             raise BadInput("no_such_seat", seat=winner + 1)
         playing = table.playing_hand(number)
         if winner not in playing:
-            raise BadInput("seat_not_playing", seat=winner + 1)
+            raise BadInput("seat_not_playing", seat=winner + 1, name=table.seats[winner].name)
         try:
             return seating.score(self.rules, seating.Hand(playing, len(table.seats)), winner, extras or {})
         except rules.RuleError as error:

@@ -43,6 +43,8 @@ def test_one_who_left_by_mistake_comes_back_with_one_tap_before_the_next_hand(cl
     response = client.post(url(sitting, "seats/"), {"change": "join", "name": NAMES[1]})
     assert response.status_code == 302
     assert f"{NAMES[1]} is back at the table and plays from hand 2." in words(client.get(url(sitting)))
+    hands = words(client.get(url(sitting, "hands/")))  # the list says a return, not a newcomer
+    assert f"{NAMES[1]} is back at the table and plays from hand 2." in hands and f"{NAMES[1]} joined" not in hands
     client.post(url(sitting, "seats/"), {"change": "leave", "seat": "2"})
     sitting.record_hand(2, 0)
     assert back not in client.get(url(sitting, "seats/")).content.decode()  # a hand went by without them
@@ -72,7 +74,7 @@ def test_a_misspelt_name_is_put_right_in_french(client):
     [
         ({"change": "join", "name": "Ben"}, "Ben is at this table already"),
         ({"change": "join", "name": ""}, "Type the player's name."),
-        ({"change": "leave", "seat": "9"}, "Seat 9 does not play"),
+        ({"change": "leave", "seat": "9"}, "Seat 9 is not at this table"),
         ({"change": "leave"}, "Say which player this is about."),
         ({"change": "swap"}, "Say which change this is."),
         ({"change": "rename", "seat": "1", "name": "x" * 300}, ""),
@@ -231,3 +233,14 @@ def test_a_groups_figures_name_the_winner_the_table_names_when_a_table_at_a_stak
     first, second = sorted((ids["Alain"], ids["Bella"]))
     pair = head_to_head(read.matches)[(first, second)]
     assert (pair.first_wins, pair.second_wins) == ((0, 1) if first == ids["Alain"] else (1, 0))
+
+
+def test_a_tap_or_a_leave_for_one_not_playing_names_them_and_the_last_two_cannot_leave(client):
+    sitting = Sitting.start("spar", NAMES[:3])
+    client.post(url(sitting, "seats/"), {"change": "leave", "seat": "2"})
+    tapped = client.post(url(sitting, "tap/"), {"number": 1, "winner": 2, "card": "six"}, HTTP_HX_REQUEST="true")
+    assert tapped.status_code == 400 and f"{NAMES[1]} does not play this hand: tap one of the names shown." in words(tapped)
+    again = client.post(url(sitting, "seats/"), {"change": "leave", "seat": "2"})
+    assert again.status_code == 400 and f"{NAMES[1]} does not play this hand" in words(again)
+    last = client.post(url(sitting, "seats/"), {"change": "leave", "seat": "1"})
+    assert last.status_code == 400 and "Spar needs at least 2 players: nobody can leave the table now." in words(last)

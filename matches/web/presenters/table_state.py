@@ -269,14 +269,17 @@ class TableState(Table):
             return {}
         words = {
             "joined": _("%(name)s joined the table and plays from hand %(number)d."),
+            "back": _("%(name)s is back at the table and plays from hand %(number)d."),  # a leave taken back
             "left": _("%(name)s left the table after hand %(after)d."),
             "renamed": _("%(before)s is now called %(name)s."),
         }
+        first_hand = {seat.pk: seat.joined for seat in self.seats}
         said: dict[int, list[str]] = {}
         for change in self.sitting.table_changes.all():
             values = {"name": shared(change.name), "before": shared(change.name_before)}
             values.update(number=change.before, after=change.before - 1)
-            said.setdefault(change.before - 1, []).insert(0, words[change.kind] % values)  # newest first
+            back = change.kind == "joined" and first_hand.get(change.seat_id, change.before) < change.before
+            said.setdefault(change.before - 1, []).insert(0, words["back" if back else change.kind] % values)  # newest first
         return said
 
     def changed_after(self, number: int) -> list[str]:
