@@ -115,6 +115,7 @@ REFUSALS: dict[str, object] = {
     "payment_currency": gettext_lazy("That currency is not one this group plays for."),
     "payment_gone": gettext_lazy("That payment is not in this group's tab."),
     "paid_meanwhile": gettext_lazy("A payment between these two was just marked: check the tab as it is now, then tap again."),
+    "not_owed": gettext_lazy("Nothing is owed between these two players in this currency now: check the tab as it is now."),
     "payment_not_yours": gettext_lazy("Only the phone that marked this payment can take it back."),
     "payment_too_old": gettext_lazy("A payment can be taken back only on the night it was marked."),
     "same_name_in_match": gettext_lazy("Two players of this match are both called %(name)s: this group cannot tell them apart."),

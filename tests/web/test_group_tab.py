@@ -185,3 +185,12 @@ def test_another_phone_is_not_told_it_took_back_a_payment_taken_back_already(cli
     client.get(owing.get_absolute_url())
     answer = client.post(reverse("group-take-back", args=[owing.token]), {"payment": Payment.objects.get().pk})
     assert answer.status_code == 409 and "Payment taken back." not in answer.content.decode()
+
+
+@pytest.mark.parametrize("field", ["payee", "currency"])
+def test_mark_paid_for_what_nobody_owes_says_so_not_that_a_payment_was_just_marked(client, owing, field):
+    changed = {"payee": paying(owing)["payer"], "currency": "EUR"}[field]  # Ben pays Ben; or in euros
+    answer = client.post(reverse("group-paid", args=[owing.token]), paying(owing, **{field: changed}))
+    said = answer.content.decode()
+    assert answer.status_code == 409 and "Nothing is owed between these two players in this currency now" in said
+    assert "just marked" not in said and not Payment.objects.exists()

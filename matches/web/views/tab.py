@@ -55,7 +55,8 @@ def mark_paid(request: HtmxHttpRequest, group: Group) -> HttpResponse:
             return said(request, group, marked(first))
         owed = owed_now(group, payer, payee, currency)
         if not owed:
-            raise Conflict("paid_meanwhile")
+            marked_since = group.payments.filter(pk__gt=data["after"]).exists()  # (else a page edited by hand)
+            raise Conflict("paid_meanwhile" if marked_since else "not_owed")
         amount = read_amount(typed, currency, 1, owed) if typed.strip() else owed
         paid = group.mark_paid(payer, payee, amount, currency, by=phone_id(request), key=data["key"], after=data["after"])
     except TableError as refusal:  # the tab moved on: said above it, as it is now
