@@ -1,5 +1,5 @@
-"""Forms whose every field is posted once: a field sent twice with different values (a page edited by hand,
-two forms' fields mixed) is refused, never read as its last value."""
+"""Fields posted once: a field sent twice with different values (a page edited by hand, two forms' fields
+mixed) is refused, never read as its last value, whether a form or a view reads it."""
 
 from __future__ import annotations
 
@@ -7,15 +7,6 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 TWO_VALUES = _("This form sent two different values for one field: reload the page, then try again.")
-
-
-class OneValueEach(forms.Form):
-    def clean(self):
-        data = super().clean()
-        values = getattr(self.data, "getlist", None)  # (a QueryDict; a dict holds one value a key)
-        if values is not None and any(len(set(values(name))) > 1 for name in self.fields):
-            raise forms.ValidationError(TWO_VALUES)
-        return data
 
 
 class TwoValues(ValueError):
@@ -29,3 +20,16 @@ def posted_once(data, field: str) -> str:
     if len(set(values)) > 1:
         raise TwoValues(str(TWO_VALUES))
     return values[-1] if values else ""
+
+
+class OneValueEach(forms.Form):
+    """A form whose every field is posted_once."""
+
+    def clean(self):
+        data = super().clean()
+        try:
+            for name in self.fields:
+                posted_once(self.data, name)
+        except TwoValues as refusal:
+            raise forms.ValidationError(str(refusal)) from None
+        return data
