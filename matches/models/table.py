@@ -66,6 +66,11 @@ class Table:
         return last.number + 1 if last else 1
 
     @cached_property
+    def may_come_back(self) -> list[Seat]:
+        """Those who left with no hand played since (a leave tapped by mistake): they may sit down again."""
+        return [seat for seat in self.seats if seat.left == self.open_number]
+
+    @cached_property
     def stays(self) -> list[seating.Stay]:
         return [seating.Stay(seat.joined, seat.left) for seat in self.seats]
 

@@ -59,7 +59,7 @@ class TableChangeVerbs:
             self._check_count(len(table.playing) + 1)
             name = checked_name(name)
             here = same_as(name, seats, _seat_name)
-            if here is not None and here.left == table.open_number:
+            if here is not None and here in table.may_come_back:
                 here.left = None
                 here.save(update_fields=["left"])
                 self._log(table, here, TableChange.Kind.JOINED, by)
