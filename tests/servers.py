@@ -227,9 +227,11 @@ class EventStream:
         self.headers = self.response.headers  # (any case)
         self.comments = 0
 
-    def next(self, timeout: float = 5.0) -> Event:
-        """The next event (comments counted, not returned); TimeoutError if none comes in `timeout`."""
+    def next(self, timeout: float = 5.0, heartbeats: int = 0) -> Event | None:
+        """The next event (comments counted, not returned); TimeoutError if none comes in `timeout`.
+        With `heartbeats`, None once that many more comments came first."""
         deadline = time.monotonic() + timeout
+        goal = self.comments + heartbeats
         name, data, ident = "message", [], ""
         while True:
             left = deadline - time.monotonic()
@@ -251,6 +253,8 @@ class EventStream:
             value = value[1:] if value.startswith(" ") else value
             if field == "":
                 self.comments += 1
+                if heartbeats and self.comments >= goal:
+                    return None
             elif field == "event":
                 name = value
             elif field == "data":
