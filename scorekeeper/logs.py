@@ -66,6 +66,14 @@ class HideLinkTokens(logging.Filter):
         return hidden(text) if LINK.search(text) else value
 
 
+class WithoutTraceback(logging.Filter):
+    """A client's mistake (a body too big, too many fields) in one line: its traceback tells nothing."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.exc_info, record.exc_text = None, None
+        return True
+
+
 def hide_link_tokens() -> None:
     """Every record made from now on in this process passes through HideLinkTokens (once)."""
     made = logging.getLogRecordFactory()

@@ -290,5 +290,10 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
+    "filters": {"without_traceback": {"()": "scorekeeper.logs.WithoutTraceback"}},
+    "loggers": {  # Django's lines for a request it refused as too big: one line each
+        f"django.security.{refused}": {"filters": ["without_traceback"]}
+        for refused in ("RequestDataTooBig", "TooManyFieldsSent", "TooManyFilesSent")
+    },
 }
 CSRF_FAILURE_VIEW = "matches.web.views.errors.csrf_failure"

@@ -23,6 +23,11 @@ def url(sitting, name: str = "") -> str:
     return f"/s/{sitting.token}/{name}"
 
 
+def stamped(sitting, number: int, **data) -> dict:
+    """A correction's or an undo's fields for hand `number`, with its stamp as the page shows it now."""
+    return {"number": number, "stamp": sitting.hands.get(number=number).stamp, **data}
+
+
 def watch_url(sitting, name: str = "") -> str:
     return f"/w/{sitting.watch_token}/{name}"
 

@@ -1,31 +1,27 @@
-"""Forms: the start screen (players in seating order, match end, the game's settings) and the tap."""
+"""The start screen's form: players in seating order, match end, the game's settings (table_forms: the rest)."""
 
 from __future__ import annotations
 
 import re
 
 from django import forms
-from django.core.validators import RegexValidator
-from django.http import QueryDict
 from django.utils.functional import lazy
 from django.utils.text import capfirst, format_lazy
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from matches.domain import rules
-from matches.domain.capacity import MATCH_HANDS
 from matches.domain.errors import BadInput
 from matches.web.bidi import bdi, sentence
 from matches.models import (
     DEFAULT_STARTING_CHIPS,
-    KEY_MAX_LENGTH,
     MAX_STAKE,
     MAX_STARTING_CHIPS,
     STAKE_LABEL_MAX_LENGTH,
     default_match_end,
 )
 from matches.web.amounts import AmountRefused, read_amount
-from matches.web.one_value import OneValueEach, TwoValues, posted_once
+from matches.web.one_value import TwoValues, posted_once
 from matches.web.presenters.numbers import grouped
 from matches.domain.names import clean_name, name_key, name_refusal
 from matches.web.refusals import refusal_text
@@ -35,7 +31,6 @@ from matches.web.texts import rule_message
 # (LOCALE_PATHS are read before Django's catalogues).
 gettext_noop("Null characters are not allowed.")
 
-MAX_ROWS = max(game.max_players for game in rules.GAMES.values())
 MAX_FORM_ROWS = 30  # rows a posted form shows again; names beyond are still counted (too many players)
 DEFAULT_ROWS = 4  # name rows a new form shows; blank ones are ignored
 END_TARGET_FIELDS = {
@@ -44,7 +39,6 @@ END_TARGET_FIELDS = {
     rules.MatchEndKind.POINTS: "end_target_points",
 }
 OLD_END_TARGET = "end_target"  # one N field for any match end, as some pages and scripts post it
-TAP_FIELDS = {"number", "winner", "stamp", "key", "seen", "csrfmiddlewaretoken"}
 
 
 GROUPED = re.compile(r"\d{1,3}(?:([ ,.\u00a0\u202f'])\d{3})(?:\1\d{3})*")
@@ -327,82 +321,6 @@ def match_end_words(game: rules.Game, kind: rules.MatchEndKind) -> str:
     return gettext(rules.MATCH_END_WORDS[kind])
 
 
-def hand_number(missing: str) -> forms.IntegerField:
-    """The hand a request is about; `missing` says what to fix when it is absent."""
-    return forms.IntegerField(
-        min_value=1,
-        max_value=MATCH_HANDS + 1,  # the hand after a full match is refused as such; beyond, no match has it
-        error_messages={
-            "required": missing,
-            "invalid": _("Hand numbers are whole numbers: reload the page, then tap again."),
-            "min_value": _("Hands are numbered from 1."),
-            "max_value": _("There is no hand of that number: reload the page, then tap again."),
-        },
-    )
-
-
-def key_field() -> forms.CharField:
-    """A change's key, made on the phone when the person acted (models.receipts); optional: a page of an
-    older version sends none."""
-    return forms.CharField(
-        required=False,
-        max_length=KEY_MAX_LENGTH,
-        validators=[RegexValidator(r"\A[A-Za-z0-9_-]*\Z")],
-        error_messages={"max_length": OLDER_PAGE, "invalid": OLDER_PAGE},
-    )
-
-
-OLDER_PAGE = _("This button is from an older page: reload the page, then tap again.")
-
-
-def stamp_field() -> forms.CharField:
-    """A hand's stamp as the page showed it, optional; one longer than any stamp came from no page here."""
-    return forms.CharField(
-        required=False,
-        max_length=12,
-        error_messages={"max_length": _("This button is from an older page: reload the page, then tap again.")},
-    )
-
-
-NO_SUCH_SEAT = dict.fromkeys(
-    ("invalid", "min_value", "max_value"), _("There is no such seat at this table: tap one of the names shown.")
-)
-
-
-class TapForm(OneValueEach):
-    """A tap: its hand number and the winner's 1-based seat; other posted fields are the game's extras."""
-
-    number = hand_number(_("The tap did not say which hand it was for."))
-    winner = forms.IntegerField(
-        min_value=1,
-        max_value=MAX_ROWS,
-        error_messages={"required": _("Tap a player's name."), **NO_SUCH_SEAT},
-    )
-
-    stamp = stamp_field()  # a correction's: the hand as the phone saw it
-    key = key_field()
-    seen = forms.IntegerField(required=False, min_value=1, error_messages={"invalid": OLDER_PAGE, "min_value": OLDER_PAGE})
-
-    def extras(self) -> dict[str, object]:
-        """The posted extra facts: lists for fields posted several times (seats), single values otherwise."""
-        data: QueryDict = self.data
-        return {
-            key: values if len(values) > 1 or key in self.seat_keys else values[0]
-            for key, values in data.lists()
-            if key not in TAP_FIELDS
-        }
-
-    seat_keys = {q.key for game in rules.GAMES.values() for q in game.questions if q.kind == "seats"}
-
-
-class HandNumberForm(OneValueEach):
-    """Undo names the hand it undoes (number and stamp); End match names the open hand it abandons."""
-
-    stamp = stamp_field()
-    number = hand_number(_("Say which hand this is about."))
-    key = key_field()
-
-
 def posted_settings(data, game: rules.Game, before: int, after: int) -> dict:
     """The posted settings for the form shown after reseating `before` -> `after`; old defaults become new."""
     initial = {
@@ -414,35 +332,3 @@ def posted_settings(data, game: rules.Game, before: int, after: int) -> dict:
             kept = data.get(field)
             initial[field] = game.target_for(kind, after) if kept == str(game.target_for(kind, before)) else kept
     return initial
-
-
-class TableChangeForm(OneValueEach):
-    """A change of who plays: `change` says which; `seat` (1-based) for leaving and renaming; `name`
-    for sitting down and renaming (the verb checks it as a name)."""
-
-    change = forms.ChoiceField(
-        choices=[("join", "join"), ("leave", "leave"), ("rename", "rename")],
-        error_messages={"required": _("Say which change this is."), "invalid_choice": _("Say which change this is.")},
-    )
-    seat = forms.IntegerField(min_value=1, max_value=99, required=False, error_messages=NO_SUCH_SEAT)
-    key = key_field()
-    name = forms.CharField(required=False, strip=False)  # the verb's name rule says what is too long
-
-    def clean(self):
-        data = super().clean()
-        if data.get("change") in ("leave", "rename") and data.get("seat") is None:
-            raise forms.ValidationError(_("Say which player this is about."))
-        return data
-
-
-class ChipsForm(OneValueEach):
-    """Cat Tê's new stacks: `seen` the batches the phone had seen (so a double tap hands out one)."""
-
-    seen = forms.IntegerField(
-        min_value=0,
-        error_messages={
-            key: _("The chips button did not say which hand-out it saw: reload the page, then tap again.")
-            for key in ("required", "invalid", "min_value")
-        },
-    )
-    key = key_field()

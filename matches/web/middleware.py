@@ -4,9 +4,8 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import add_never_cache_headers
-from django.utils.translation import gettext as _
 
-from matches.web.views.errors import message_response
+from matches.web.views.errors import WRONG_METHOD, message_response
 
 
 def explain_refusals(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[[HttpRequest], HttpResponse]:
@@ -15,9 +14,7 @@ def explain_refusals(get_response: Callable[[HttpRequest], HttpResponse]) -> Cal
     def middleware(request: HttpRequest) -> HttpResponse:
         response = get_response(request)
         if response.status_code == 405 and not response.content and request.method != "HEAD":
-            explained = message_response(
-                request, _("This address does not take that kind of request: go back, or go to the home page."), 405
-            )
+            explained = message_response(request, WRONG_METHOD, 405)
             explained["Allow"] = response.get("Allow", "")
             return explained
         return response

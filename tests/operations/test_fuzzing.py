@@ -167,13 +167,14 @@ def table_forms(world: World) -> tuple[list, tuple[int, ...]]:
     """The POST routes that change only their own group-less sittings, each as (address, the fields its page
     posts, the fields to fuzz), and those sittings' ids. The hand is 1 where a change of it is allowed."""
     s, c = world.token, world.chips_token
+    stamp = Sitting.objects.get(token=s).hands.get(number=1).stamp
     eighty = Sitting.start("eighty-three", PLAYERS[:3])
     fapfap = Sitting.start("fapfap", PLAYERS[:3], stake_amount=100)
     ended, rotated = Sitting.start("agram", PLAYERS[:2]), Sitting.start("agram", PLAYERS[:2])
     seated = Sitting.start("agram", PLAYERS[:4])
     routes = [
-        (f"/s/{s}/hands/1/", [("number", "1"), ("winner", "2")], ["number", "winner", "stamp"]),
-        (f"/s/{s}/undo/", [("number", "1"), ("stamp", "")], ["number", "stamp"]),
+        (f"/s/{s}/hands/1/", [("number", "1"), ("winner", "2"), ("stamp", stamp)], ["number", "winner", "stamp"]),
+        (f"/s/{s}/undo/", [("number", "1"), ("stamp", stamp)], ["number", "stamp"]),
         (f"/s/{s}/tap/", [("number", "1"), ("winner", "1")], ["number", "winner", "stamp"]),
         (f"/s/{c}/tap/", [("number", "1"), ("winner", "1"), ("how", "last")], ["how", "aces"]),
         (f"/s/{eighty.token}/tap/", [("number", "1"), ("winner", "1"), ("ace", "1")], ["ace", "last", "bonus"]),
@@ -298,7 +299,7 @@ def test_a_session_signed_by_the_server_in_another_shape_is_read_as_far_as_it_is
         for shape in shapes:
             what, headers = repr(shape)[:60], [(b"Cookie", signed_session(shape))]
             fuzzer.post(f"/s/{s}/tap/", [("number", "2"), ("winner", "2")], what, headers)  # recorded by its phone
-            fuzzer.post(f"/s/{s}/undo/", [("number", "2")], what, headers)
+            fuzzer.post(f"/s/{s}/undo/", [("number", "2"), ("stamp", "AAAAAAAA")], what, headers)
             fuzzer.post(f"/s/{s}/me/", [("seat", "1")], what, headers)
             fuzzer.post(f"/g/{world.group}/players/", [("name", "")], what, headers)
             if not isinstance(shape, dict) or "demo_group" in shape:  # (a demo costs: a group with 3 matches)

@@ -42,7 +42,7 @@ def test_make_run_shows_strangers_no_settings_urls_or_environment(tmp_path):
         assert form.status == 200 and stranger.csrf
         fields = {f"field{i}": "x" for i in range(1500)}  # over Django's limit of 1,000 fields
         oversized = stranger.post(f"{url}/start/agram/", fields, htmx=False)
-        assert oversized.status == 400 and "That request was not understood" in oversized.body
+        assert oversized.status == 400 and "This request has too many fields" in oversized.body
         shows_nothing_private(oversized.body)
 
         stylesheet = re.search(r'href="(/static/app\.[0-9a-f]+\.css)"', form.body)[1]

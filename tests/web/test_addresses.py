@@ -4,6 +4,7 @@ address or link, a malformed token, a method the address does not take, HEAD, a 
 address), each answered with a message or the page it leads back to, never a 500 or a change."""
 
 import pytest
+from django.test import Client
 from django.urls import URLPattern, Resolver404, get_resolver, resolve
 
 from matches.models import Group, Hand
@@ -124,12 +125,17 @@ def test_wrong_methods_get_a_message_not_a_blank_page(client, sitting, method, p
 
 
 @pytest.mark.parametrize("method", ["PUT", "DELETE", "PATCH"])
-@pytest.mark.parametrize("path", ["tap/", "undo/", "end/", "chips/"])
-def test_an_action_asked_by_a_method_no_page_sends_is_not_allowed_and_changes_nothing(client, sitting, method, path):
+@pytest.mark.parametrize("path", ["tap/", "undo/", "end/", "chips/", "/start/agram/"])
+@pytest.mark.parametrize("checked", [False, True], ids=["test-client", "csrf-checked"])
+def test_an_action_asked_by_a_method_no_page_sends_is_not_allowed_and_changes_nothing(sitting, method, path, checked):
+    """Said as a wrong method, with or without a CSRF token (a phone's request has none for PUT)."""
     play(sitting, [0])
     before = snapshot(sitting)
-    answer = client.generic(method, url(sitting, path), "number=1&winner=2", "application/x-www-form-urlencoded")
+    address = path if path.startswith("/") else url(sitting, path)
+    body, form = "number=1&winner=2", "application/x-www-form-urlencoded"
+    answer = Client(enforce_csrf_checks=checked).generic(method, address, body, form, HTTP_ACCEPT_LANGUAGE="fr")
     assert answer.status_code == 405 and "POST" in answer["Allow"]
+    assert "Cette adresse n’accepte pas ce genre de demande" in answer.content.decode()
     assert snapshot(sitting) == before
 
 

@@ -12,7 +12,7 @@ from matches.domain.rules import GAMES
 from matches.models import Sitting
 
 from tests.conftest import WORKED, shown, snapshot
-from tests.pages import HX, NAMES, start, tapped, url, words
+from tests.pages import HX, NAMES, stamped, start, tapped, url, words
 
 pytestmark = pytest.mark.django_db
 
@@ -126,7 +126,7 @@ def test_the_notice_echoes_the_answer_tapped(client):
     assert "Hand 1 recorded: Ben (with a 3, last trick only: 2 stakes from each other player)." in shown(
         tapped(client, sitting, 1, 2, multiplier="2")
     )
-    corrected = client.post(url(sitting, "hands/1/"), {"number": 1, "winner": 2, "multiplier": "4"}, **HX)
+    corrected = client.post(url(sitting, "hands/1/"), stamped(sitting, 1, winner=2, multiplier="4"), **HX)
     assert "Hand 1 corrected: Ben (with 3s, the last two tricks: 4 stakes from each other player)." in shown(
         corrected.content.decode()
     )

@@ -15,7 +15,7 @@ from matches.models import Sitting
 
 from tests.conftest import play, shown, snapshot
 from tests.csv_files import of_kind, read
-from tests.pages import HX, NAMES, start, tapped, url, words
+from tests.pages import HX, NAMES, stamped, start, tapped, url, words
 
 pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 
@@ -161,7 +161,7 @@ def test_end_early_abandons_the_open_hand_and_refuses_later_taps(client, sitting
     assert refused.status_code == 409 and "This match is over" in refused.content.decode()
     again = client.post(url(sitting, "end/"), {"number": 4}, **HX)
     assert again.status_code == 409 and "already over" in again.content.decode()
-    assert client.post(url(sitting, "undo/"), {"number": 3}).status_code == 409
+    assert client.post(url(sitting, "undo/"), stamped(sitting, 3)).status_code == 409
     assert snapshot(sitting) == before
 
 
@@ -177,7 +177,7 @@ def test_a_stale_end_confirmation_ends_nothing(client, sitting):
 
 def test_an_undone_hand_is_gone_from_every_list_once_the_match_is_ended(client, sitting):
     play(sitting, [0, 1, 2])
-    assert client.post(url(sitting, "undo/"), {"number": 3}, **HX).status_code == 200
+    assert client.post(url(sitting, "undo/"), stamped(sitting, 3), **HX).status_code == 200
     assert client.post(url(sitting, "end/"), {"number": 3}, **HX).status_code == 200
     pages = [client.get(url(sitting, path)).content.decode() for path in ("", "hands/")]
     body = b"".join(client.get(url(sitting, "hands.csv")).streaming_content).decode("utf-8-sig")

@@ -14,10 +14,10 @@ from tests.pages import HX
 pytestmark = pytest.mark.engine
 CHANGES = {
     "tap/": {"number": 2, "winner": 1},
-    "undo/": {"number": 1},
+    "undo/": {"number": 1, "stamp": "AAAAAAAA"},
     "end/": {"number": 2},
     "chips/": {"seen": 0},
-    "hands/1/": {"number": 1, "winner": 2},
+    "hands/1/": {"number": 1, "winner": 2, "stamp": "AAAAAAAA"},
     "links/": {},
     "rematch/": {"open": "1"},  # (the match is being played: the rematch confirmed)
 }

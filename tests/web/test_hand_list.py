@@ -18,7 +18,7 @@ from matches.models import HANDS_ON_TABLE, Sitting
 
 from tests.big_groups import fill
 from tests.conftest import WORKED, play, shown, snapshot
-from tests.pages import HX, NAMES, start, tapped, url, watch_url, words
+from tests.pages import HX, NAMES, stamped, start, tapped, url, watch_url, words
 
 pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 HANDS = re.compile(r'<table class="hands">(.*?)</table>', re.DOTALL)
@@ -163,7 +163,7 @@ def test_a_phone_can_say_which_seat_it_holds_and_its_taps_are_traced(client, sit
     assert second.recorded_by_seat is None and second.recorded_by_phone not in ("", first.recorded_by_phone)
     history = shown(client.get(url(sitting, "hands/")).content.decode())
     assert "by Djibo" in history and "by another phone" in history and second.recorded_by_phone not in history
-    client.post(url(sitting, "hands/1/"), {"number": 1, "winner": 2})
+    client.post(url(sitting, "hands/1/"), stamped(sitting, 1, winner=2))
     assert "corrected" in client.get(url(sitting, "hands/")).content.decode()
     assert sitting.hands.get(number=1).corrected_by_seat == 3
 
@@ -208,7 +208,7 @@ def test_a_past_hand_can_be_corrected_and_later_totals_follow(client):
     assert sitting.is_finished
     page = client.get(url(sitting, "hands/1/")).content.decode()
     assert "Correct hand 1" in page and "(recorded)" in page
-    response = client.post(url(sitting, "hands/1/"), {"number": 1, "winner": 2, "card": "seven"})
+    response = client.post(url(sitting, "hands/1/"), stamped(sitting, 1, winner=2, card="seven"))
     assert response.status_code == 302
     sitting.refresh_from_db()
     assert not sitting.is_finished  # the deciding hand changed: the match reopens
@@ -220,7 +220,7 @@ def test_a_correction_that_reopens_a_finished_match_says_so(client):
     sitting = Sitting.start("agram", NAMES, rules.MatchEnd(rules.MatchEndKind.WINS, 2))
     play(sitting, [0, 0])
     assert Sitting.objects.get(pk=sitting.pk).is_finished
-    body = shown(client.post(url(sitting, "hands/2/"), {"number": 2, "winner": 2}, **HX).content.decode())
+    body = shown(client.post(url(sitting, "hands/2/"), stamped(sitting, 2, winner=2), **HX).content.decode())
     assert "Hand 2 corrected: Ben." in body and "The match is open again." in body
 
 
@@ -274,9 +274,11 @@ def test_a_correction_from_a_screen_older_than_another_phones_correction_changes
     "path, data, status, message",
     [
         ("hands/9/", {"number": 9, "winner": 1}, 404, "Hand 9 has not been recorded"),
-        ("hands/1/", {"number": 2, "winner": 1}, 400, "This correction is for another hand."),
-        ("hands/1/", {"number": 1, "winner": 7}, 400, "Seat 7 is not at this table"),
-        ("hands/1/", {"number": 1, "winner": 1, "card": "six"}, 400, "Agram records only the winner"),
+        ("hands/1/", {"number": 2, "winner": 1, "stamp": "AAAAAAAA"}, 400, "This correction is for another hand."),
+        ("hands/1/", {"number": 1, "winner": 7, "stamp": "AAAAAAAA"}, 400, "Seat 7 is not at this table"),
+        ("hands/1/", {"number": 1, "winner": 1, "card": "six", "stamp": "AAAAAAAA"}, 400, "Agram records only the"),
+        ("hands/1/", {"number": 1, "winner": 2}, 400, "This button is from an older page"),  # no stamp: a stale screen
+        ("hands/1/", {"number": 1, "winner": 2, "stamp": ""}, 400, "This button is from an older page"),
     ],
 )
 def test_bad_corrections_change_nothing(client, sitting, path, data, status, message):
@@ -321,7 +323,7 @@ def test_a_correction_that_would_end_the_match_before_later_hands_is_refused_and
     number, winner, answer = correction
     response = client.post(
         url(sitting, f"hands/{number}/"),
-        {"number": number, "winner": winner, **({"sevens": answer} if answer else {})},
+        stamped(sitting, number, winner=winner, **({"sevens": answer} if answer else {})),
         **HX,
     )
     assert response.status_code == 409
@@ -341,7 +343,7 @@ def test_with_several_hands_after_the_new_end_the_refusal_names_them(client):
     sitting = Sitting.start("agram", ["Yao", "Edem", "Kofi"], rules.MatchEnd(rules.MatchEndKind.WINS, 2))
     for number, winner in enumerate([1, 2, 3, 1], start=1):  # Yao's second win ends it at hand 4
         tapped(client, sitting, number, winner)
-    response = client.post(url(sitting, "hands/2/"), {"number": 2, "winner": 1}, **HX)  # Yao's second at hand 2
+    response = client.post(url(sitting, "hands/2/"), stamped(sitting, 2, winner=1), **HX)  # Yao's second at hand 2
     assert response.status_code == 409 and (
         "With this change the match ends at hand 2, but hands 3 to 4 were played after it. To make this change, "
         "undo them first (the last one each time), then correct hand 2 again."
@@ -354,6 +356,6 @@ def test_the_same_correction_is_taken_once_the_later_hands_are_undone(client):
         tapped(client, sitting, number, winner, sevens=answer)
     sitting.refresh_from_db()
     sitting.undo_hand(3)
-    response = client.post(url(sitting, "hands/2/"), {"number": 2, "winner": 2, "sevens": "three"}, **HX)
+    response = client.post(url(sitting, "hands/2/"), stamped(sitting, 2, winner=2, sevens="three"), **HX)
     assert response.status_code == 200
     assert "Edem wins the match with 6 points." in shown(response.content.decode())

@@ -56,3 +56,16 @@ def test_a_link_in_a_message_of_our_own_or_in_an_error_is_hidden_too(sitting, ca
 def test_a_label_is_short_steady_and_not_the_token(sitting):
     assert label(sitting.token) == label(sitting.token) != label(sitting.watch_token)
     assert len(label(sitting.token)) <= 10 and sitting.token[:4] not in label(sitting.token)
+
+
+def test_a_request_too_big_is_told_what_is_wrong_and_logged_in_one_line(sitting, caplog):
+    caplog.set_level(logging.WARNING)
+    fields = {f"field{i}": "x" for i in range(1500)}  # over Django's 1,000
+    many = Client().post(url(sitting, "tap/"), fields, HTTP_ACCEPT_LANGUAGE="fr")
+    big = Client().post(url(sitting, "tap/"), {"name": "x" * 3_000_000}, **HX)  # over Django's 2.5 MB
+    assert many.status_code == 400 and "Cette demande a trop de champs" in many.content.decode()
+    assert big.status_code == 413 and "This request is too big" in big.content.decode()
+    assert sitting.hands.count() == 0
+    refused = [r for r in caplog.records if r.name.startswith("django.security.")]
+    assert len(refused) == 2 and not [r for r in refused if r.exc_info or r.exc_text]
+    assert "Traceback" not in caplog.text

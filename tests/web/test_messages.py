@@ -174,9 +174,13 @@ FRENCH_FIXES = {
     "Stake (optional)": "Mise (facultative)",
     # "n'est plus celui de personne" said the opposite
     "This phone belongs to nobody in particular now.": "Ce téléphone n’appartient plus à personne en particulier.",
-    # "Mise doit valoir au moins 1": a field name is not a subject without its article
-    "{label} must be at least {low}.": "{label}\u00a0: au moins {low}.",
-    "{label} must be at most {high}.": "{label}\u00a0: au plus {high}.",
+    # "Mise doit valoir au moins 1": a field name is not a subject without its article; "N : au moins 1" said
+    # too little
+    "{label} must be at least {low}.": "Le nombre «\u00a0{label}\u00a0» doit être d’au moins {low}.",
+    "{label} must be at most {high}.": "Le nombre «\u00a0{label}\u00a0» doit être d’au plus {high}.",
+    # "Partie en 6 mises", "On joue en 10": the target, said as one
+    "Played to %(amount)s.": "Objectif\u00a0: %(amount)s.",
+    "Playing to <strong>%(threshold)s</strong>.": "Objectif\u00a0: <strong>%(threshold)s</strong>.",
     "The winner scores 50. Play a set number of hands (a multiple of the number of players, so everyone deals "
     "equally often) or to a target such as 500.": "Le gagnant marque 50. Jouez un nombre de mains fixé (un multiple "
     "du nombre de joueurs, pour que chacun donne le même nombre de fois) ou jusqu’à un objectif comme 500.",

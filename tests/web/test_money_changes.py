@@ -8,7 +8,7 @@ from django.test import Client
 
 from matches.models import Receipt, Recorder, Sitting
 
-from tests.pages import HX, url, words, watch_url
+from tests.pages import HX, stamped, url, watch_url, words
 
 pytestmark = pytest.mark.django_db
 NAMES = ["Ngono", "Boubacar", "Aïcha"]
@@ -59,7 +59,7 @@ def test_the_line_stays_until_this_phone_says_it_saw_it_and_only_for_that_phone(
 def test_the_phone_that_corrected_an_earlier_hand_is_not_told_another_phone_did_and_keeps_it_seen(client):
     sitting = fapfap()
     client.get(url(sitting))  # this phone gets its id
-    form = {"number": 1, "winner": 2, "multiplier": "1", "key": "fix1"}
+    form = stamped(sitting, 1, winner=2, multiplier="1", key="fix1")
     assert client.post(url(sitting, "hands/1/"), form).status_code == 302
     page = client.get(url(sitting)).content.decode()
     change = Receipt.objects.get(verb="correct").pk

@@ -257,7 +257,7 @@ def test_a_bound_in_a_form_message_is_written_as_the_language_groups_numbers(cli
     page = client.post("/start/agram/", data, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     with translation.override("fr"):
         ten_thousand = grouped(10_000)
-    assert ten_thousand != "10000" and f"N\u00a0: au plus {ten_thousand}." in page
+    assert ten_thousand != "10000" and f"Le nombre «\u00a0N\u00a0» doit être d’au plus {ten_thousand}." in page
 
 
 @pytest.mark.django_db

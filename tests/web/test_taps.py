@@ -222,7 +222,7 @@ def test_a_tap_for_the_hand_a_member_ended_the_match_on_says_it_was_not_played(c
     [
         ("tap/", [("number", "1"), ("winner", "1"), ("winner", "2")]),
         ("tap/", [("number", "1"), ("number", "2"), ("winner", "1")]),
-        ("undo/", [("number", "1"), ("number", "2")]),
+        ("undo/", [("number", "1"), ("number", "2"), ("stamp", "AAAAAAAA")]),
         ("end/", [("number", "1"), ("number", "2")]),
         ("seats/", [("change", "leave"), ("seat", "1"), ("seat", "2")]),
     ],

@@ -8,7 +8,7 @@ import pytest
 from matches.models import Sitting
 
 from tests.conftest import play, shown, snapshot
-from tests.pages import HX, NAMES, tapped, url, words
+from tests.pages import HX, NAMES, stamped, tapped, url, words
 
 pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 
@@ -47,7 +47,7 @@ def test_the_undo_confirmation_says_what_comes_off_in_the_games_own_terms(client
 @pytest.mark.parametrize("headers, status", [({}, 302), (HX, 200)], ids=["plain", "htmx"])
 def test_undo_removes_the_named_last_hand(client, sitting, headers, status):
     play(sitting, [2, 0])
-    response = client.post(url(sitting, "undo/"), {"number": 2}, **headers)
+    response = client.post(url(sitting, "undo/"), stamped(sitting, 2), **headers)
     assert response.status_code == status
     assert list(sitting.hands.values_list("number", flat=True)) == [1]
     assert [s.total for s in sitting.table().seats] == [0, 0, 1, 0]
@@ -58,8 +58,10 @@ def test_undo_removes_the_named_last_hand(client, sitting, headers, status):
 @pytest.mark.parametrize(
     "data, status, message",
     [
-        ({"number": 1}, 409, "Hand 1 is not the last hand any more"),
-        ({}, 400, "Say which hand this is about."),
+        ({"number": 1, "stamp": "AAAAAAAA"}, 409, "Hand 1 is not the last hand any more"),
+        ({"stamp": "AAAAAAAA"}, 400, "Say which hand this is about."),
+        ({"number": 2}, 400, "This button is from an older page"),  # no stamp: a stale screen
+        ({"number": 2, "stamp": ""}, 400, "This button is from an older page"),
         ({"number": "x"}, 400, "Hand numbers are whole numbers"),
     ],
 )

@@ -8,6 +8,7 @@ import re
 import sqlite3
 import sys
 
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
@@ -31,6 +32,7 @@ NO_SUCH_SITTING = gettext_lazy(
     "No match at this link. If someone at the table made new links, ask them for the new one "
     "(their table shows its QR code); otherwise check the link, or start a new match."
 )
+WRONG_METHOD = gettext_lazy("This address does not take that kind of request: go back, or go to the home page.")
 NO_SUCH_GROUP = gettext_lazy(
     "No group at this link. If someone in the group made new links, ask them for the new one "
     "(their group page shows its QR code); otherwise check the link."
@@ -68,6 +70,11 @@ def no_such_group(request: HttpRequest) -> HttpResponse:
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """400; what no page here sends is named: a body too big (413), too many fields."""
+    if isinstance(exception, RequestDataTooBig):
+        return message_response(request, _("This request is too big: nothing was done. Go back and try again."), 413)
+    if isinstance(exception, (TooManyFieldsSent, TooManyFilesSent)):
+        return message_response(request, _("This request has too many fields: nothing was done. Go back and try again."), 400)
     return message_response(request, _("That request was not understood. Go back and try again."), 400)
 
 
@@ -150,7 +157,12 @@ def server_error(request: HttpRequest) -> HttpResponse:
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """403 for a stale or missing CSRF token. The answer carries a fresh token (header X-CSRF-Token,
-    and the cookie it belongs to), which the page's script takes to send the same request once more."""
+    and the cookie it belongs to), which the page's script takes to send the same request once more. A
+    method no page sends (PUT, DELETE...) is refused as such: no view here takes it, token or not."""
+    if request.method != "POST":
+        refused = message_response(request, WRONG_METHOD, 405)
+        refused["Allow"] = "GET, HEAD, POST"
+        return refused
     if getattr(request, "htmx", False):
         message, back = _("This page was open too long or came from elsewhere. Reload the page, then tap again."), ""
     else:  # a plain form: reloading this answer would only send it again

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods
 from matches.domain.errors import TableError
 from matches.models import Repeated, Sitting
 from matches.web.bidi import bdi, sentence
-from matches.web.forms import TableChangeForm
+from matches.web.table_forms import TableChangeForm
 from matches.web.presenters.table_state import TableState
 from matches.web.refusals import refusal_text
 from matches.web.views.common import HtmxHttpRequest, action, reached, recorder, saw

@@ -19,7 +19,7 @@ from django.views.decorators.vary import vary_on_headers
 from matches.web.refusals import refusal_text
 from matches.web.bidi import bdi, joined, sentence
 from matches.domain.errors import AlreadyRecorded, Conflict, TableError
-from matches.web.forms import ChipsForm, HandNumberForm, TapForm
+from matches.web.table_forms import ChipsForm, CorrectionForm, HandNumberForm, TapForm, UndoForm
 from matches.models import Receipt, Repeated, Sitting, UndoneSince
 from matches.web.presenters.receipts import first_answer, first_kept, other_changes, taken_back, undone_words
 from matches.web.presenters.table_state import TableState
@@ -206,13 +206,13 @@ def what_changed(sitting: Sitting, threshold: int | None, was_finished: bool) ->
 @vary_on_headers("HX-Request")
 @action(Sitting)
 def undo(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
-    form = HandNumberForm(request.POST)
+    form = UndoForm(request.POST)
     if not form.is_valid():
         return table_response(request, sitting, first_error(form), status=400)
     try:
         hand = sitting.undo_hand(
             form.cleaned_data["number"],
-            form.cleaned_data["stamp"] or None,
+            form.cleaned_data["stamp"],
             key=form.cleaned_data["key"],
             by=recorder(request, sitting),
         )
@@ -257,7 +257,7 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
         )
         return table_response(request, sitting, reason, status=409 if hand or sitting.is_final else 404)
     if request.method == "POST":
-        form = TapForm(request.POST)
+        form = CorrectionForm(request.POST)
         if not form.is_valid() or form.cleaned_data["number"] != number:
             message = first_error(form) if form.errors else _("This correction is for another hand.")
             return correction_page(request, sitting, hand, message, status=400)
@@ -268,7 +268,7 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
                 form.cleaned_data["winner"] - 1,
                 form.extras(),
                 by=recorder(request, sitting),
-                stamp=form.cleaned_data["stamp"] or None,
+                stamp=form.cleaned_data["stamp"],
                 key=form.cleaned_data["key"],
             )
         except Repeated as copy:
