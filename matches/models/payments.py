@@ -8,6 +8,7 @@ phone that marked it may take it back that same day, never later. A forgiveness 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 
 from django.db import models, transaction
 from django.utils import timezone
@@ -47,11 +48,14 @@ class Payment(models.Model):
 
 
 class Forgiveness(models.Model):
-    """The group started every balance at zero `at`, as `by_phone` asked."""
+    """The group started every balance at zero `at`, as `by_phone` asked: `balances` are those it wiped off
+    ({currency: {player id: balance}}), so that the hands of a match played on across it still count.
+    None: forgiven before they were kept (then what counts is what was started and marked after `at`)."""
 
     group = models.ForeignKey("Group", on_delete=models.CASCADE, related_name="forgivenesses")
     by_phone = models.CharField(max_length=PHONE_MAX_LENGTH, blank=True)
     at = models.DateTimeField(default=timezone.now)
+    balances = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["at", "pk"]
@@ -107,17 +111,21 @@ class TabVerbs:
                 return found  # (its phone again: twice is once)
             if night_of(found.at, group.zone) != night_of(timezone.now(), group.zone):
                 raise Conflict("payment_too_old")
+            if group.forgivenesses.filter(at__gte=found.at).exists():
+                raise Conflict("payment_forgiven")  # wiped off with the rest: taking it back would owe it again
             found.taken_back_at, found.taken_back_by_phone = timezone.now(), by[:PHONE_MAX_LENGTH]
             found.save(update_fields=["taken_back_at", "taken_back_by_phone"])
             group._touch()
         self._adopt(group)
         return found
 
-    def forgive_tab(self, by: str = "") -> Forgiveness:
-        """Start every balance at zero from now: matches started and payments marked before no longer count."""
+    def forgive_tab(self, balances: Callable[[models.Model], dict[str, dict[int, int]]], by: str = "") -> Forgiveness:
+        """Start every balance at zero from now: `balances(group)` reads them under the group's lock (no hand
+        or payment comes between), and they are kept to be counted off what the tab says from now on."""
         with transaction.atomic():
             group = self._lock()
-            made = Forgiveness.objects.create(group=group, by_phone=by[:PHONE_MAX_LENGTH])
+            wiped = {currency: {str(player): owed for player, owed in players.items()} for currency, players in balances(group).items()}
+            made = Forgiveness.objects.create(group=group, by_phone=by[:PHONE_MAX_LENGTH], balances=wiped)
             group._touch()
         self._adopt(group)
         return made

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from matches.domain import stats
 from matches.domain.names import name_order
 from matches.domain.tab import Paid, balances, open_payments
-from matches.models import Forgiveness, Group, Payment, Player
+from django.db.models import Q
+
+from matches.models import Forgiveness, Group, Payment, Player, Sitting
 from matches.models.snapshot import read_snapshot
 from matches.services.figures import GroupRead, read_group
 
@@ -39,6 +41,7 @@ class Tab:
     read: GroupRead
     payments: list[Payment]
     forgiven: list[Forgiveness]
+    total: dict[str, dict[int, int]]  # every match and payment ever, per currency: what a forgiveness wipes off
 
 
 def money_nets(matches: list[stats.MatchRecord]) -> list[tuple[str, dict[int, int]]]:
@@ -50,25 +53,58 @@ def money_nets(matches: list[stats.MatchRecord]) -> list[tuple[str, dict[int, in
     ]
 
 
-def standing(payments: list[Payment], since: datetime.datetime | None) -> list[Paid]:
-    """The payments that count: not taken back, marked since the last forgiveness."""
-    return [
-        Paid(p.payer_id, p.payee_id, p.amount, p.currency)
-        for p in payments
-        if p.taken_back_at is None and (since is None or p.at >= since)
-    ]
+def standing(payments: list[Payment]) -> list[Paid]:
+    """The payments that count: not taken back."""
+    return [Paid(p.payer_id, p.payee_id, p.amount, p.currency) for p in payments if p.taken_back_at is None]
+
+
+def net(total: dict[str, dict[int, int]], wiped: dict[str, dict[int, int]]) -> dict[str, dict[int, int]]:
+    """Per currency, each player's balance: the `total` of every match and payment less what the last
+    forgiveness `wiped` off. A player whose balance that brings back to 0 is no longer listed."""
+    shown = {
+        currency: {p: owed - wiped.get(currency, {}).get(p, 0) for p, owed in players.items()}
+        for currency, players in total.items()
+    }
+    kept = {c: {p: owed for p, owed in players.items() if owed or p not in wiped.get(c, {})} for c, players in shown.items()}
+    return {currency: players for currency, players in kept.items() if players}
+
+
+def wiped_off(forgiven: Forgiveness | None, matches: list, payments: list[Payment], before: set) -> dict:
+    """The balances the last forgiveness wiped off: as kept with it, or for one forgiven before they were
+    kept, those of the matches started (`before`: their keys) and of the payments marked before it."""
+    if forgiven is None:
+        return {}
+    if forgiven.balances is not None:
+        return {c: {int(p): owed for p, owed in players.items()} for c, players in forgiven.balances.items()}
+    return balances(money_nets([m for m in matches if m.key in before]), standing([p for p in payments if p.at < forgiven.at]))
+
+
+def counted_since(group: Group, forgiven: Forgiveness | None) -> tuple[set, set | None]:
+    """The keys of the matches started before the last forgiveness (only when it kept no balances), and of
+    those it leaves on the tab's nights: started after it, or played on across it (None: no forgiveness)."""
+    if forgiven is None:
+        return set(), None
+    started = Sitting.objects.filter(group=group).values_list("pk", flat=True)
+    before = set(started.filter(started_at__lt=forgiven.at)) if forgiven.balances is None else set()
+    after = Q(started_at__gte=forgiven.at) | Q(finished_at=None) | Q(finished_at__gte=forgiven.at)
+    return before, set(started.filter(after))
 
 
 def read_tab(group: Group) -> Tab:
     """The group's tab, read in one snapshot."""
     with read_snapshot():
         forgiven = list(group.forgivenesses.order_by("at", "pk"))
-        since = forgiven[-1].at if forgiven else None
-        read = read_group(group, since=since)
+        last = forgiven[-1] if forgiven else None
+        read = read_group(group)  # every match: one played on across a forgiveness counts its hands since
         payments = list(group.payments.select_related("payer", "payee").order_by("at", "pk"))
         names = dict(read.names)
         names.update(Player.objects.filter(group=group).values_list("pk", "name"))
-    tab = balances(money_nets(read.every_match), standing(payments, since))
+        before, counted = counted_since(group, last)
+    total = balances(money_nets(read.every_match), standing(payments))
+    tab = net(total, wiped_off(last, read.every_match, payments, before))
+    if counted is not None:
+        since = [m for m in read.matches if m.key in counted], [m for m in read.playing if m.key in counted]
+        read = GroupRead(since[0], read.names, since[1])
 
     def rank(player: int) -> tuple:
         return name_order(names[player])
@@ -82,7 +118,12 @@ def read_tab(group: Group) -> Tab:
         currency: [(names[player], owed) for player, owed in sorted(players.items(), key=lambda item: rank(item[0]))]
         for currency, players in sorted(tab.items())
     }
-    return Tab(since, shown, owed, read, payments, forgiven)
+    return Tab(last.at if last else None, shown, owed, read, payments, forgiven, total)
+
+
+def forgive(group: Group, by: str = "") -> Forgiveness:
+    """Every balance starts at zero from now; those wiped off are kept with the forgiveness."""
+    return group.forgive_tab(lambda locked: read_tab(locked).total, by=by)
 
 
 def owed_now(group: Group, payer: int, payee: int, currency: str) -> int:

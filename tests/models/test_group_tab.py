@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from matches.domain.errors import BadInput, Conflict
 from matches.domain.rules import MatchEnd, MatchEndKind
 from matches.domain.settlement import settle
-from matches.models import Group, Payment, Sitting
-from matches.services.tab import read_tab
+from matches.models import Forgiveness, Group, Payment, Sitting
+from matches.services.tab import forgive, read_tab
 
 from tests.conftest import examples
 
@@ -185,7 +185,47 @@ def test_forgiving_the_tab_starts_every_balance_at_zero_and_keeps_a_receipt():
     sitting.record_hand(1, 0, {"multiplier": "2"})
     group.mark_paid(sitting.seats.get(position=1).player_id, sitting.seats.get(position=0).player_id, 5, "CFA")
     assert read_tab(group).owed[0].amount == 15
-    forgiven = group.forgive_tab(by="ph9")
+    forgiven = forgive(group, by="ph9")
     tab = read_tab(group)
     assert tab.owed == [] and tab.balances == {} and tab.since == forgiven.at
     assert [f.by_phone for f in tab.forgiven] == ["ph9"] and len(tab.payments) == 1  # history stays
+
+
+def test_hands_won_after_a_forgiveness_in_a_match_played_on_across_it_are_owed():
+    group = Group.create("Tab", ["Ana", "Ben"])
+    ana, ben = (p.pk for p in group.members().order_by("pk"))
+    sitting = group.start_match("fapfap", [ana, ben], stake_amount=10, stake_label="CFA")
+    sitting.record_hand(1, 0, {"multiplier": "2"})  # Ana +20
+    forgive(group, by="ph1")
+    assert read_tab(group).owed == []
+    sitting.record_hand(2, 1, {"multiplier": "1"})  # Ben +10, after the forgiveness
+    tab = read_tab(group)
+    assert [(o.payer_name, o.payee_name, o.amount) for o in tab.owed] == [("Ana", "Ben", 10)]
+    assert [m.key for m in tab.read.playing] == [sitting.pk]  # its night is the tab's
+    forgive(group, by="ph1")  # a second forgiveness wipes off what stands then, and only that
+    sitting.record_hand(3, 0, {"multiplier": "4"})  # Ana +40
+    assert [(o.payer_name, o.amount) for o in read_tab(group).owed] == [("Ben", 40)]
+
+
+def test_a_payment_forgiven_with_the_rest_cannot_be_taken_back():
+    group = Group.create("Tab", ["Ana", "Ben"])
+    ana, ben = (p.pk for p in group.members().order_by("pk"))
+    sitting = group.start_match("fapfap", [ana, ben], stake_amount=10, stake_label="CFA")
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    paid = group.mark_paid(ben, ana, 5, "CFA", by="ph1")
+    forgive(group, by="ph2")
+    with pytest.raises(Conflict) as refused:
+        group.take_back(paid.pk, by="ph1")
+    assert refused.value.code == "payment_forgiven" and read_tab(group).owed == []
+
+
+def test_a_forgiveness_that_kept_no_balances_wipes_what_was_started_and_marked_before_it():
+    group = Group.create("Tab", ["Ana", "Ben"])
+    ana, ben = (p.pk for p in group.members().order_by("pk"))
+    before = group.start_match("fapfap", [ana, ben], stake_amount=10, stake_label="CFA")
+    before.record_hand(1, 0, {"multiplier": "2"})
+    group.mark_paid(ben, ana, 5, "CFA")
+    Forgiveness.objects.create(group=group, balances=None)  # as forgiven before balances were kept
+    after = group.start_match("fapfap", [ana, ben], stake_amount=10, stake_label="CFA")
+    after.record_hand(1, 1, {"multiplier": "1"})
+    assert [(o.payer_name, o.payee_name, o.amount) for o in read_tab(group).owed] == [("Ana", "Ben", 10)]

@@ -7,7 +7,7 @@ import pytest
 
 from matches.models import Group
 from matches.services.archive import ArchiveError, dumps, export_group, import_group, read_archive
-from matches.services.tab import read_tab
+from matches.services.tab import forgive, read_tab
 
 from tests.groups import same_document
 
@@ -22,7 +22,7 @@ def tabbed() -> Group:
     sitting.record_hand(1, 0, {"multiplier": "2"})
     group.mark_paid(ben, ana, 50, "CFA", by="ph1")
     group.take_back(group.mark_paid(cleo, ana, 70, "CFA", by="ph2").pk, by="ph2")
-    group.forgive_tab(by="ph3")
+    forgive(group, by="ph3")
     group.mark_paid(cleo, ana, 30, "CFA", by="ph1")
     return group
 

@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from matches.models import Group, Payment
+from matches.services.tab import forgive
 
 pytestmark = pytest.mark.django_db
 
@@ -151,7 +152,7 @@ def test_the_watch_link_shows_the_tab_without_any_form(client, owing):
 def test_the_group_csv_lists_each_payment_and_forgiveness_after_the_matches(client, owing):
     ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
     owing.take_back(owing.mark_paid(ben, ana, 40, "CFA", by="ph1").pk, by="ph1")
-    owing.forgive_tab(by="ph1")
+    forgive(owing, by="ph1")
     answer = client.get(reverse("group-csv", args=[owing.token]))
     rows = list(csv.DictReader(io.StringIO(b"".join(answer.streaming_content).decode("utf-8-sig"))))
     paid = [row for row in rows if row["row_type"] == "payment"]
@@ -194,3 +195,11 @@ def test_mark_paid_for_what_nobody_owes_says_so_not_that_a_payment_was_just_mark
     said = answer.content.decode()
     assert answer.status_code == 409 and "Nothing is owed between these two players in this currency now" in said
     assert "just marked" not in said and not Payment.objects.exists()
+
+
+def test_a_payment_marked_before_the_tab_was_forgiven_offers_no_take_back(client, owing):
+    client.get(owing.get_absolute_url())  # this phone gets its id
+    client.post(reverse("group-paid", args=[owing.token]), paying(owing, "30"))
+    forgive(owing, by="ph2")
+    for page in (owing.get_absolute_url(), reverse("group-tab", args=[owing.token])):
+        assert "Take back" not in client.get(page).content.decode(), page

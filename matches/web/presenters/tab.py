@@ -31,10 +31,11 @@ def owed_sentence(owed: Owed) -> str:
     return sentence(_("%(payer)s pays %(payee)s %(amount)s."), words)
 
 
-def yours_tonight(paid: Payment, phone: str | None, zone) -> bool:
-    """Whether `phone` may take `paid` back: it marked it, tonight on the group's clock (`zone`), and it stands."""
+def yours_tonight(paid: Payment, phone: str | None, zone, since=None) -> bool:
+    """Whether `phone` may take `paid` back: it marked it, tonight on the group's clock (`zone`), it stands,
+    and the tab was not forgiven since (`since`: when it last was)."""
     return bool(phone) and paid.marked_by_phone == phone and paid.taken_back_at is None and (
-        night_of(paid.at, zone) == night_of(timezone.now(), zone)
+        night_of(paid.at, zone) == night_of(timezone.now(), zone) and (since is None or paid.at > since)
     )
 
 
@@ -51,7 +52,7 @@ def tab_context(tab: Tab, currencies: int | None = CURRENCIES_SHOWN, phone: str 
     """What the group page shows of the tab: balances per currency and the open payments, or nothing
     when the group never played for money nor marked a payment since the tab was forgiven; and the
     payments `phone` marked tonight (on the clock of `zone`), which it may take back."""
-    mine = [(paid, paid_sentence(paid)) for paid in tab.payments if yours_tonight(paid, phone, zone)]
+    mine = [(paid, paid_sentence(paid)) for paid in tab.payments if yours_tonight(paid, phone, zone, tab.since)]
     shown = [
         Balances(_("Balances in %(currency)s") % {"currency": currency} if currency else _("Balances"),
                  [(name, signed_money(owed, currency)) for name, owed in rows])

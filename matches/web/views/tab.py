@@ -13,6 +13,7 @@ from django.views.decorators.http import require_safe
 
 from matches.domain.errors import Conflict, TableError
 from matches.models import Group, Payment
+from matches.services.tab import forgive as forgive_tab
 from matches.services.tab import owed_now, read_tab
 from matches.web.bidi import bdi, sentence
 from matches.web.amounts import AmountRefused, PaidForm, read_amount
@@ -98,7 +99,7 @@ def forgive(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """Every balance starts at zero again (the history stays)."""
     if request.POST.get("sure") != "yes":
         return said(request, group, _("Tick the box to forgive every debt."), status=400)
-    group.forgive_tab(by=phone_id(request))
+    forgive_tab(group, by=phone_id(request))
     return said(request, group, _("The tab starts at zero again: nobody owes anything."))
 
 
@@ -125,7 +126,7 @@ def tab_response(request: HtmxHttpRequest, group: Group, notice: str = "", statu
             "who": whose(p.marked_by_phone, phone),
             "back_when": when(p.taken_back_at) if p.taken_back_at else "",
             "back_who": whose(p.taken_back_by_phone, phone),
-            "mine": yours_tonight(p, phone, group.zone),
+            "mine": yours_tonight(p, phone, group.zone, tab.since),
             "counted": tab.since is None or p.at >= tab.since,
         }
         for p in reversed(tab.payments[-HISTORY_PAYMENTS:])
