@@ -1,7 +1,8 @@
 """A database that drops its connections (a restart, a failover, a pooler, a SQLite file locked by a
 backup) costs a phone a retry, never an error page.
 
-A view whose connection was lost before it sent any write is run again on a new connection; so is a
+A view whose connection was lost before any write of it may be saved (none sent, or those sent were in a
+transaction that the lost connection dropped) is run again on a new connection; so is a
 view marked `exact` (the tap: its hand number makes a second run answer from what the database holds,
 whether the first commit happened or not). Anything else gets a short "try again" (503 with
 Retry-After), which the phone's script retries by itself. A full disk is no lost connection: nothing
@@ -14,7 +15,7 @@ from time import monotonic
 from collections.abc import Callable
 
 from asgiref.sync import iscoroutinefunction
-from django.db import InterfaceError, OperationalError, connection
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.http import HttpRequest, HttpResponse
 
 from matches.web.views.errors import disk_full, not_saved, try_again
@@ -37,15 +38,40 @@ def exact(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
 
 
 class Writes:
-    """A database execute wrapper noting whether any statement that may write was sent."""
+    """A database execute wrapper noting whether a write may be saved (`sent`): one that was sent outside a
+    transaction, or in one that committed or whose commit was lost. A write lost inside its transaction is
+    not: the database drops that transaction with the connection, so the view may run again."""
 
     def __init__(self) -> None:
-        self.sent = False
+        self.start()
+
+    def start(self) -> None:
+        """A new run."""
+        self.sent = self.pending = self.lost_inside = False
+
+    def saved(self) -> None:
+        self.sent = True
+
+    def unsure(self) -> bool:
+        """After a lost connection: whether a write may be saved (a pending one: unless a statement of its
+        own transaction was what failed, so its commit was never asked for)."""
+        return self.sent or (self.pending and not self.lost_inside)
 
     def __call__(self, execute, sql, params, many, context):
-        if not self.sent and not sql.lstrip()[:9].upper().startswith(READS):
+        write = not sql.lstrip()[:9].upper().startswith(READS)
+        inside = context["connection"].in_atomic_block
+        try:
+            result = execute(sql, params, many, context)
+        except LOST:
+            self.lost_inside = inside
+            self.sent = self.sent or (write and not inside)  # sent alone: applied or not, nobody knows
+            raise
+        if write and inside and not self.pending:
+            self.pending = True
+            transaction.on_commit(self.saved, using=context["connection"].alias)
+        elif write and not inside:
             self.sent = True
-        return execute(sql, params, many, context)
+        return result
 
 
 def start_afresh() -> None:
@@ -83,7 +109,7 @@ class ServeThroughOutages:
         again = getattr(view, "run_again_after_lost_commit", False)
         writes, started = Writes(), monotonic()
         for run in range(1, RUNS + 1):
-            writes.sent = False
+            writes.start()
             try:
                 with connection.execute_wrapper(writes):
                     return view(request, *args, **kwargs)
@@ -94,8 +120,8 @@ class ServeThroughOutages:
                     raise
                 logger.warning("database connection lost (run %d of %s %s): %s", run, request.method, request.path, error)
                 start_afresh()
-                if writes.sent and not again:
+                if writes.unsure() and not again:
                     break  # its write may or may not be saved: the phone is told so
                 if is_locked(error) or monotonic() - started > RUNS_WITHIN_SECONDS:
                     break  # it waited its time already (SQLite's lock: SQLITE_TIMEOUT)
-        return try_again(request, unsure=writes.sent)
+        return try_again(request, unsure=writes.unsure())

@@ -4,16 +4,20 @@ else a 503 "try again" with Retry-After; never a 500, never a wrong answer."""
 
 from __future__ import annotations
 
+import functools
+import re
 import sys
+from unittest import mock
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import OperationalError, connection, transaction
 from django.test import RequestFactory, override_settings
 
 from matches.models import Hand, Sitting
+from matches.web import outages
 from matches.web.views.errors import server_error
 from tests.conftest import WORKED, shown
-from tests.pages import HX
+from tests.pages import HX, start_data
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engine]  # the view runs outside a test's own transaction
 
@@ -35,7 +39,14 @@ class DropConnection:
 
 
 def lost(client, method: str, path: str, *losses: tuple[str, int], **extra):
-    with connection.execute_wrapper(DropConnection(*losses)):
+    """The request, its statements lost as the database driver loses them: under the view's own wrappers."""
+    drop = DropConnection(*losses)
+
+    class Losing(outages.Writes):
+        def __call__(self, execute, sql, params, many, context):
+            return super().__call__(functools.partial(drop, execute), sql, params, many, context)
+
+    with mock.patch.object(outages, "Writes", Losing):
         return getattr(client, method)(path, **extra)
 
 
@@ -63,15 +74,46 @@ def test_a_tap_saved_before_the_connection_dropped_is_answered_as_recorded_not_r
     assert sitting.check_totals() == []
 
 
+class DropAfterCommit:
+    """An execute wrapper that loses the connection at the first statement after a commit that wrote."""
+
+    def __init__(self) -> None:
+        self.committed = self.watching = False
+
+    def __call__(self, execute, sql, params, many, context):
+        if self.committed:
+            raise OperationalError("server closed the connection unexpectedly")
+        if not self.watching and sql.lstrip()[:6].upper() in ("INSERT", "UPDATE"):
+            self.watching = True
+            transaction.on_commit(lambda: setattr(self, "committed", True), using=context["connection"].alias)
+        return execute(sql, params, many, context)
+
+
 def test_a_change_whose_outcome_is_unknown_is_a_503_try_again_never_a_500(client):
     """Ending a match is not exact: a second run would find the match over and say so, a wrong answer."""
     sitting = Sitting.start("agram", WORKED)
-    writes = [("INSERT", 1), ("UPDATE", 1)]  # whichever it sends first is lost
-    response = lost(client, "post", f"/s/{sitting.token}/end/", *writes, data={"number": 1}, **HX)
+    with connection.execute_wrapper(DropAfterCommit()):
+        response = client.post(f"/s/{sitting.token}/end/", {"number": 1}, **HX)
     assert response.status_code == 503 and response["Retry-After"].isdecimal()
     assert "look at the page again" in response.content.decode()
     sitting.refresh_from_db()
-    assert sitting.finished_at is None  # the transaction never committed
+    assert sitting.finished_at is not None  # it was saved: the phone is told to look, not to end it again
+
+
+@pytest.mark.parametrize("path", ["end/", "/start/agram/"])
+def test_a_change_that_lost_its_connection_inside_its_transaction_is_made_once_on_a_new_one(client, path):
+    """The database drops an open transaction with its connection: nothing of it was saved, so the
+    change runs again (its first write, whichever it is, lost: a pooled connection the database ended)."""
+    sitting = Sitting.start("agram", WORKED)
+    address = path if path.startswith("/") else f"/s/{sitting.token}/{path}"
+    data = {"number": 1} if path == "end/" else start_data(["Ana", "Ben"])
+    response = lost(client, "post", address, ("INSERT", 1), ("UPDATE", 1), data=data)
+    assert response.status_code == 302, re.findall(r"class=\"notice[^>]*>([^<]*)", response.content.decode())
+    sitting.refresh_from_db()
+    if path == "end/":
+        assert sitting.finished_at is not None and sitting.hands.count() == 1
+    else:
+        assert Sitting.objects.count() == 2 and Sitting.objects.exclude(pk=sitting.pk).get().seats.count() == 2
 
 
 def test_a_database_away_for_every_run_answers_503_with_retry_after_and_the_page_reloads_itself(client):
