@@ -11,6 +11,8 @@ from django.urls import reverse
 from matches.models import Group, Payment
 from matches.services.tab import forgive
 
+from tests.conftest import shown
+
 pytestmark = pytest.mark.django_db
 
 
@@ -97,6 +99,17 @@ def test_a_resent_mark_paid_is_the_first_ones_payment(client, owing):
     for _ in range(2):
         assert client.post(url, paying(owing, "30", key="pay1")).status_code == 302
     assert list(Payment.objects.values_list("amount", flat=True)) == [30]
+
+
+def test_a_late_copy_of_a_mark_paid_taken_back_since_says_so_and_marks_nothing(client, owing):
+    url = reverse("group-paid", args=[owing.token])
+    client.get(owing.get_absolute_url())  # this phone gets its id
+    client.post(url, paying(owing, "30", key="pay1"))
+    client.post(reverse("group-take-back", args=[owing.token]), {"payment": Payment.objects.get().pk})
+    late = client.post(url, paying(owing, "30", key="pay1"), HTTP_ACCEPT_LANGUAGE="fr")
+    text = shown(late.content.decode())
+    assert late.status_code == 409 and "Ce paiement (Ben à Ana, 30\u00a0CFA) a été annulé à" in text, text
+    assert "rien n’a été noté" in text and Payment.objects.get().taken_back_at is not None
 
 
 def test_a_payment_marked_on_another_phone_since_this_page_was_read_is_not_marked_again(client, owing):

@@ -52,6 +52,12 @@ def mark_paid(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     payer, payee, currency, typed = data["payer"], data["payee"], data["currency"], data["amount"]
     first = group.payments.filter(key=data["key"]).first() if data["key"] else None
     try:
+        if first is not None and first.taken_back_at is not None:  # a late copy of one taken back since
+            words = {"payer": bdi(first.payer.name), "payee": bdi(first.payee.name),
+                     "amount": money_text(first.amount, first.currency),
+                     "when": formats.time_format(timezone.localtime(first.taken_back_at, group.zone), "TIME_FORMAT")}
+            text = _("This payment (%(payer)s to %(payee)s, %(amount)s) was taken back at %(when)s: nothing was marked.")
+            return said(request, group, sentence(text, words), 409)
         if first is not None:  # a resend: the first one's payment, nothing more
             return said(request, group, marked(first))
         owed = owed_now(group, payer, payee, currency)
