@@ -93,6 +93,8 @@ def test_an_undone_hand_leaves_a_trace_on_the_all_hands_page(client):
     sitting.undo_hand(2, by=Recorder("phoneC", 2))
     said = words(client.get(url(sitting, "hands/")))
     assert re.search(r"Hands taken back Hand 2, Aïcha \(with a 4 or higher\): undone at \d\d:\d\d on Aïcha’s phone\.", said)
+    french = words(client.get(url(sitting, "hands/"), HTTP_ACCEPT_LANGUAGE="fr"))
+    assert "sur le téléphone d’Aïcha" in french  # "de" elided before a vowel, as French writes it
 
 
 def test_the_all_hands_page_says_who_ended_the_match_handed_out_chips_and_started_the_rematch(client):

@@ -3,11 +3,12 @@ the first answer again, or what became of that change since."""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from matches.domain.names import by_name, shared
 from matches.domain.settlement import hand_gains
@@ -175,9 +176,15 @@ def other_changes(state: TableState) -> list[str]:
     ]
 
 
+VOWELS = set("aeiou")
+
+
 def who_made(state: TableState, receipt: Receipt) -> str:
     """ "Boubacar's phone" when the phone said whose it is, else "this phone" or "another phone"."""
     seats = state.seats
     if receipt.by_seat is not None and receipt.by_seat < len(seats):
-        return _("%(name)s’s phone") % {"name": shared(seats[receipt.by_seat].name)}
+        name = seats[receipt.by_seat].name
+        if unicodedata.normalize("NFD", name)[:1].lower() in VOWELS:  # French: "d’Aïcha", "de Boubacar"
+            return pgettext("a name that starts with a vowel", "%(name)s’s phone") % {"name": shared(name)}
+        return _("%(name)s’s phone") % {"name": shared(name)}
     return state.who(None, receipt.by_phone) or _("another phone")
