@@ -12,7 +12,7 @@ from matches.domain.names import name_order
 from matches.domain.tab import Paid, balances, open_payments
 from django.db.models import Q
 
-from matches.models import Forgiveness, Group, Payment, Player, Sitting
+from matches.models import Forgiveness, Group, Payment, Player, Receipt, Sitting
 from matches.models.snapshot import read_snapshot
 from matches.services.figures import GroupRead, read_group
 
@@ -42,6 +42,7 @@ class Tab:
     payments: list[Payment]
     forgiven: list[Forgiveness]
     total: dict[str, dict[int, int]]  # every match and payment ever, per currency: what a forgiveness wipes off
+    corrections: list[Receipt]  # the newest corrections of a hand in a match for money or chips (its sitting read)
 
 
 def money_nets(matches: list[stats.MatchRecord]) -> list[tuple[str, dict[int, int]]]:
@@ -90,6 +91,17 @@ def counted_since(group: Group, forgiven: Forgiveness | None) -> tuple[set, set 
     return before, set(started.filter(after))
 
 
+CORRECTIONS_KEPT = 20  # on the tab's history: the newest; each match's all-hands page keeps the rest
+
+
+def money_corrections(group: Group) -> list[Receipt]:
+    """The newest corrections of a hand in the group's matches for money (a stake, or what a chip is worth),
+    newest first: each moved balances after its hand was played (the match's table says what, so does the tab)."""
+    found = Receipt.objects.filter(sitting__group=group, verb=Receipt.Verb.CORRECT).select_related("sitting")
+    kept = (r for r in found.order_by("-at", "-pk")[: CORRECTIONS_KEPT * 4] if r.sitting.stake_amount)
+    return list(kept)[:CORRECTIONS_KEPT]
+
+
 def read_tab(group: Group) -> Tab:
     """The group's tab, read in one snapshot."""
     with read_snapshot():
@@ -100,6 +112,7 @@ def read_tab(group: Group) -> Tab:
         names = dict(read.names)
         names.update(Player.objects.filter(group=group).values_list("pk", "name"))
         before, counted = counted_since(group, last)
+        corrections = money_corrections(group)
     total = balances(money_nets(read.every_match), standing(payments))
     tab = net(total, wiped_off(last, read.every_match, payments, before))
     if counted is not None:
@@ -118,7 +131,7 @@ def read_tab(group: Group) -> Tab:
         currency: [(names[player], owed) for player, owed in sorted(players.items(), key=lambda item: rank(item[0]))]
         for currency, players in sorted(tab.items())
     }
-    return Tab(last.at if last else None, shown, owed, read, payments, forgiven, total)
+    return Tab(last.at if last else None, shown, owed, read, payments, forgiven, total, corrections)
 
 
 def forgive(group: Group, by: str = "") -> Forgiveness:

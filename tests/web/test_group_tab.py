@@ -216,3 +216,17 @@ def test_a_payment_marked_before_the_tab_was_forgiven_offers_no_take_back(client
     forgive(owing, by="ph2")
     for page in (owing.get_absolute_url(), reverse("group-tab", args=[owing.token])):
         assert "Take back" not in client.get(page).content.decode(), page
+
+
+def test_a_hand_corrected_after_payments_says_on_the_group_page_and_the_tab_what_it_moved(client, owing):
+    """Ana won hand 1 at x1 (Ben and دانا owe her 100 each); Ben paid; then hand 1 is corrected to x2."""
+    ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
+    owing.mark_paid(ben, ana, 100, "CFA", by="ph1")
+    sitting = owing.sittings.get()
+    sitting.correct_hand(1, sitting.seats.get(player_id=ana).position, {"multiplier": "2"})
+    said = re.compile(r"Fapfap of .+: Hand 1 changed on another phone at \d\d:\d\d: Ana \(.+\) → Ana \(.+\): "
+                      r"Ana \+200\u00a0CFA, Ben −100\u00a0CFA, \u2068?دانا\u2069? −100\u00a0CFA\.")
+    group_page = shown(client.get(owing.get_absolute_url()).content.decode())
+    tab_page = shown(client.get(reverse("group-tab", args=[owing.token])).content.decode())
+    assert "Moved tonight by a hand corrected after it was played:" in group_page and said.search(group_page), group_page
+    assert "Hands corrected after they were played" in tab_page and said.search(tab_page)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from matches.models.payments import Payment
@@ -12,6 +12,8 @@ from matches.models.zones import night_of
 from matches.services.tab import Owed, Tab
 from matches.web.bidi import bdi, sentence
 from matches.web.presenters.numbers import money_number, money_text, signed_money
+from matches.web.presenters.receipts import change_words
+from matches.web.presenters.table_state import TableState
 
 
 @dataclass(frozen=True)
@@ -65,4 +67,23 @@ def tab_context(tab: Tab, currencies: int | None = CURRENCIES_SHOWN, phone: str 
         "tab_exists": bool(tab.payments or tab.forgiven),
         "tab_mine": mine,
         "tab_after": max((payment.pk for payment in tab.payments), default=0),  # the newest payment shown
+        "tab_corrections": corrections(tab, phone, zone, tonight=True) if zone is not None else [],
     }
+
+
+def corrections(tab: Tab, phone: str, zone, tonight: bool = False) -> list[str]:
+    """Each correction that moved the tab's money, after its match, as its table words it ("Fapfap of 5 Dec.
+    2026: Hand 5 changed on this phone at 21:47: Ngono (x2) → Boubacar (x1): Ngono −400, Boubacar +400."):
+    the tab's history shows those kept, the group page those of `tonight` (on the clock of `zone`)."""
+    states: dict[int, TableState] = {}
+    lines = []
+    for receipt in tab.corrections:
+        if tonight and night_of(receipt.at, zone) != night_of(timezone.now(), zone):
+            continue
+        sitting = receipt.sitting
+        if sitting.pk not in states:
+            states[sitting.pk] = TableState.of(replace(sitting.table(recent=0), this_phone=phone))
+        day = formats.date_format(night_of(sitting.started_at, zone), "DATE_FORMAT")
+        match = _("%(game)s of %(day)s") % {"game": _(sitting.rules.name), "day": day}
+        lines.append(f"{match}: {change_words(states[sitting.pk], receipt, sitting.stake_amount)}")
+    return lines

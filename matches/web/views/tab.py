@@ -19,7 +19,7 @@ from matches.web.bidi import bdi, sentence
 from matches.web.amounts import AmountRefused, PaidForm, read_amount
 from matches.web.one_value import TwoValues, posted_once
 from matches.web.presenters.numbers import money_text
-from matches.web.presenters.tab import paid_sentence, tab_context, yours_tonight
+from matches.web.presenters.tab import corrections, paid_sentence, tab_context, yours_tonight
 from matches.web.refusals import refusal_text
 from matches.web.views.common import HtmxHttpRequest, action, known_phone, phone_id, reached
 from matches.web.views.figures import nights
@@ -144,6 +144,7 @@ def tab_response(request: HtmxHttpRequest, group: Group, notice: str = "", statu
         "nights": nights(tab.read.every_match, names, shown=HISTORY_NIGHTS),
         "payments": payments,
         "forgiven": forgiven,
+        "corrections": corrections(tab, phone or "", group.zone),
         "notice": notice,
         "status_is_error": status >= 400,
         "back": "tab",
