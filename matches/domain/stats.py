@@ -352,9 +352,10 @@ class NightNets:
 
 
 def nightly_nets(matches: Iterable[MatchRecord]) -> list[NightNets]:
-    """Per day (newest first) and currency (then chips): each player's net over every hand won that day
-    with money or chips (Cat Tê chips with a worth: in money), in finished matches and in those still being played (in Fapfap each hand is
-    paid when it is won). Raises ValueError when a match's day goes back."""
+    """Per day (newest first) and currency (then chips): each player's net over the matches of that day (the
+    night each started: all of its hands) with money or chips (Cat Tê chips with a worth: in money),
+    finished or still being played (in Fapfap each hand is paid when it is won). Raises ValueError when a
+    match's day goes back."""
     nights: dict[tuple[datetime.date, bool, str], tuple[list[MatchRecord], dict[Key, int]]] = {}
     for match in _chosen(matches, None):
         for chips, currency, nets in ((False, match.currency, match.money), (True, "", match.chips_net)):
