@@ -146,6 +146,7 @@ if (
         "min_size": env_int("DATABASE_POOL_MIN", 2),
         "max_size": env_int("DATABASE_POOL_MAX", 20),
         "timeout": 5,  # seconds a request waits for a connection (then "try again", well before the phone's 20 s)
+        "max_idle": 120,  # seconds a connection beyond min_size stays idle: the pool shrinks back after a rush
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -326,6 +326,8 @@
       keep(op);
     } else {
       sent.set(form, op);
+      var count = document.querySelector("#table .waiting-count");  // "every tap sent" no longer holds
+      if (count) count.textContent = " · " + words.offlineSending;
     }
   }, true);
   function lost(event) {

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from asgiref.sync import iscoroutinefunction
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.http import HttpRequest, HttpResponse
+from psycopg_pool import PoolTimeout
 
 from matches.web.views.errors import disk_full, not_saved, try_again
 
@@ -122,6 +123,7 @@ class ServeThroughOutages:
                 start_afresh()
                 if writes.unsure() and not again:
                     break  # its write may or may not be saved: the phone is told so
-                if is_locked(error) or monotonic() - started > RUNS_WITHIN_SECONDS:
-                    break  # it waited its time already (SQLite's lock: SQLITE_TIMEOUT)
+                waited = is_locked(error) or isinstance(error.__cause__, PoolTimeout)  # SQLITE_TIMEOUT; the pool's
+                if waited or monotonic() - started > RUNS_WITHIN_SECONDS:
+                    break  # it waited its time already: another run would only wait as long again
         return try_again(request, unsure=writes.unsure())

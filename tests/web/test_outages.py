@@ -11,6 +11,7 @@ from unittest import mock
 
 import pytest
 from django.db import OperationalError, connection, transaction
+from psycopg_pool import PoolTimeout
 from django.test import RequestFactory, override_settings
 
 from matches.models import Hand, Sitting
@@ -38,9 +39,10 @@ class DropConnection:
         return execute(sql, params, many, context)
 
 
-def lost(client, method: str, path: str, *losses: tuple[str, int], **extra):
-    """The request, its statements lost as the database driver loses them: under the view's own wrappers."""
-    drop = DropConnection(*losses)
+def lost(client, method: str, path: str, *losses: tuple[str, int], drop=None, **extra):
+    """The request, its statements lost (`losses`, or by `drop`) as the database driver loses them: under the
+    view's own wrappers."""
+    drop = drop or DropConnection(*losses)
 
     class Losing(outages.Writes):
         def __call__(self, execute, sql, params, many, context):
@@ -186,6 +188,27 @@ def test_no_run_starts_once_the_request_has_waited_what_the_phone_allows(client,
     with connection.execute_wrapper(drops):
         response = client.get(f"/s/{sitting.token}/")
     assert response.status_code == 503 and drops.seen["SELECT"] == 2  # a second run (4 s in), no third (8 s)
+
+
+class NoConnection:
+    """The pool waited its time for a connection and got none (the database refuses them): every statement."""
+
+    def __init__(self) -> None:
+        self.tries = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.tries += 1
+        try:
+            raise PoolTimeout("couldn't get a connection after 5.00 sec")
+        except PoolTimeout as timeout:
+            raise OperationalError(str(timeout)) from timeout
+
+
+def test_a_tap_that_got_no_connection_from_the_pool_in_its_wait_is_not_run_again_to_wait_as_long(client):
+    sitting = Sitting.start("agram", WORKED)
+    refusing = NoConnection()
+    response = lost(client, "post", f"/s/{sitting.token}/tap/", drop=refusing, data={"number": 1, "winner": 2}, **HX)
+    assert response.status_code == 503 and refusing.tries == 1
 
 
 def test_every_wait_a_tap_can_meet_ends_before_the_phone_gives_up(settings):
