@@ -186,6 +186,7 @@ def test_on_a_slow_network_a_tap_is_one_round_trip_and_shows_at_once_that_it_is_
     pending = page.get_by_role("button", name="With a 3, last trick only: 2 stakes")
     expect(pending).to_have_class(re.compile(r"\bpending\b"))
     assert pending.get_attribute("data-pending") == "Recording…" and pending.get_attribute("aria-busy") == "true"
+    expect(page.locator("#table .waiting-count")).to_have_text(" · sending a tap…")  # not "every tap sent"
     until(page, lambda: held)
     (route,) = held
     route.continue_()
