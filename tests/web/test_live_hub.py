@@ -8,6 +8,7 @@ import pytest
 
 from matches.web.live import hub as hubs
 from matches.web.live import prerendered
+from matches.web.live import feeds
 from matches.web.live.feeds import heard
 from matches.web.live.hub import GROUP, SITTING, Hub
 from matches.web.live.regions import Region
@@ -326,3 +327,16 @@ def test_a_stream_whose_table_read_failed_reads_it_again_soon_without_a_change(m
         return said[1]
 
     assert asyncio.run(run()).startswith("id: 2\nevent: table")
+
+
+@pytest.mark.parametrize("held, waits", [(None, True), (0.5, True), (5.0, False)])
+def test_a_feed_whose_connection_held_connects_again_at_once_and_one_that_failed_waits(monkeypatch, held, waits):
+    """A cut of a connection that had held (a restart, a pooler): the phones wait on the reconnection."""
+    slept = []
+
+    async def sleep(seconds):
+        slept.append(seconds)
+
+    monkeypatch.setattr(feeds.asyncio, "sleep", sleep)
+    asyncio.run(feeds.reconnect_pause(None if held is None else feeds.time.monotonic() - held))
+    assert slept == ([feeds.RECONNECT_SECONDS] if waits else [])

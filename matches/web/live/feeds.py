@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -120,15 +121,17 @@ async def listen_postgres(hub: Hub) -> None:
     import psycopg
 
     while True:
+        held = None
         try:
             async with await psycopg.AsyncConnection.connect(conninfo(), autocommit=True) as listening:
                 await listening.execute(f"LISTEN {CHANNEL}")
+                held = time.monotonic()
                 hub.everything_changed()  # what changed before LISTEN took hold
                 async for notify in listening.notifies():
                     heard(hub, notify.payload)
         except (psycopg.Error, OSError) as error:
             logger.warning("live updates: PostgreSQL connection lost (%s); reconnecting", error)
-        await asyncio.sleep(RECONNECT_SECONDS)
+        await reconnect_pause(held)
 
 
 async def listen_redis(hub: Hub) -> None:
@@ -136,16 +139,25 @@ async def listen_redis(hub: Hub) -> None:
     import redis.asyncio
 
     while True:
+        held = None
         try:
             client = redis.asyncio.Redis.from_url(settings.CACHE_URL, socket_connect_timeout=2)
             async with client, client.pubsub() as pubsub:
                 await pubsub.subscribe(CHANNEL)
+                held = time.monotonic()
                 hub.everything_changed()
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
                         heard(hub, message["data"].decode("utf-8", "replace"))
         except (redis.RedisError, OSError) as error:
             logger.warning("live updates: Redis connection lost (%s); reconnecting", error)
+        await reconnect_pause(held)
+
+
+async def reconnect_pause(held: float | None) -> None:
+    """Before a feed connects again: at once when its connection had held a while (a restart or a cut ended
+    it: the phones wait on the reconnection), else RECONNECT_SECONDS (the server is away: no busy loop)."""
+    if held is None or time.monotonic() - held < RECONNECT_SECONDS:
         await asyncio.sleep(RECONNECT_SECONDS)
 
 
