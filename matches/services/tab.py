@@ -1,17 +1,17 @@
-"""A group's tab from the database: the money its matches moved since the tab was last forgiven (finished
-matches and those still being played, as the nights count it), the payments marked since, and what is
-still owed in the fewest payments (domain/tab.py)."""
+"""A group's tab from the database: the money its matches moved (finished matches and those still being
+played, as the nights count it) and the payments marked, less the balances the last forgiveness wiped off,
+and what is still owed in the fewest payments (domain/tab.py)."""
 
 from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass
 
+from django.db.models import Q
+
 from matches.domain import stats
 from matches.domain.names import name_order
 from matches.domain.tab import Paid, balances, open_payments
-from django.db.models import Q
-
 from matches.models import Forgiveness, Group, Payment, Player, Receipt, Sitting
 from matches.models.snapshot import read_snapshot
 from matches.services.figures import GroupRead, read_group
