@@ -36,6 +36,33 @@ def test_payments_and_forgiveness_round_trip_through_the_archive(tabbed):
     assert read_tab(copy).balances == read_tab(tabbed).balances
 
 
+def test_the_balances_a_forgiveness_wiped_off_round_trip_so_a_match_played_across_it_still_owes(tabbed):
+    sitting = tabbed.sittings.get()
+    sitting.record_hand(2, 1, {"multiplier": "1"})  # Ben +200 after the forgiveness
+    data = read_archive(dumps(export_group(tabbed)).encode())
+    assert {b["balance"] for b in data["forgiven"][0]["balances"]} == {350, -150, -200}
+    copy = import_group(data)
+    assert read_tab(copy).balances == read_tab(tabbed).balances and read_tab(copy).owed != []
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"player": 7}, r"forgiven\[0\]\.balances\[0\]\.player"),
+        ({"balance": 5}, r"do not add up to 0"),
+        ({"balance": "x"}, r"forgiven\[0\]\.balances\[0\]\.balance"),
+        ({"extra": 1}, r"does not know"),
+    ],
+)
+def test_broken_forgiven_balances_are_refused_naming_them_and_nothing_is_written(tabbed, change, message):
+    data = json.loads(json.dumps(export_group(tabbed)))
+    data["forgiven"][0]["balances"][0].update(change)
+    before = Group.objects.count()
+    with pytest.raises(ArchiveError, match=message):
+        import_group(data)
+    assert Group.objects.count() == before
+
+
 def test_an_older_archive_without_payments_imports_with_an_empty_tab(tabbed):
     data = export_group(tabbed)
     del data["payments"], data["forgiven"]
