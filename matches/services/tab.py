@@ -42,7 +42,7 @@ class Tab:
     payments: list[Payment]
     forgiven: list[Forgiveness]
     total: dict[str, dict[int, int]]  # every match and payment ever, per currency: what a forgiveness wipes off
-    corrections: list[Receipt]  # the newest corrections of a hand in a match for money or chips (its sitting read)
+    changes: list[Receipt]  # the newest corrections and undos that moved money after the fact (money_changes)
 
 
 def money_nets(matches: list[stats.MatchRecord]) -> list[tuple[str, dict[int, int]]]:
@@ -91,15 +91,27 @@ def counted_since(group: Group, forgiven: Forgiveness | None) -> tuple[set, set 
     return before, set(started.filter(after))
 
 
-CORRECTIONS_KEPT = 20  # on the tab's history: the newest; each match's all-hands page keeps the rest
+CHANGES_KEPT = 20  # on the tab's history: the newest; each match's all-hands page keeps the rest
 
 
-def money_corrections(group: Group) -> list[Receipt]:
-    """The newest corrections of a hand in the group's matches for money (a stake, or what a chip is worth),
-    newest first: each moved balances after its hand was played (the match's table says what, so does the tab)."""
-    found = Receipt.objects.filter(sitting__group=group, verb=Receipt.Verb.CORRECT).select_related("sitting")
-    kept = (r for r in found.order_by("-at", "-pk")[: CORRECTIONS_KEPT * 4] if r.sitting.stake_amount)
-    return list(kept)[:CORRECTIONS_KEPT]
+def money_changes(group: Group, settled: list) -> list[Receipt]:
+    """The newest changes of a played hand in the group's matches for money (a stake, or what a chip is worth)
+    that moved balances after the fact, newest first: every correction, and an undo of a hand recorded before a
+    payment or forgiveness (`settled`: their moments) that came before the undo."""
+    found = Receipt.objects.filter(sitting__group=group, verb__in=(Receipt.Verb.CORRECT, Receipt.Verb.UNDO))
+    kept = []
+    for change in found.select_related("sitting").order_by("-at", "-pk")[: CHANGES_KEPT * 4]:
+        if not change.sitting.stake_amount:
+            continue
+        if change.verb == Receipt.Verb.UNDO:
+            taps = Receipt.objects.filter(sitting=change.sitting, verb=Receipt.Verb.TAP, number=change.number, at__lte=change.at)
+            tapped = taps.order_by("-at").values_list("at", flat=True).first()  # (none: an archive without receipts)
+            if not any((tapped is None or tapped <= moment) and moment <= change.at for moment in settled):
+                continue
+        kept.append(change)
+        if len(kept) == CHANGES_KEPT:
+            break
+    return kept
 
 
 def read_tab(group: Group) -> Tab:
@@ -112,7 +124,7 @@ def read_tab(group: Group) -> Tab:
         names = dict(read.names)
         names.update(Player.objects.filter(group=group).values_list("pk", "name"))
         before, counted = counted_since(group, last)
-        corrections = money_corrections(group)
+        changes = money_changes(group, [p.at for p in payments] + [f.at for f in forgiven])
     total = balances(money_nets(read.every_match), standing(payments))
     tab = net(total, wiped_off(last, read.every_match, payments, before))
     if counted is not None:
@@ -131,7 +143,7 @@ def read_tab(group: Group) -> Tab:
         currency: [(names[player], owed) for player, owed in sorted(players.items(), key=lambda item: rank(item[0]))]
         for currency, players in sorted(tab.items())
     }
-    return Tab(last.at if last else None, shown, owed, read, payments, forgiven, total, corrections)
+    return Tab(last.at if last else None, shown, owed, read, payments, forgiven, total, changes)
 
 
 def forgive(group: Group, by: str = "") -> Forgiveness:

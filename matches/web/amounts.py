@@ -33,7 +33,7 @@ def without_label(typed: str, label: str) -> str:
 
 
 class PaidForm(OneValueEach):
-    """Mark paid: who paid whom in which currency, the amount typed (blank: all that is owed), the newest
+    """Mark paid: who paid whom in which currency, the amount typed (left out: all that is owed), the newest
     payment the page showed (`after`), and the change's key made on the phone."""
 
     payer = forms.IntegerField(min_value=1, max_value=2**62)

@@ -34,10 +34,12 @@ def test_the_group_page_shows_balances_and_each_open_payment_with_a_mark_paid_fo
     assert page.count(f'action="{reverse("group-paid", args=[owing.token])}"') == 2
 
 
-def paying(owing: Group, amount: str = "", **more) -> dict:
-    """Mark paid as the group page's form for "Ben pays Ana 100 CFA" posts it (`amount`: as typed)."""
+def paying(owing: Group, amount: str | None = None, **more) -> dict:
+    """Mark paid as the group page's form for "Ben pays Ana 100 CFA" posts it (`amount`: as typed; None: a
+    page with no amount field, which pays all that is owed)."""
     ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
-    return {"payer": ben, "payee": ana, "after": 0, "currency": "CFA", "amount": amount, **more}
+    typed = {} if amount is None else {"amount": amount}
+    return {"payer": ben, "payee": ana, "after": 0, "currency": "CFA", **typed, **more}
 
 
 def test_mark_paid_is_one_plain_post_that_moves_the_group_on_and_settles_that_payment(client, owing):
@@ -109,7 +111,7 @@ def test_a_late_copy_of_a_mark_paid_taken_back_since_says_so_and_marks_nothing(c
     late = client.post(url, paying(owing, "30", key="pay1"), HTTP_ACCEPT_LANGUAGE="fr")
     text = shown(late.content.decode())
     assert late.status_code == 409 and "Ce paiement (Ben à Ana, 30\u00a0CFA) a été annulé à" in text, text
-    assert "rien n’a été noté" in text and Payment.objects.get().taken_back_at is not None
+    assert "il n’a pas été noté de nouveau" in text and Payment.objects.get().taken_back_at is not None
 
 
 def test_a_payment_marked_on_another_phone_since_this_page_was_read_is_not_marked_again(client, owing):
@@ -228,5 +230,40 @@ def test_a_hand_corrected_after_payments_says_on_the_group_page_and_the_tab_what
                       r"Ana \+200\u00a0CFA, Ben −100\u00a0CFA, \u2068?دانا\u2069? −100\u00a0CFA\.")
     group_page = shown(client.get(owing.get_absolute_url()).content.decode())
     tab_page = shown(client.get(reverse("group-tab", args=[owing.token])).content.decode())
-    assert "Moved tonight by a hand corrected after it was played:" in group_page and said.search(group_page), group_page
-    assert "Hands corrected after they were played" in tab_page and said.search(tab_page)
+    assert "Moved tonight by a hand corrected or undone after the fact:" in group_page and said.search(group_page), group_page
+    assert "Hands corrected or undone after the fact" in tab_page and said.search(tab_page)
+
+
+def test_an_undo_is_listed_with_what_it_moved_only_when_a_payment_came_between_its_hand_and_it(client, owing):
+    ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
+    sitting = owing.sittings.get()
+    sitting.record_hand(2, sitting.seats.get(player_id=ben).position, {"multiplier": "1"})
+    sitting.undo_hand(2)  # a mis-tap taken back at once: nothing had been settled
+    assert "undone" not in shown(client.get(reverse("group-tab", args=[owing.token])).content.decode())
+    owing.mark_paid(ben, ana, 100, "CFA", by="ph1")
+    sitting.undo_hand(1)  # Ana's hand, after Ben paid for it
+    tab_page = shown(client.get(reverse("group-tab", args=[owing.token])).content.decode())
+    said = re.compile(r"Hand 1 undone on another phone at \d\d:\d\d: Ana \(.+\): Ana −200\u00a0CFA, Ben \+100\u00a0CFA")
+    assert said.search(tab_page) and tab_page.count("undone on") == 1, tab_page
+
+
+def test_a_payment_taken_back_twice_is_said_to_be_taken_back_already_with_when(client, owing):
+    client.get(owing.get_absolute_url())  # this phone gets its id
+    client.post(reverse("group-paid", args=[owing.token]), paying(owing, "30"))
+    back = {"payment": Payment.objects.get().pk}
+    first = client.post(reverse("group-take-back", args=[owing.token]), back, follow=True).content.decode()
+    again = client.post(reverse("group-take-back", args=[owing.token]), back, follow=True).content.decode()
+    assert "Payment taken back." in first and "already taken back" not in first
+    assert re.search(r"This payment was already taken back, at \d\d?:\d\d", shown(again))
+
+
+def test_a_paid_amount_left_blank_is_refused_not_taken_as_all_of_it(client, owing):
+    answer = client.post(reverse("group-paid", args=[owing.token]), paying(owing, "  "), HTTP_ACCEPT_LANGUAGE="fr")
+    assert answer.status_code == 400 and "Tapez un montant" in shown(answer.content.decode())
+    assert not Payment.objects.exists()
+
+
+def test_the_tabs_history_says_what_each_forgiveness_wiped_off(client, owing):
+    forgive(owing, by="ph1")
+    page = shown(client.get(reverse("group-tab", args=[owing.token])).content.decode())
+    assert re.search(r"Wiped off: Ana \+200\u00a0CFA, Ben −100\u00a0CFA, \u2068?دانا\u2069? −100\u00a0CFA\.", page), page

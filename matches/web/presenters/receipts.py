@@ -87,7 +87,8 @@ def money_changes(state: TableState) -> list[MoneyChange]:
 
 
 def change_words(state: TableState, receipt: Receipt, stake: int) -> str:
-    """ "Hand 5 changed on Boubacar's phone at 21:47: Ngono (x2) → Boubacar (x1): Ngono −400, Boubacar +400." """
+    """ "Hand 5 changed on Boubacar's phone at 21:47: Ngono (x2) → Boubacar (x1): Ngono −400, Boubacar +400."
+    (an undo: "Hand 5 undone on ...: Ngono (x2): Ngono −400, Boubacar +400.")."""
     seats = state.seats
     playing = state.playing_hand(receipt.number)
     chips = state.sitting.rules.uses_chips
@@ -100,6 +101,8 @@ def change_words(state: TableState, receipt: Receipt, stake: int) -> str:
     when = formats.time_format(timezone.localtime(receipt.at, state.sitting.zone), "H:i")
     values = {"number": receipt.number, "who": who_made(state, receipt), "time": when, "was": hand_words(state, receipt.before),
               "now": hand_words(state, receipt.after), "moves": ", ".join(moves) or "0"}  # fmt: skip
+    if receipt.verb == Receipt.Verb.UNDO:
+        return _("Hand %(number)d undone on %(who)s at %(time)s: %(was)s: %(moves)s.") % values
     return _("Hand %(number)d changed on %(who)s at %(time)s: %(was)s → %(now)s: %(moves)s.") % values
 
 

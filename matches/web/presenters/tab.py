@@ -7,7 +7,8 @@ from dataclasses import dataclass, replace
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from matches.models.payments import Payment
+from matches.models.payments import Forgiveness, Payment
+from matches.domain.names import by_name, shared
 from matches.models.zones import night_of
 from matches.services.tab import Owed, Tab
 from matches.web.bidi import bdi, sentence
@@ -67,17 +68,17 @@ def tab_context(tab: Tab, currencies: int | None = CURRENCIES_SHOWN, phone: str 
         "tab_exists": bool(tab.payments or tab.forgiven),
         "tab_mine": mine,
         "tab_after": max((payment.pk for payment in tab.payments), default=0),  # the newest payment shown
-        "tab_corrections": corrections(tab, phone, zone, tonight=True) if zone is not None else [],
+        "tab_moves": money_moves(tab, phone, zone, tonight=True) if zone is not None else [],
     }
 
 
-def corrections(tab: Tab, phone: str, zone, tonight: bool = False) -> list[str]:
-    """Each correction that moved the tab's money, after its match, as its table words it ("Fapfap of 5 Dec.
-    2026: Hand 5 changed on this phone at 21:47: Ngono (x2) → Boubacar (x1): Ngono −400, Boubacar +400."):
-    the tab's history shows those kept, the group page those of `tonight` (on the clock of `zone`)."""
+def money_moves(tab: Tab, phone: str, zone, tonight: bool = False) -> list[str]:
+    """Each correction or undo that moved the tab's money after the fact, after its match, as its table words
+    it ("Fapfap of 5 Dec. 2026: Hand 5 changed on this phone at 21:47: Ngono (x2) → Boubacar (x1): Ngono −400,
+    Boubacar +400."): the tab's history shows those kept, the group page those of `tonight` (clock of `zone`)."""
     states: dict[int, TableState] = {}
     lines = []
-    for receipt in tab.corrections:
+    for receipt in tab.changes:
         if tonight and night_of(receipt.at, zone) != night_of(timezone.now(), zone):
             continue
         sitting = receipt.sitting
@@ -85,5 +86,16 @@ def corrections(tab: Tab, phone: str, zone, tonight: bool = False) -> list[str]:
             states[sitting.pk] = TableState.of(replace(sitting.table(recent=0), this_phone=phone))
         day = formats.date_format(night_of(sitting.started_at, zone), "DATE_FORMAT")
         match = _("%(game)s of %(day)s") % {"game": _(sitting.rules.name), "day": day}
-        lines.append(f"{match}: {change_words(states[sitting.pk], receipt, sitting.stake_amount)}")
+        change = change_words(states[sitting.pk], receipt, sitting.stake_amount)
+        lines.append(_("%(match)s: %(change)s") % {"match": match, "change": change})
     return lines
+
+
+def wiped_words(forgiven: Forgiveness, names: dict[int, str]) -> str:
+    """ "Aïcha −1,00 €, Élise +1,60 €": the balances a forgiveness wiped off, by name ("" when none were kept)."""
+    parts = []
+    for currency, owed_by in sorted((forgiven.balances or {}).items()):
+        owed = {int(player): amount for player, amount in owed_by.items() if amount}
+        for player in by_name(list(owed), lambda player: names.get(player, "")):
+            parts.append(f"{shared(names.get(player, ''))} {money_text(owed[player], currency, signed=True)}")
+    return ", ".join(parts)

@@ -19,7 +19,7 @@ from matches.web.bidi import bdi, sentence
 from matches.web.amounts import AmountRefused, PaidForm, read_amount
 from matches.web.one_value import TwoValues, posted_once
 from matches.web.presenters.numbers import money_text
-from matches.web.presenters.tab import corrections, paid_sentence, tab_context, yours_tonight
+from matches.web.presenters.tab import money_moves, paid_sentence, tab_context, wiped_words, yours_tonight
 from matches.web.refusals import refusal_text
 from matches.web.views.common import HtmxHttpRequest, action, known_phone, phone_id, reached
 from matches.web.views.figures import nights
@@ -56,7 +56,7 @@ def mark_paid(request: HtmxHttpRequest, group: Group) -> HttpResponse:
             words = {"payer": bdi(first.payer.name), "payee": bdi(first.payee.name),
                      "amount": money_text(first.amount, first.currency),
                      "when": formats.time_format(timezone.localtime(first.taken_back_at, group.zone), "TIME_FORMAT")}
-            text = _("This payment (%(payer)s to %(payee)s, %(amount)s) was taken back at %(when)s: nothing was marked.")
+            text = _("This payment (%(payer)s to %(payee)s, %(amount)s) was taken back at %(when)s: it was not marked again.")
             return said(request, group, sentence(text, words), 409)
         if first is not None:  # a resend: the first one's payment, nothing more
             return said(request, group, marked(first))
@@ -64,7 +64,7 @@ def mark_paid(request: HtmxHttpRequest, group: Group) -> HttpResponse:
         if not owed:
             marked_since = group.payments.filter(pk__gt=data["after"]).exists()  # (else a page edited by hand)
             raise Conflict("paid_meanwhile" if marked_since else "not_owed")
-        amount = read_amount(typed, currency, 1, owed) if typed.strip() else owed
+        amount = read_amount(typed, currency, 1, owed) if "amount" in request.POST else owed  # (no field: an older page)
         paid = group.mark_paid(payer, payee, amount, currency, by=phone_id(request), key=data["key"], after=data["after"])
     except TableError as refusal:  # the tab moved on: said above it, as it is now
         return said(request, group, refusal_text(refusal), refusal.status)
@@ -87,6 +87,7 @@ def marked(paid: Payment) -> str:
 @action(Group)
 def take_back(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """The phone that marked a payment says it was a mistake (that night only)."""
+    started = timezone.now()
     try:
         asked = posted_once(request.POST, "payment")
     except TwoValues as refusal:
@@ -94,9 +95,12 @@ def take_back(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     if not (asked.isdecimal() and len(asked) < 20):
         return said(request, group, refusal_text(TableError("payment_gone")), status=400)
     try:
-        group.take_back(int(asked), by=known_phone(request) or "")
+        back = group.take_back(int(asked), by=known_phone(request) or "")
     except TableError as refusal:
         return said(request, group, refusal_text(refusal), refusal.status)
+    if back.taken_back_at < started:  # a second tap, or a copy: said as it stands
+        when = formats.time_format(timezone.localtime(back.taken_back_at, group.zone), "TIME_FORMAT")
+        return said(request, group, _("This payment was already taken back, at %(when)s.") % {"when": when})
     return said(request, group, _("Payment taken back."))
 
 
@@ -137,14 +141,15 @@ def tab_response(request: HtmxHttpRequest, group: Group, notice: str = "", statu
         }
         for p in reversed(tab.payments[-HISTORY_PAYMENTS:])
     ]
-    forgiven = [{"when": when(f.at), "who": whose(f.by_phone, phone)} for f in reversed(tab.forgiven)]
+    names.update(group.players.values_list("pk", "name"))
+    forgiven = [{"when": when(f.at), "who": whose(f.by_phone, phone), "wiped": wiped_words(f, names)} for f in reversed(tab.forgiven)]
     context = {
         "group": group,
         "name": group_name(group),
         "nights": nights(tab.read.every_match, names, shown=HISTORY_NIGHTS),
         "payments": payments,
         "forgiven": forgiven,
-        "corrections": corrections(tab, phone or "", group.zone),
+        "moves": money_moves(tab, phone or "", group.zone),
         "notice": notice,
         "status_is_error": status >= 400,
         "back": "tab",
