@@ -49,6 +49,21 @@
     button.classList.add("pending");
     button.setAttribute("aria-busy", "true");
   });
+  // A form that redraws itself (the start form's seating): after the swap, the focus goes to the first of the
+  // controls the tapped button names in data-then (the same player's next move), so a keyboard keeps its place.
+  var then = null;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var button = tapped(event);
+    then = button && button.dataset.then ? { form: event.detail.elt.id, values: button.dataset.then.split(" ") } : null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var form = then && document.getElementById(then.form);
+    var next = form && then.values.map(function (value) {
+      return form.querySelector('button[value="' + value + '"]:not([disabled])');
+    }).filter(Boolean)[0];
+    then = null;
+    if (next) next.focus();
+  });
   function failed(event) {
     var button = tapped(event);
     if (!button) return;

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from matches.domain.rules import MatchEnd, MatchEndKind
 from matches.models import Group, Sitting
 
-from tests.browsers import PHONES, no_horizontal_scroll, open_phone, serious, serious_light_and_dark, shot
+from tests.browsers import PHONES, no_horizontal_scroll, open_phone, serious, serious_light_and_dark, shot, until
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 LONG = "Abdourahamane Ousmane Maïnassara Ibrahim"  # 40 characters
@@ -38,6 +38,30 @@ def test_the_seating_hint_changes_with_each_name_tapped(browser, live_server):
     expect(hint).to_be_visible()
     assert serious_light_and_dark(page) == [] and no_horizontal_scroll(page)
     shot(page, "group-seating-hint-everyone-360x640-en")
+
+
+def test_the_seating_keeps_the_keyboards_place_and_taps_during_a_redraw_are_not_lost_silently(browser, live_server):
+    group = Group.create("Vendredi", ["Aïcha", "Boubacar", "Chaibou"])
+    page = open_phone(browser, "360x640", language="en")
+    page.goto(live_server.url + f"/g/{group.token}/new/agram/")
+    for name in ("Aïcha", "Boubacar", "Chaibou"):
+        page.locator(".pick button", has_text=name).focus()
+        page.keyboard.press("Enter")
+        expect(page.locator("ol.seated li").last).to_contain_text(name)
+        expect(page.locator(f'button[value="unseat-{page.locator("ol.seated li").count()}"]')).to_be_focused()
+    page.locator('button[value="up-3"]').focus()
+    page.keyboard.press("Enter")  # Chaibou up one: the keyboard is on Chaibou's up again
+    expect(page.locator('button[value="up-2"]')).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("ol.seated li").first).to_contain_text("Chaibou")
+    expect(page.locator('button[value="down-1"]')).to_be_focused()
+    held = []  # the next answer, held as on a slow network: the form's buttons say it is busy meanwhile
+    page.route("**/new/agram/", lambda route: held.append(route))
+    page.locator('button[value="unseat-3"]').click()
+    expect(page.locator('#new-match button[value="unseat-1"]')).to_be_disabled()
+    until(page, lambda: held)
+    held[0].continue_()
+    expect(page.locator("ol.seated li")).to_have_count(2)
 
 
 def screens() -> dict[str, str]:
