@@ -193,6 +193,14 @@
     if (busy(group)) { setTimeout(refreshGroup, 1000); return; }
     window.htmx.ajax("GET", window.location.pathname, { target: "#group", select: "#group", swap: "outerHTML" });
   }
+  // The group's links were made new on another phone (its page answers 404 now): the page says so, as a table's.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var asked = event.detail.pathInfo && event.detail.pathInfo.requestPath;
+    if (!document.getElementById("group") || asked !== window.location.pathname) return;
+    if (!event.detail.xhr || event.detail.xhr.status !== 404) return;
+    stop();
+    window.location.reload();
+  });
 
   // --- the fallback: ask every 5 s (204 while nothing changed) where the stream cannot be had ---
   function polling() { return !window.EventSource || failures >= GIVE_UP || !source; }

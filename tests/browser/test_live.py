@@ -115,6 +115,15 @@ def test_the_group_page_shows_a_change_made_elsewhere_without_a_reload(browser, 
     assert page.evaluate("window.notReloaded") is True and page.errors == []
 
 
+def test_a_group_page_whose_links_were_made_new_elsewhere_says_so_at_once(browser, live_server):
+    from matches.models import Group
+
+    group = Group.create("Vendredi", NAMES)
+    (page,) = phones_at(browser, live_server.url + group.get_absolute_url(), count=1)
+    group.rotate_links()  # from another phone: a link had leaked
+    expect(page.locator("main")).to_contain_text("No group at this link", timeout=5000)
+
+
 def answer_held(page) -> list:
     """Taps reach the server at once (recorded, pushed to every phone), but each answer reaches the page
     only when the test passes it on: `route.fulfill(response=answer)` for each (route, answer) listed."""
