@@ -86,6 +86,12 @@ def test_german_speaks_to_the_reader_as_du_throughout():
     said = [text for e in polib.pofile(str(po_path("de"))) for text in [e.msgstr, *e.msgstr_plural.values()]]
     assert [text for text in said if formal.search(text)] == []
 
+def test_french_keeps_a_no_break_space_before_its_colons_and_other_high_marks():
+    """French writes "Main 2 : Aïcha" with the space held to the word before (never left alone at a line start)."""
+    said = [text for e in polib.pofile(str(PO)) if not e.obsolete for text in [e.msgstr, *e.msgstr_plural.values()]]
+    assert [text for text in said if re.search(r" [:;?!]", text)] == []
+
+
 
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_the_compiled_catalogue_matches_the_po(language):

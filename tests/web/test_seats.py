@@ -1,6 +1,8 @@
 """Who plays, mid-match: the page that seats a latecomer, lets a player leave and puts a name right,
 and what the table shows after it."""
 
+import re
+
 import pytest
 
 from matches.models import Sitting
@@ -87,6 +89,16 @@ def test_a_change_that_cannot_be_made_says_why_and_changes_nothing(client, data,
     assert said in words(response)
     sitting.refresh_from_db()
     assert sitting.changes == 0 and [seat.name for seat in sitting.seated()] == NAMES[:3]
+
+
+def test_a_refused_rename_keeps_the_typed_name_in_its_own_row_not_in_the_newcomers_box(client):
+    sitting = Sitting.start("agram", NAMES[:3])
+    answer = client.post(url(sitting, "seats/"), {"change": "rename", "seat": "3", "name": NAMES[0]})
+    page = answer.content.decode()
+    assert answer.status_code == 400 and 'id="newcomer" name="name" value=""' in page
+    row = re.search(r'<input type="text" id="name-2" name="name" value="([^"]*)"[^>]*aria-invalid="true"', page, re.S)
+    assert row and row[1] == NAMES[0] and 'id="name-error-2">' in page
+    assert f'id="name-0" name="name" value="{NAMES[0]}"' in page  # the other rows as they are
 
 
 def test_the_watch_link_cannot_change_the_table(client):

@@ -275,7 +275,7 @@ def test_a_match_of_n_hands_says_a_multiple_of_the_players_deals_evenly_where_th
     "language, said",
     [
         ("vi", "Nội dung này có ký tự rỗng (null) không nhìn thấy: hãy gõ lại."),
-        ("fr", "Ce texte contient un caractère nul invisible : retapez-le."),
+        ("fr", "Ce texte contient un caractère nul invisible\u00a0: retapez-le."),
         ("en", "Null characters are not allowed."),
     ],
 )

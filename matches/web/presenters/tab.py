@@ -12,7 +12,7 @@ from matches.domain.names import by_name, shared
 from matches.models.zones import night_of
 from matches.services.tab import Owed, Tab
 from matches.web.bidi import bdi, sentence
-from matches.web.presenters.numbers import money_number, money_text, signed_money
+from matches.web.presenters.numbers import money_text, signed_money
 from matches.web.presenters.receipts import change_words
 from matches.web.presenters.table_state import TableState
 
@@ -27,11 +27,8 @@ class Balances:
 
 def owed_sentence(owed: Owed) -> str:
     """"Ben pays Ana 300 CFA." (names in <bdi>)."""
-    words = {"payer": bdi(owed.payer_name), "payee": bdi(owed.payee_name), "amount": money_number(owed.amount, owed.currency)}
-    if owed.currency:
-        words["currency"] = owed.currency
-        return sentence(_("%(payer)s pays %(payee)s %(amount)s %(currency)s."), words)
-    return sentence(_("%(payer)s pays %(payee)s %(amount)s."), words)
+    words = {"payer": bdi(owed.payer_name), "payee": bdi(owed.payee_name), "amount": money_text(owed.amount, owed.currency)}
+    return sentence(_("%(payer)s pays %(payee)s %(amount)s."), words)  # (the currency after a no-break space)
 
 
 def yours_tonight(paid: Payment, phone: str | None, zone, since=None) -> bool:

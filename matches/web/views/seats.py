@@ -27,7 +27,8 @@ def seats(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         return seats_page(request, sitting)
     form = TableChangeForm(request.POST)
     if not form.is_valid():
-        return seats_page(request, sitting, next(iter(form.errors.values()))[0], 400, form.data.get("name"))
+        refused = next(iter(form.errors.values()))[0]
+        return seats_page(request, sitting, refused, 400, form.data.get("name"), form.cleaned_data.get("seat"))
     change, seat, name, key = (form.cleaned_data[field] for field in ("change", "seat", "name", "key"))
     by = recorder(request, sitting)
     try:
@@ -49,7 +50,7 @@ def seats(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         messages.success(request, _("This change was already made."))
         return redirect(sitting)
     except TableError as refusal:
-        return seats_page(request, sitting, refusal_text(refusal), refusal.status, name)
+        return seats_page(request, sitting, refusal_text(refusal), refusal.status, name, seat if change == "rename" else None)
     if change == "rename" and before == done.name:
         notice = _("%(name)s keeps that name.")
     values = {"name": bdi(done.name), "number": number if change == "join" else None}
@@ -58,10 +59,18 @@ def seats(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
 
 
 def seats_page(
-    request: HtmxHttpRequest, sitting: Sitting, notice: str = "", status: int = 200, typed: str | None = None
+    request: HtmxHttpRequest,
+    sitting: Sitting,
+    notice: str = "",
+    status: int = 200,
+    typed: str | None = None,
+    renaming: int | None = None,
 ) -> HttpResponse:
+    """Who plays; after a refusal, what was typed stays in its own box: the newcomer's, or the name of the
+    seat `renaming` (1-based), with the refusal beside it."""
     table = TableState.of(sitting.fresh_table(recent=1))
-    context = {"sitting": sitting, "table": table, "notice": notice, "typed": typed or ""}
+    renamed = {"position": renaming - 1, "typed": typed or "", "message": notice} if renaming else None
+    context = {"sitting": sitting, "table": table, "notice": notice, "typed": "" if renaming else typed or "", "renamed": renamed}
     return render(request, "matches/seats.html", context, status=status)
 
 
