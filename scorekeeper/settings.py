@@ -146,7 +146,10 @@ if (
         "min_size": env_int("DATABASE_POOL_MIN", 2),
         "max_size": env_int("DATABASE_POOL_MAX", 20),
         "timeout": 5,  # seconds a request waits for a connection (then "try again", well before the phone's 20 s)
-        "max_idle": 120,  # seconds a connection beyond min_size stays idle: the pool shrinks back after a rush
+        "max_idle": 60,  # seconds a connection beyond min_size stays idle: the pool shrinks back after a rush
+        # After this long failing to connect, the pool stops backing off (its waits double) and tries again as
+        # soon as a request asks: the phones are served within seconds of the database's return.
+        "reconnect_timeout": 10,
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -293,8 +296,13 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "WARNING"},
     "filters": {"without_traceback": {"()": "scorekeeper.logs.WithoutTraceback"}},
     "loggers": {  # Django's lines for a request it refused as too big: one line each
-        f"django.security.{refused}": {"filters": ["without_traceback"]}
-        for refused in ("RequestDataTooBig", "TooManyFieldsSent", "TooManyFilesSent")
+        **{
+            f"django.security.{refused}": {"filters": ["without_traceback"]}
+            for refused in ("RequestDataTooBig", "TooManyFieldsSent", "TooManyFilesSent")
+        },
+        # The pool's line for each connection it drops or fails to open would bury the app's own: a request
+        # that lost its connection says so (matches.web.outages), with each "try again" it answers.
+        "psycopg.pool": {"level": "ERROR"},
     },
 }
 CSRF_FAILURE_VIEW = "matches.web.views.errors.csrf_failure"

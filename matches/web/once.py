@@ -25,16 +25,25 @@ def new_token() -> str:
 
 
 class Once:
-    """The post of form `kind` carrying `posted` (the token, maybe missing or not one of ours)."""
+    """The post of form `kind` carrying `posted` (the token, maybe missing or not one of ours), in `request`."""
 
-    def __init__(self, kind: str, posted: object):
+    def __init__(self, kind: str, posted: object, request: object = None):
         self.key = f"once:{kind}:{posted}" if isinstance(posted, str) and TOKEN.fullmatch(posted) else None
         self.cache = caches["ratelimit"]
+        self.request = request
 
     def claim(self) -> bool:
-        """True for the first post of this form (it makes the thing, then `keep`s or `drop`s it) or a post
-        without a token; False for a later post: `made` says what the first one made."""
-        return self.key is None or self.cache.add(self.key, MAKING, KEEP)
+        """True for the first post of this form (it makes the thing, then `keep`s or `drop`s it), a post
+        without a token, or the same request run again (its connection was lost: outages.py); False for a
+        later post: `made` says what the first one made."""
+        claims = getattr(self.request, "once_claims", set())
+        if self.key is None or self.key in claims:
+            return True
+        if not self.cache.add(self.key, MAKING, KEEP):
+            return False
+        if self.request is not None:
+            self.request.once_claims = claims | {self.key}
+        return True
 
     def made(self, wait: float) -> int | None:
         """The id the first post made, waiting up to `wait` seconds while it is making it; None if it

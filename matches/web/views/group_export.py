@@ -165,7 +165,7 @@ def checked_import(request: HtmxHttpRequest) -> HttpResponse:
         return import_page(request, too_big_message(), 413)
     if upload is None:
         return import_page(request, _("Choose the group's .json file, then tap Import the group."), 400)
-    once = Once("group-import", request.POST.get(once_field))
+    once = Once("group-import", request.POST.get(once_field), request)
     if not once.claim():  # this form sent again (Import tapped twice): the group its first post made
         group = Group.objects.filter(pk=once.made(wait=IMPORT_WAIT) or 0).first()
         if group is None:

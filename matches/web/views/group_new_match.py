@@ -135,7 +135,7 @@ def start_from_group(
     if not form.is_valid():
         names = [error for field in form.player_fields() for error in field.errors]
         return show_new_match(request, group, game, members, seating, form, joined(names), 400)
-    once = Once("group-start", request.POST.get(ONCE))
+    once = Once("group-start", request.POST.get(ONCE), request)
     if (sitting := made_before(once, Sitting, wait=5)) is not None:  # Start tapped twice: the same match
         remember(request, sitting)
         remember_group(request, group)

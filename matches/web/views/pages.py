@@ -73,7 +73,7 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
         return show_start(request, form, status=400)
     if not form.is_valid():
         return show_start(request, form, status=400)
-    once = Once("start", request.POST.get(ONCE))
+    once = Once("start", request.POST.get(ONCE), request)
     if (sitting := made_before(once, Sitting, wait=ONCE_WAIT)) is not None:  # Start tapped twice: the same match
         remember(request, sitting)
         return HttpResponseClientRedirect(sitting.get_absolute_url()) if request.htmx else redirect(sitting)
