@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
-from matches.models.payments import Forgiveness, Payment
 from matches.domain.names import by_name, shared
+from matches.models.payments import Forgiveness, Payment
 from matches.models.zones import night_of
 from matches.services.tab import Owed, Tab
 from matches.web.bidi import bdi, sentence
@@ -39,10 +39,14 @@ def yours_tonight(paid: Payment, phone: str | None, zone, since=None) -> bool:
     )
 
 
+def payment_words(paid: Payment) -> dict[str, str]:
+    """A payment's payer and payee (in <bdi>) and amount, for the sentences that name it."""
+    return {"payer": bdi(paid.payer.name), "payee": bdi(paid.payee.name), "amount": money_text(paid.amount, paid.currency)}
+
+
 def paid_sentence(paid: Payment) -> str:
     """"Ben paid Ana 300 CFA." (a payment marked; names in <bdi>)."""
-    words = {"payer": bdi(paid.payer.name), "payee": bdi(paid.payee.name), "amount": money_text(paid.amount, paid.currency)}
-    return sentence(_("%(payer)s paid %(payee)s %(amount)s."), words)
+    return sentence(_("%(payer)s paid %(payee)s %(amount)s."), payment_words(paid))
 
 
 CURRENCIES_SHOWN = 8  # on the group page; the tab's page shows every currency

@@ -15,11 +15,10 @@ from matches.domain.errors import Conflict, TableError
 from matches.models import Group, Payment
 from matches.services.tab import forgive as forgive_tab
 from matches.services.tab import owed_now, read_tab
-from matches.web.bidi import bdi, sentence
+from matches.web.bidi import sentence
 from matches.web.amounts import AmountRefused, PaidForm, read_amount
 from matches.web.one_value import TwoValues, posted_once
-from matches.web.presenters.numbers import money_text
-from matches.web.presenters.tab import money_moves, paid_sentence, tab_context, wiped_words, yours_tonight
+from matches.web.presenters.tab import money_moves, paid_sentence, payment_words, tab_context, wiped_words, yours_tonight
 from matches.web.refusals import refusal_text
 from matches.web.views.common import HtmxHttpRequest, action, known_phone, phone_id, reached
 from matches.web.views.figures import nights
@@ -53,11 +52,9 @@ def mark_paid(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     first = group.payments.filter(key=data["key"]).first() if data["key"] else None
     try:
         if first is not None and first.taken_back_at is not None:  # a late copy of one taken back since
-            words = {"payer": bdi(first.payer.name), "payee": bdi(first.payee.name),
-                     "amount": money_text(first.amount, first.currency),
-                     "when": formats.time_format(timezone.localtime(first.taken_back_at, group.zone), "TIME_FORMAT")}
+            when = formats.time_format(timezone.localtime(first.taken_back_at, group.zone), "TIME_FORMAT")
             text = _("This payment (%(payer)s to %(payee)s, %(amount)s) was taken back at %(when)s: it was not marked again.")
-            return said(request, group, sentence(text, words), 409)
+            return said(request, group, sentence(text, {**payment_words(first), "when": when}), 409)
         if first is not None:  # a resend: the first one's payment, nothing more
             return said(request, group, marked(first))
         owed = owed_now(group, payer, payee, currency)
@@ -80,8 +77,7 @@ def whose(by: str, phone: str | None) -> str:
 
 
 def marked(paid: Payment) -> str:
-    words = {"payer": bdi(paid.payer.name), "payee": bdi(paid.payee.name), "amount": money_text(paid.amount, paid.currency)}
-    return sentence(_("Marked paid: %(payer)s to %(payee)s, %(amount)s."), words)
+    return sentence(_("Marked paid: %(payer)s to %(payee)s, %(amount)s."), payment_words(paid))
 
 
 @action(Group)
