@@ -50,7 +50,8 @@
     button.setAttribute("aria-busy", "true");
   });
   // A form that redraws itself (the start form's seating): after the swap, the focus goes to the first of the
-  // controls the tapped button names in data-then (the same player's next move), so a keyboard keeps its place.
+  // controls the tapped button names in data-then (the same player's next move, else that player's row), so a
+  // keyboard keeps its place and Enter pressed again never moves a player back.
   var then = null;
   document.addEventListener("htmx:beforeRequest", function (event) {
     var button = tapped(event);
@@ -58,8 +59,8 @@
   });
   document.addEventListener("htmx:afterSettle", function () {
     var form = then && document.getElementById(then.form);
-    var next = form && then.values.map(function (value) {
-      return form.querySelector('button[value="' + value + '"]:not([disabled])');
+    var next = form && then.values.map(function (value) {  // a button by its value, else an element by its id
+      return form.querySelector('button[value="' + value + '"]:not([disabled])') || document.getElementById(value);
     }).filter(Boolean)[0];
     then = null;
     if (next) next.focus();

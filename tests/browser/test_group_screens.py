@@ -5,6 +5,8 @@ is axe-clean and never scrolls sideways; the seating hint follows the names tapp
 The flow that leads to these screens: test_groups.py; what they say: tests/web/test_group_screens.py.
 Screenshots land in tests/screenshots/."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -54,11 +56,14 @@ def test_the_seating_keeps_the_keyboards_place_and_taps_during_a_redraw_are_not_
     expect(page.locator('button[value="up-2"]')).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("ol.seated li").first).to_contain_text("Chaibou")
-    expect(page.locator('button[value="down-1"]')).to_be_focused()
+    expect(page.locator("#seated-1")).to_be_focused()  # the top: Enter again moves nobody back down
+    page.keyboard.press("Enter")
+    expect(page.locator("ol.seated li").first).to_contain_text("Chaibou")
     held = []  # the next answer, held as on a slow network: the form's buttons say it is busy meanwhile
     page.route("**/new/agram/", lambda route: held.append(route))
     page.locator('button[value="unseat-3"]').click()
     expect(page.locator('#new-match button[value="unseat-1"]')).to_be_disabled()
+    expect(page.locator('#new-match button[value="unseat-3"]')).to_have_class(re.compile(r"\bpending\b"))
     until(page, lambda: held)
     held[0].continue_()
     expect(page.locator("ol.seated li")).to_have_count(2)

@@ -101,6 +101,13 @@ def test_a_refused_rename_keeps_the_typed_name_in_its_own_row_not_in_the_newcome
     assert f'id="name-0" name="name" value="{NAMES[0]}"' in page  # the other rows as they are
 
 
+def test_a_refused_newcomer_keeps_the_typed_name_with_the_refusal_beside_it(client):
+    sitting = Sitting.start("agram", NAMES[:3])
+    page = client.post(url(sitting, "seats/"), {"change": "join", "name": NAMES[1].lower()}).content.decode()
+    assert re.search(rf'id="newcomer" name="name" value="{NAMES[1].lower()}"[^>]*aria-invalid="true"', page, re.S)
+    assert re.search(r'<p class="field-error" id="newcomer-error"><bdi>Ben</bdi> is at this table already\.</p>', page)
+
+
 def test_the_watch_link_cannot_change_the_table(client):
     sitting = Sitting.start("agram", NAMES[:3])
     response = client.post(f"/s/{sitting.watch_token}/seats/", {"change": "join", "name": "Dia"})

@@ -28,7 +28,8 @@ def seats(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     form = TableChangeForm(request.POST)
     if not form.is_valid():
         refused = next(iter(form.errors.values()))[0]
-        return seats_page(request, sitting, refused, 400, form.data.get("name"), form.cleaned_data.get("seat"))
+        where = form.cleaned_data.get("seat") if form.data.get("change") == "rename" else form.data.get("change")
+        return seats_page(request, sitting, refused, 400, form.data.get("name"), where)
     change, seat, name, key = (form.cleaned_data[field] for field in ("change", "seat", "name", "key"))
     by = recorder(request, sitting)
     try:
@@ -50,7 +51,7 @@ def seats(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         messages.success(request, _("This change was already made."))
         return redirect(sitting)
     except TableError as refusal:
-        return seats_page(request, sitting, refusal_text(refusal), refusal.status, name, seat if change == "rename" else None)
+        return seats_page(request, sitting, refusal_text(refusal), refusal.status, name, seat if change == "rename" else change)
     if change == "rename" and before == done.name:
         notice = _("%(name)s keeps that name.")
     values = {"name": bdi(done.name), "number": number if change == "join" else None}
@@ -64,13 +65,16 @@ def seats_page(
     notice: str = "",
     status: int = 200,
     typed: str | None = None,
-    renaming: int | None = None,
+    where: int | str | None = None,
 ) -> HttpResponse:
-    """Who plays; after a refusal, what was typed stays in its own box: the newcomer's, or the name of the
-    seat `renaming` (1-based), with the refusal beside it."""
+    """Who plays; after a refusal, what was typed stays in its own box with the refusal beside it: `where`
+    is "join" (the newcomer's box) or the seat (1-based) being renamed."""
     table = TableState.of(sitting.fresh_table(recent=1))
+    renaming = where if isinstance(where, int) else None
     renamed = {"position": renaming - 1, "typed": typed or "", "message": notice} if renaming else None
-    context = {"sitting": sitting, "table": table, "notice": notice, "typed": "" if renaming else typed or "", "renamed": renamed}
+    joining = notice if where == "join" and status >= 400 else ""
+    context = {"sitting": sitting, "table": table, "notice": notice, "typed": "" if renaming else typed or "",
+               "renamed": renamed, "join_refused": joining}
     return render(request, "matches/seats.html", context, status=status)
 
 
