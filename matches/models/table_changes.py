@@ -97,8 +97,11 @@ class TableChangeVerbs:
             self._receipt(Receipt.Verb.LEAVE, key, table.open_number, by)
         return seat
 
-    def rename_player(self, position: int, name: str, by: Recorder = ANYONE, key: str = "") -> Seat:
-        """Put a seat's name right, on every page of the match (in a group, everywhere the player shows)."""
+    def rename_player(
+        self, position: int, name: str, by: Recorder = ANYONE, key: str = "", was: str | None = None
+    ) -> Seat:
+        """Put a seat's name right, on every page of the match (in a group, everywhere the player shows).
+        `was`: the name the phone showed; renamed since on another phone -> Conflict (nothing changes)."""
         with transaction.atomic():
             seats, _ = self._lock_with_group()
             self._check_key(key)
@@ -106,6 +109,8 @@ class TableChangeVerbs:
             if not 0 <= position < len(seats):
                 raise BadInput("no_such_seat", seat=position + 1)
             seat, before = seats[position], seats[position].name
+            if was is not None and was != before and before != name:
+                raise Conflict("renamed_meanwhile", player=was, name=before)
             name = checked_name(name)
             other = same_as(name, [other for other in seats if other.pk != seat.pk], _seat_name)
             if other is not None:

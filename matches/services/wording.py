@@ -118,6 +118,7 @@ REFUSALS: dict[str, object] = {
     "not_owed": gettext_lazy("Nothing is owed between these two players in this currency now: check the tab as it is now."),
     "payment_not_yours": gettext_lazy("Only the phone that marked this payment can take it back."),
     "payment_too_old": gettext_lazy("A payment can be taken back only on the night it was marked."),
+    "renamed_meanwhile": gettext_lazy("%(player)s was renamed %(name)s on another phone meanwhile: nothing was changed. Rename again if needed."),
     "payment_forgiven": gettext_lazy("This payment was wiped off with the rest when the tab was forgiven: it can no longer be taken back."),
     "same_name_in_match": gettext_lazy("Two players of this match are both called %(name)s: this group cannot tell them apart."),
     # How big a group grows (matches.domain.capacity).

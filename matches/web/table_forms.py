@@ -111,6 +111,7 @@ class TableChangeForm(OneValueEach):
     seat = forms.IntegerField(min_value=1, max_value=99, required=False, error_messages=NO_SUCH_SEAT)
     key = key_field()
     name = forms.CharField(required=False, strip=False)  # the verb's name rule says what is too long
+    was = forms.CharField(required=False, strip=False, max_length=400)  # a rename's: the name the page showed
 
     def clean(self):
         data = super().clean()

@@ -108,6 +108,16 @@ def test_a_refused_newcomer_keeps_the_typed_name_with_the_refusal_beside_it(clie
     assert re.search(r'<p class="field-error" id="newcomer-error"><bdi>Ben</bdi> is at this table already\.</p>', page)
 
 
+def test_a_rename_from_a_page_older_than_another_phones_rename_changes_nothing_and_says_so(client):
+    sitting = Sitting.start("agram", ["Oumi", "Ben"])
+    client.post(url(sitting, "seats/"), {"change": "rename", "seat": "1", "name": "Oumou", "was": "Oumi"})
+    stale = client.post(url(sitting, "seats/"), {"change": "rename", "seat": "1", "name": "Oumy", "was": "Oumi"})
+    assert stale.status_code == 409 and "Oumi was renamed Oumou on another phone meanwhile" in words(stale)
+    assert [seat.name for seat in sitting.seated()] == ["Oumou", "Ben"]
+    again = client.post(url(sitting, "seats/"), {"change": "rename", "seat": "1", "name": "Oumou", "was": "Oumi"})
+    assert again.status_code == 302  # the same rename sent twice: already made
+
+
 def test_the_watch_link_cannot_change_the_table(client):
     sitting = Sitting.start("agram", NAMES[:3])
     response = client.post(f"/s/{sitting.watch_token}/seats/", {"change": "join", "name": "Dia"})

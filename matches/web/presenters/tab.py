@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from matches.domain.names import by_name, shared
 from matches.models.payments import Forgiveness, Payment
 from matches.models.zones import night_of
-from matches.services.tab import Owed, Tab
+from matches.services.tab import Owed, Tab, net
 from matches.web.bidi import bdi, sentence
 from matches.web.presenters.numbers import money_text, signed_money
 from matches.web.presenters.receipts import change_words
@@ -92,11 +92,15 @@ def money_moves(tab: Tab, phone: str, zone, tonight: bool = False) -> list[str]:
     return lines
 
 
-def wiped_words(forgiven: Forgiveness, names: dict[int, str]) -> str:
-    """ "Aïcha −1,00 €, Élise +1,60 €": the balances a forgiveness wiped off, by name ("" when none were kept)."""
+def wiped_words(forgiven: Forgiveness, before: Forgiveness | None, names: dict[int, str]) -> str:
+    """ "Aïcha −1,00 €, Élise +1,60 €": what a forgiveness wiped off, by name: the balances it kept less those
+    the forgiveness `before` it kept ("" when it kept none: forgiven before they were kept)."""
+    def kept(made: Forgiveness | None) -> dict[str, dict[int, int]]:
+        return {c: {int(p): owed for p, owed in players.items()} for c, players in ((made and made.balances) or {}).items()}
+
     parts = []
-    for currency, owed_by in sorted((forgiven.balances or {}).items()):
-        owed = {int(player): amount for player, amount in owed_by.items() if amount}
+    for currency, owed_by in sorted(net(kept(forgiven), kept(before)).items()):
+        owed = {player: amount for player, amount in owed_by.items() if amount}
         for player in by_name(list(owed), lambda player: names.get(player, "")):
             parts.append(f"{shared(names.get(player, ''))} {money_text(owed[player], currency, signed=True)}")
     return ", ".join(parts)

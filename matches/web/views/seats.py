@@ -45,7 +45,7 @@ def seats(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
             notice = _("%(name)s left the table; what they won stays on the score.")
         else:
             before = next((s.name for s in sitting.seated() if s.position == seat - 1), "")
-            done = sitting.rename_player(seat - 1, name, by=by, key=key)
+            done = sitting.rename_player(seat - 1, name, by=by, key=key, was=form.cleaned_data["was"] or None)
             notice = _("%(before)s is now called %(name)s.")
     except Repeated:  # the same form sent twice: the change was made once
         messages.success(request, _("This change was already made."))

@@ -138,7 +138,10 @@ def tab_response(request: HtmxHttpRequest, group: Group, notice: str = "", statu
         for p in reversed(tab.payments[-HISTORY_PAYMENTS:])
     ]
     names.update(group.players.values_list("pk", "name"))
-    forgiven = [{"when": when(f.at), "who": whose(f.by_phone, phone), "wiped": wiped_words(f, names)} for f in reversed(tab.forgiven)]
+    forgiven = [
+        {"when": when(f.at), "who": whose(f.by_phone, phone), "wiped": wiped_words(f, tab.forgiven[i - 1] if i else None, names)}
+        for i, f in reversed(list(enumerate(tab.forgiven)))
+    ]
     context = {
         "group": group,
         "name": group_name(group),
