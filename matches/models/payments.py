@@ -60,6 +60,12 @@ class Forgiveness(models.Model):
     class Meta:
         ordering = ["at", "pk"]
 
+    def wiped(self) -> dict[str, dict[int, int]] | None:
+        """`balances` by player id (JSON keeps its keys as text); None when they were not kept."""
+        if self.balances is None:
+            return None
+        return {currency: {int(player): owed for player, owed in by.items()} for currency, by in self.balances.items()}
+
 
 class TabVerbs:
     """Group's verbs on its tab (mixed into Group: each locks the group and moves its version on)."""

@@ -75,8 +75,8 @@ def wiped_off(forgiven: Forgiveness | None, matches: list, payments: list[Paymen
     kept, those of the matches started (`before`: their keys) and of the payments marked before it."""
     if forgiven is None:
         return {}
-    if forgiven.balances is not None:
-        return {c: {int(p): owed for p, owed in players.items()} for c, players in forgiven.balances.items()}
+    if (kept := forgiven.wiped()) is not None:
+        return kept
     return balances(money_nets([m for m in matches if m.key in before]), standing([p for p in payments if p.at < forgiven.at]))
 
 

@@ -43,7 +43,7 @@ def exported_tab(group: Group, players: dict[int, int]) -> dict:
     ]
     forgiven = [
         {"by_phone": f.by_phone, "at": _moment(f.at)}
-        | ({} if f.balances is None else {"balances": exported_balances(f.balances, players)})
+        | ({} if f.balances is None else {"balances": exported_balances(f.wiped(), players)})
         for f in group.forgivenesses.order_by("at", "pk")
     ]
     return {key: value for key, value in (("payments", payments), ("forgiven", forgiven)) if value}
@@ -87,13 +87,13 @@ def checked_tab(data: dict, n_players: int) -> tuple[list[dict], list[dict]]:
     return payments, forgiven
 
 
-def exported_balances(balances: dict[str, dict[str, int]], players: dict[int, int]) -> list[dict]:
+def exported_balances(balances: dict[str, dict[int, int]], players: dict[int, int]) -> list[dict]:
     """A forgiveness's balances, by the archive's player indexes."""
     return [
-        {"player": players[int(player)], "currency": currency, "balance": owed}
+        {"player": players[player], "currency": currency, "balance": owed}
         for currency, owed_by in sorted(balances.items())
         for player, owed in owed_by.items()
-        if int(player) in players
+        if player in players
     ]
 
 

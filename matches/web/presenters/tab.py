@@ -95,11 +95,8 @@ def money_moves(tab: Tab, phone: str, zone, tonight: bool = False) -> list[str]:
 def wiped_words(forgiven: Forgiveness, before: Forgiveness | None, names: dict[int, str]) -> str:
     """ "Aïcha −1,00 €, Élise +1,60 €": what a forgiveness wiped off, by name: the balances it kept less those
     the forgiveness `before` it kept ("" when it kept none: forgiven before they were kept)."""
-    def kept(made: Forgiveness | None) -> dict[str, dict[int, int]]:
-        return {c: {int(p): owed for p, owed in players.items()} for c, players in ((made and made.balances) or {}).items()}
-
     parts = []
-    for currency, owed_by in sorted(net(kept(forgiven), kept(before)).items()):
+    for currency, owed_by in sorted(net(forgiven.wiped() or {}, (before and before.wiped()) or {}).items()):
         owed = {player: amount for player, amount in owed_by.items() if amount}
         for player in by_name(list(owed), lambda player: names.get(player, "")):
             parts.append(f"{shared(names.get(player, ''))} {money_text(owed[player], currency, signed=True)}")
