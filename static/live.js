@@ -187,10 +187,15 @@
   }
 
   // --- the group page: a change reloads its region (rarely: a match ended, a player renamed) ---
+  function typed(region) { // an amount typed and not sent yet (Mark paid): the fresh region would drop it
+    return Array.prototype.some.call(region.querySelectorAll('input[type="text"]'), function (field) {
+      return field.value !== field.defaultValue;
+    });
+  }
   function refreshGroup() {
     var group = document.getElementById("group");
     if (!group || !window.htmx) return;
-    if (busy(group)) { setTimeout(refreshGroup, 1000); return; }
+    if (busy(group) || typed(group)) { setTimeout(refreshGroup, 1000); return; }
     window.htmx.ajax("GET", window.location.pathname, { target: "#group", select: "#group", swap: "outerHTML" });
   }
   // The group's links were made new on another phone (its page answers 404 now): the page says so, as a table's.
