@@ -192,11 +192,26 @@
       return field.value !== field.defaultValue;
     });
   }
+  // One fetch at a time: a second one queued behind it would aim at the region the first replaces (and be
+  // lost). A change heard meanwhile fetches again once the first is in; one that failed, a moment later.
+  var refreshing = false;
+  var again = false;
   function refreshGroup() {
     var group = document.getElementById("group");
     if (!group || !window.htmx) return;
+    if (refreshing) { again = true; return; }
     if (busy(group) || typed(group)) { setTimeout(refreshGroup, 1000); return; }
-    window.htmx.ajax("GET", window.location.pathname, { target: "#group", select: "#group", swap: "outerHTML" });
+    refreshing = true;
+    again = false;
+    var version = versionOf(group);
+    function done() {
+      refreshing = false;
+      var now = document.getElementById("group");
+      if (again) refreshGroup();
+      else if (now === group && versionOf(now) === version) setTimeout(refreshGroup, POLL_MS); // not swapped in
+    }
+    window.htmx.ajax("GET", window.location.pathname, { target: "#group", select: "#group", swap: "outerHTML" })
+      .then(done, done);
   }
   // The group's links were made new on another phone (its page answers 404 now): the page says so, as a table's.
   document.addEventListener("htmx:afterRequest", function (event) {

@@ -115,6 +115,32 @@ def test_the_group_page_shows_a_change_made_elsewhere_without_a_reload(browser, 
     assert page.evaluate("window.notReloaded") is True and page.errors == []
 
 
+def test_a_group_page_told_of_a_second_change_while_fetching_the_first_shows_the_second(browser, live_server):
+    from matches.models import Group
+
+    group = Group.create("Vendredi", NAMES)
+    (page,) = phones_at(browser, live_server.url + group.get_absolute_url(), count=1)
+    held = []
+
+    def hold_the_first(route):  # the first fetch's answer is held; any later fetch goes through
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    page.route(f"**{group.get_absolute_url()}", hold_the_first)
+    first = group.members()[0].pk
+    group.rename_player(first, "Aminata")
+    wait_for_push(page, 1)
+    until(page, lambda: held)  # the page's fetch got Aminata, its answer still on the way
+    group.rename_player(first, "Awa")
+    wait_for_push(page, 2)
+    ((route, answer),) = held
+    route.fulfill(response=answer)
+    expect(page.locator("#group")).to_contain_text("Awa")
+    assert page.errors == []
+
+
 def test_a_group_page_whose_links_were_made_new_elsewhere_says_so_at_once(browser, live_server):
     from matches.models import Group
 

@@ -110,6 +110,19 @@ def test_the_group_page_hears_of_its_matches_and_its_own_changes(tmp_path):
             assert behind.next(timeout=3).name == "changed"  # it missed something: fetch the page
 
 
+def test_a_group_page_opened_just_after_a_change_is_not_told_of_it_again(tmp_path):
+    """The change is still among the recent ones the server looks at: the page shows it already."""
+    group = Group.create("Vendredi", NAMES)
+    sitting = group.start_match("agram", [player.pk for player in group.members()])
+    with gunicorn(tmp_path, LIVE_HEARTBEAT_SECONDS="0.5") as server:
+        tap(server, sitting, 1, 2)
+        group.refresh_from_db()
+        with EventStream(f"{server}/g/{group.token}/events/?v={group.version}") as page:
+            assert page.next(timeout=20, heartbeats=2) is None  # heartbeats only
+            group.rename_player(group.members()[0].pk, "Aminata")
+            assert page.next(timeout=3).name == "changed"
+
+
 @pytest.mark.parametrize("feed", ["database", "redis"])
 def test_a_tap_on_one_app_server_reaches_a_phone_on_another(tmp_path, feed):
     settings = {}

@@ -58,6 +58,7 @@ async def check_recent(hub: Hub) -> None:
     indexed range query each, however many tables this process shows), each change heard once. Read only
     while someone listens here and SQLite says something was committed since (sqlite_commits)."""
     read = sync_to_async(recent_changes, thread_sensitive=False)
+    read_versions = sync_to_async(versions, thread_sensitive=False)
     heard_of: dict[str, int] = {}  # what the last reads returned, so a change still in the window is not heard again
     commits = commits_of(connections["default"].settings_dict)
     while True:
@@ -71,18 +72,29 @@ async def check_recent(hub: Hub) -> None:
             if commits is not None:
                 commits.close()  # so the next check reads whatever it says
             continue
-        now = {}
+        now, renamed, touched = {}, set(), set()  # groups changed themselves, groups whose matches changed
         for pk, version, group_id in sittings:
             now[f"s{pk}"] = version
             if heard_of.get(f"s{pk}") != version:
                 hub.changed(SITTING, pk, version)
-                if group_id:
-                    hub.changed(GROUP, group_id)
+                touched.add(group_id)
         for pk, version in groups:
             now[f"g{pk}"] = version
             if heard_of.get(f"g{pk}") != version:
-                hub.group_changed(pk)
+                renamed.add(pk)
         heard_of = now
+        # A group page shows its version with its newest match change: one opened since the change (still in
+        # the window) shows it already, and is not woken to fetch the same again.
+        watched = (renamed | touched) & set(hub.watched(GROUP))
+        try:
+            shown = (await read_versions([], sorted(watched)))[1] if watched else {}
+        except Exception as error:  # the database is away: wake them all, each page asks
+            logger.warning("live check failed: %s", error)
+            shown = dict.fromkeys(watched)
+        for pk in renamed:
+            hub.group_changed(pk, shown.get(pk))
+        for pk in watched - renamed:
+            hub.changed(GROUP, pk, shown.get(pk))
 
 
 def heard(hub: Hub, payload: str) -> None:
@@ -99,22 +111,33 @@ def heard(hub: Hub, payload: str) -> None:
             hub.changed(GROUP, int(group))
 
 
+async def sweep(hub: Hub) -> None:
+    """Read the versions of all this process shows: wake the phones behind, not those that show it."""
+    sittings, groups = hub.watched(SITTING), hub.watched(GROUP)
+    if not sittings and not groups:
+        return
+    now, group_now = await sync_to_async(versions, thread_sensitive=False)(sittings, groups)
+    for pk in sittings:
+        hub.changed(SITTING, pk, now.get(pk))  # gone (None): its phones are told
+    for pk in groups:
+        hub.changed(GROUP, pk, group_now.get(pk))
+
+
 async def check_versions(hub: Hub, interval: float) -> None:
-    read = sync_to_async(versions, thread_sensitive=False)
     while True:
         await asyncio.sleep(interval)
-        sittings, groups = hub.watched(SITTING), hub.watched(GROUP)
-        if not sittings and not groups:
-            continue
         try:
-            now, group_now = await read(sittings, groups)
+            await sweep(hub)
         except Exception as error:  # the database is away: try at the next interval
             logger.warning("live check failed: %s", error)
-            continue
-        for pk in sittings:
-            hub.changed(SITTING, pk, now.get(pk))  # gone (None): its phones are told
-        for pk in groups:
-            hub.changed(GROUP, pk, group_now.get(pk))
+
+
+async def caught_up(hub: Hub) -> None:
+    """Once LISTEN or SUBSCRIBE holds: what changed before it did, read (else every phone looks again)."""
+    try:
+        await sweep(hub)
+    except Exception:
+        hub.everything_changed()
 
 
 async def listen_postgres(hub: Hub) -> None:
@@ -126,12 +149,12 @@ async def listen_postgres(hub: Hub) -> None:
             async with await psycopg.AsyncConnection.connect(conninfo(), autocommit=True) as listening:
                 await listening.execute(f"LISTEN {CHANNEL}")
                 held = time.monotonic()
-                hub.everything_changed()  # what changed before LISTEN took hold
+                await caught_up(hub)
                 async for notify in listening.notifies():
                     heard(hub, notify.payload)
         except (psycopg.Error, OSError) as error:
             logger.warning("live updates: PostgreSQL connection lost (%s); reconnecting", error)
-        await reconnect_pause(held)
+        await asyncio.sleep(reconnect_pause(held))
 
 
 async def listen_redis(hub: Hub) -> None:
@@ -145,20 +168,19 @@ async def listen_redis(hub: Hub) -> None:
             async with client, client.pubsub() as pubsub:
                 await pubsub.subscribe(CHANNEL)
                 held = time.monotonic()
-                hub.everything_changed()
+                await caught_up(hub)
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
                         heard(hub, message["data"].decode("utf-8", "replace"))
         except (redis.RedisError, OSError) as error:
             logger.warning("live updates: Redis connection lost (%s); reconnecting", error)
-        await reconnect_pause(held)
+        await asyncio.sleep(reconnect_pause(held))
 
 
-async def reconnect_pause(held: float | None) -> None:
-    """Before a feed connects again: at once when its connection had held a while (a restart or a cut ended
-    it: the phones wait on the reconnection), else RECONNECT_SECONDS (the server is away: no busy loop)."""
-    if held is None or time.monotonic() - held < RECONNECT_SECONDS:
-        await asyncio.sleep(RECONNECT_SECONDS)
+def reconnect_pause(held: float | None) -> float:
+    """Seconds before a feed connects again: none when its connection had held a while (a restart or a cut
+    ended it: the phones wait on the reconnection), else RECONNECT_SECONDS (the server is away: no busy loop)."""
+    return RECONNECT_SECONDS if held is None or time.monotonic() - held < RECONNECT_SECONDS else 0
 
 
 def conninfo() -> str:

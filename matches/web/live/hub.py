@@ -82,9 +82,10 @@ class Hub:
             listener.seen = version if kind == GROUP else None
             listener.changed.set()
 
-    def group_changed(self, group_id: int) -> None:
-        """A group changed: its page, and the tables of its matches shown here (a player renamed)."""
-        self.changed(GROUP, group_id)
+    def group_changed(self, group_id: int, version: object = None) -> None:
+        """A group changed (to `version` when known): its page, and the tables of its matches shown here
+        (a player renamed)."""
+        self.changed(GROUP, group_id, version)
         for sitting_id in [pk for pk, group in self.groups_of.items() if group == group_id]:
             self.changed(SITTING, sitting_id)
 
