@@ -87,9 +87,15 @@
   document.addEventListener("htmx:timeout", failed);
   // The server could not do it now (5xx, not swapped): its own words when it sent them for the notice
   // area ("try again"), else the "not saved" mark; a tap offline.js keeps is sent again by itself.
+  // Only for what the person asked (a form, a button, a link): a request the page made by itself (a poll,
+  // a fresh group) tries again by itself, and the page says it is behind meanwhile.
+  function asked(event) {
+    var elt = event.detail.elt;
+    return Boolean(elt && elt.matches && elt.matches("form, button, a"));
+  }
   document.addEventListener("htmx:responseError", function (event) {
     var xhr = event.detail.xhr, notice = document.getElementById("notice");
-    if (event.detail.queued || !xhr) return;
+    if (event.detail.queued || !xhr || !asked(event)) return;
     if (notice && xhr.getResponseHeader("HX-Retarget") === "#notice") {
       window.htmx.swap(notice, xhr.responseText, { swapStyle: "innerHTML" });
     } else {

@@ -64,7 +64,7 @@
 
   // --- not sure of the table: said above it, so that nobody trusts an old score ---
   function behind() {
-    if (!live() || !navigator.onLine || document.querySelector("#offline .offline-line")) return false; // offline.js says it
+    if (!live() || document.querySelector("#offline .offline-line")) return false; // offline.js says it (a table)
     if (streaming()) return false;
     return Date.now() - sure > (polling() ? 2 * POLL_MS + BEHIND_MS : BEHIND_MS);
   }
@@ -187,9 +187,32 @@
   }
 
   // --- the group page: a change reloads its region (rarely: a match ended, a player renamed) ---
-  function typed(region) { // an amount typed and not sent yet (Mark paid): the fresh region would drop it
-    return Array.prototype.some.call(region.querySelectorAll('input[type="text"]'), function (field) {
+  // What this phone typed and has not sent (a name to add, a Paid amount) goes into the fresh region's same
+  // box (data-keep names it), and what it was last told (a notice) stays. Text typed in any other box holds
+  // the fetch until it is sent.
+  function typed(region) {
+    return Array.prototype.some.call(region.querySelectorAll('input[type="text"]:not([data-keep])'), function (field) {
       return field.value !== field.defaultValue;
+    });
+  }
+  function keptOf(region) {
+    var kept = { fields: {}, notices: [] };
+    region.querySelectorAll("input[data-keep]").forEach(function (field) {
+      if (field.value !== field.defaultValue) kept.fields[field.dataset.keep] = field.value;
+    });
+    region.querySelectorAll("[id] > .notice").forEach(function (notice) {
+      kept.notices.push({ under: notice.parentNode.id, notice: notice });
+    });
+    return kept;
+  }
+  function putBack(region, kept) {
+    region.querySelectorAll("input[data-keep]").forEach(function (field) {
+      if (Object.prototype.hasOwnProperty.call(kept.fields, field.dataset.keep)) field.value = kept.fields[field.dataset.keep];
+    });
+    kept.notices.forEach(function (old) {
+      var under = old.under === region.id ? region : region.querySelector("#" + old.under);
+      var heading = under && under.querySelector(":scope > h1, :scope > h2");
+      if (heading && !under.querySelector(":scope > .notice")) heading.after(old.notice);
     });
   }
   // One fetch at a time: a second one queued behind it would aim at the region the first replaces (and be
@@ -204,9 +227,17 @@
     refreshing = true;
     again = false;
     var version = versionOf(group);
+    var kept = null;
+    function swapping(event) { // what the phone does meanwhile counts: it may have begun to type
+      if (event.detail.target !== group) return;
+      if (busy(group) || typed(group)) { event.detail.shouldSwap = false; again = true; } else kept = keptOf(group);
+    }
+    document.addEventListener("htmx:beforeSwap", swapping);
     function done() {
+      document.removeEventListener("htmx:beforeSwap", swapping);
       refreshing = false;
       var now = document.getElementById("group");
+      if (now && now !== group && kept) putBack(now, kept);
       if (again) refreshGroup();
       else if (now === group && versionOf(now) === version) setTimeout(refreshGroup, POLL_MS); // not swapped in
     }

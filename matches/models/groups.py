@@ -166,7 +166,8 @@ class Group(TabVerbs, models.Model):
             for entry in seating:
                 if isinstance(entry, int):
                     if entry not in members:
-                        raise BadInput("player_gone")
+                        left = group.players.filter(pk=entry).values_list("name", flat=True).first()
+                        raise BadInput("players_left", name=left) if left else BadInput("player_gone")
                     player = members[entry]
                 else:
                     player = group._new_player(entry)

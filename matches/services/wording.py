@@ -107,6 +107,7 @@ REFUSALS: dict[str, object] = {
     "group_name_too_long": gettext_lazy("Keep the group's name to %(max)d characters."),
     "not_in_group": gettext_lazy("That player is not in this group."),
     "player_gone": gettext_lazy("Someone picked is no longer in this group: pick the players again."),
+    "players_left": gettext_lazy("No longer in this group: %(name)s. Check who is seated, then start."),
     "picked_twice": gettext_lazy("%(name)s is picked twice: seat each player once."),
     "saved_elsewhere": gettext_lazy("This match is saved in another group already."),
     # A group's tab (matches.models.payments).

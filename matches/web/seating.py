@@ -17,7 +17,7 @@ from matches.models import Group, Player
 from matches.web.bidi import bdi, sentence
 from matches.web.forms import END_TARGET_FIELDS, MAX_FORM_ROWS
 from matches.web.presenters.numbers import typed_amount
-from matches.web.refusals import REFUSALS
+from matches.web.refusals import REFUSALS, refusal_text
 from matches.web.texts import table_full
 
 GONE = REFUSALS["player_gone"]
@@ -44,14 +44,14 @@ class Seated:
         return self.member if self.member is not None else self.name
 
 
-def posted_seating(data, members: dict[int, Player]) -> tuple[list[Seated], bool]:
-    """The posted seating in order and whether someone has left the group since (dropped); a newcomer
-    who joined meanwhile is seated as that member once. Raises BadInput for values no form makes."""
+def posted_seating(data, members: dict[int, Player]) -> tuple[list[Seated], list[int]]:
+    """The posted seating in order and the ids of those who have left the group since (dropped); a
+    newcomer who joined meanwhile is seated as that member once. Raises BadInput for values no form makes."""
     values = data.getlist("seat")
     if len(values) > MAX_FORM_ROWS:
         raise BadInput(NOT_ON_FORM)
     seating: list[Seated] = []
-    gone = False
+    gone: list[int] = []
     for value in values:
         match = SEAT.fullmatch(value)
         if match is None:
@@ -59,7 +59,7 @@ def posted_seating(data, members: dict[int, Player]) -> tuple[list[Seated], bool
         if match[1] is not None:
             member = members.get(int(match[1]))
             if member is None:
-                gone = True
+                gone.append(int(match[1]))
             elif all(s.member != member.pk for s in seating):
                 seating.append(Seated(member.name, member.pk))
         else:
@@ -75,6 +75,13 @@ def posted_seating(data, members: dict[int, Player]) -> tuple[list[Seated], bool
                 raise BadInput(NOT_ON_FORM)
             seating.append(Seated(name))
     return seating, gone
+
+
+def gone_words(group: Group, gone: list[int]) -> str:
+    """The refusal naming who was seated on the form and has left the group since (an id no form makes:
+    unnamed)."""
+    names = list(group.players.filter(pk__in=gone).order_by("name").values_list("name", flat=True))
+    return refusal_text(BadInput("players_left", name=", ".join(names))) if names else str(GONE)
 
 
 def last_table(group: Group, game: rules.Game, members: dict[int, Player]) -> list[Seated]:

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from matches.domain.errors import AlreadyRecorded
-from matches.models import Sitting
+from matches.models import Group, Sitting
 
 from tests.browsers import open_phone, shot, stream_open, watch_console
 
@@ -109,14 +109,34 @@ def test_a_phone_whose_stream_is_refused_says_it_is_behind_then_catches_up(brows
     page.goto(live_server.url + sitting.get_absolute_url())
     stream_open(page)
     refused = "**/s/*/{events,poll}/**"
-    page.route(refused, lambda route: route.fulfill(status=502))
+    # As the app answers when its database is away: "try again" for the notice area. The poll is the page's
+    # own, not the person's: it tries again by itself, and the table says it is behind.
+    outage = {"HX-Retarget": "#notice", "HX-Reswap": "innerHTML", "Retry-After": "5"}
+    page.route(refused, lambda route: route.fulfill(status=503, headers=outage, body="<p>Try again.</p>"))
     page.context.set_offline(True)  # the stream drops; back online, neither it nor a poll is answered
     page.context.set_offline(False)
     other_phones_tap(sitting, 1)
     page.clock.run_for(15_000)
     expect(page.locator("#behind")).to_contain_text("Pas à jour")
     expect(page.locator("#who-won .hand")).to_have_text("Main 1")
+    expect(page.locator("#notice")).to_be_empty()
     shot(page, "behind-360x640-fr")
     page.unroute(refused)
     page.clock.run_for(6000)  # the next poll, or the stream tried again
     shows_the_servers_table(page, sitting, "Main")
+
+
+def test_a_group_page_without_network_says_it_is_behind_then_catches_up(browser, live_server):
+    group = Group.create("Vendredi", NAMES)
+    page = open_phone(browser, "360x640", clock=True, locale="fr-FR")
+    page.goto(live_server.url + group.get_absolute_url())
+    stream_open(page)
+    page.context.set_offline(True)
+    group.rename_player(group.members()[0].pk, "Aminata")  # from another phone
+    page.clock.run_for(15_000)
+    expect(page.locator("#behind")).to_contain_text("Pas à jour : ce téléphone a perdu le fil du groupe")
+    page.context.set_offline(False)
+    page.clock.run_for(3000)
+    expect(page.locator("#group")).to_contain_text("Aminata")
+    page.clock.run_for(1000)
+    expect(page.locator("#behind")).to_have_count(0)

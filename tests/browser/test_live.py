@@ -141,6 +141,31 @@ def test_a_group_page_told_of_a_second_change_while_fetching_the_first_shows_the
     assert page.errors == []
 
 
+def test_a_group_page_changed_elsewhere_keeps_what_this_phone_typed_and_was_told(browser, live_server):
+    """A name typed and not added yet, a Paid amount changed and not sent, the answer to its own add: the
+    fresh group stays as this phone left it there, and shows the change."""
+    from matches.models import Group
+
+    group = Group.create("Vendredi", NAMES)
+    sitting = group.start_match("fapfap", [player.pk for player in group.members()], stake_amount=50, stake_label="€")
+    sitting.record_hand(1, 0, {"multiplier": "1"})
+    (page,) = phones_at(browser, live_server.url + group.get_absolute_url(), count=1)
+    page.locator("#new-player").fill("Fatou")
+    page.get_by_role("button", name="Add").click()
+    told = page.locator("#members .notice")
+    expect(told).to_contain_text("Fatou")
+    page.locator("#new-player").fill("Hawa")
+    paid = page.locator(".open-payments li", has_text="Chaibou pays").get_by_role("textbox")
+    paid.fill("0.25")
+    page.locator("h1").click()  # the finger leaves the box: nothing sent
+    group.rename_player(group.members().get(name="Boubacar").pk, "Moussa")  # from another phone
+    expect(page.locator("#group")).to_contain_text("Moussa")
+    expect(page.locator("#new-player")).to_have_value("Hawa")
+    expect(paid).to_have_value("0.25")
+    expect(told).to_contain_text("Fatou")
+    assert page.errors == []
+
+
 def test_a_group_page_whose_links_were_made_new_elsewhere_says_so_at_once(browser, live_server):
     from matches.models import Group
 

@@ -154,6 +154,15 @@ def test_start_match_refusals_write_nothing_not_even_the_newcomer(group, seating
     assert state(group) == before
 
 
+def test_start_match_names_a_player_who_left_the_group_meanwhile(group):
+    i = ids(group)
+    group.remove_player(i["Chaibou"])
+    before = state(group)
+    with refused(BadInput, "No longer in this group: <bdi>Chaibou</bdi>."):
+        group.start_match("agram", [i["Aïcha"], i["Chaibou"]])
+    assert state(group) == before
+
+
 def test_save_sitting_matches_names_case_aside_and_the_others_join(group):
     group.remove_player(ids(group)["Chaibou"])
     sitting = Sitting.start("agram", ["AÏCHA", "chaibou", "Ousmane"])

@@ -263,7 +263,7 @@ def test_a_member_removed_meanwhile_is_left_out_with_a_message(client, group):
     group.remove_player(i["Boubacar"])
     before = state(group)
     response = post_form(client, group, [f"m{i['Aïcha']}", f"m{i['Boubacar']}", f"m{i['Djibo']}"], "start")
-    assert response.status_code == 409 and "no longer in this group" in response.content.decode()
+    assert response.status_code == 409 and "No longer in this group: <bdi>Boubacar</bdi>." in response.content.decode()
     assert seated_in(response) == [f"m{i['Aïcha']}", f"m{i['Djibo']}"]
     assert state(group) == before
 
