@@ -207,7 +207,8 @@
   }
   function putBack(region, kept) {
     region.querySelectorAll("input[data-keep]").forEach(function (field) {
-      if (Object.prototype.hasOwnProperty.call(kept.fields, field.dataset.keep)) field.value = kept.fields[field.dataset.keep];
+      var key = field.dataset.keep;
+      if (Object.prototype.hasOwnProperty.call(kept.fields, key)) field.value = kept.fields[key];
     });
     kept.notices.forEach(function (old) {
       var under = old.under === region.id ? region : region.querySelector("#" + old.under);
@@ -238,8 +239,9 @@
       refreshing = false;
       var now = document.getElementById("group");
       if (now && now !== group && kept) putBack(now, kept);
+      // Not swapped in (a 503, no answer): again in a moment; offline, once the stream is back.
       if (again) refreshGroup();
-      else if (now === group && versionOf(now) === version) setTimeout(refreshGroup, POLL_MS); // not swapped in
+      else if (now === group && versionOf(now) === version && navigator.onLine) setTimeout(refreshGroup, POLL_MS);
     }
     window.htmx.ajax("GET", window.location.pathname, { target: "#group", select: "#group", swap: "outerHTML" })
       .then(done, done);

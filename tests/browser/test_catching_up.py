@@ -1,6 +1,6 @@
 """A phone that lost the table (no network for a while, at any moment; the page asleep in the background;
 its stream refused) says so on the table while it cannot be sure of it, and shows every tap the other
-phones made within 2 s of the network coming back, by itself. The phone's clock is Playwright's: a
+phones made within 2 s of the network coming back, by itself. A group page too. The phone's clock is Playwright's: a
 minute offline passes for the page's timers without the test waiting for it."""
 
 import random
@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from matches.domain.errors import AlreadyRecorded
 from matches.models import Group, Sitting
 
-from tests.browsers import open_phone, shot, stream_open, watch_console
+from tests.browsers import open_phone, shot, stream_open, wait_for_push, watch_console
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
@@ -140,3 +140,27 @@ def test_a_group_page_without_network_says_it_is_behind_then_catches_up(browser,
     expect(page.locator("#group")).to_contain_text("Aminata")
     page.clock.run_for(1000)
     expect(page.locator("#behind")).to_have_count(0)
+
+
+def test_a_group_page_whose_fetch_failed_fetches_again_by_itself(browser, live_server):
+    group = Group.create("Vendredi", NAMES)
+    page = open_phone(browser, "360x640", clock=True)
+    page.goto(live_server.url + group.get_absolute_url())
+    stream_open(page)
+    failed = []
+
+    def first_fails(route):  # as the app answers while its database is away
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.fulfill(status=503, headers={"HX-Retarget": "#notice", "Retry-After": "5"}, body="Try again.")
+
+    page.route(f"**{group.get_absolute_url()}", first_fails)
+    group.rename_player(group.members()[0].pk, "Aminata")  # from another phone
+    wait_for_push(page, 1)
+    page.clock.run_for(1000)
+    assert failed and "Aminata" not in page.locator("#group").inner_text()
+    page.clock.run_for(6000)
+    expect(page.locator("#group")).to_contain_text("Aminata")
+    expect(page.locator("#notice")).to_be_empty()
