@@ -187,18 +187,28 @@
   }
 
   // --- the group page: a change reloads its region (rarely: a match ended, a player renamed) ---
-  // What this phone typed and has not sent (a name to add, a Paid amount) goes into the fresh region's same
-  // box (data-keep names it), and what it was last told (a notice) stays. Text typed in any other box holds
-  // the fetch until it is sent.
+  // What this phone typed and has not sent (a name to add, a Paid amount, one handed back with a refusal)
+  // goes into the fresh region's same box (data-keep names it), with the focus; what it was last told (a
+  // notice) stays. A finger on the page, an open panel, or text in any other box hold the fetch instead.
   function typed(region) {
     return Array.prototype.some.call(region.querySelectorAll('input[type="text"]:not([data-keep])'), function (field) {
       return field.value !== field.defaultValue;
     });
   }
+  function groupBusy(region) {
+    var active = document.activeElement;
+    var typing = active && region.contains(active) && active.matches("input, select, textarea") && !active.dataset.keep;
+    return fingerDown || region.querySelector("details[open]") || typing || typed(region);
+  }
   function keptOf(region) {
-    var kept = { fields: {}, notices: [] };
+    var kept = { region: region, fields: {}, notices: [], focus: null };
     region.querySelectorAll("input[data-keep]").forEach(function (field) {
-      if (field.value !== field.defaultValue) kept.fields[field.dataset.keep] = field.value;
+      if (field.value !== field.defaultValue || field.getAttribute("aria-invalid") === "true") {
+        kept.fields[field.dataset.keep] = field;
+      }
+      if (field === document.activeElement) {
+        kept.focus = { key: field.dataset.keep, start: field.selectionStart, end: field.selectionEnd };
+      }
     });
     region.querySelectorAll("[id] > .notice").forEach(function (notice) {
       kept.notices.push({ under: notice.parentNode.id, notice: notice });
@@ -206,15 +216,37 @@
     return kept;
   }
   function putBack(region, kept) {
+    var lost = Object.keys(kept.fields).filter(function (key) { return kept.fields[key].value.trim(); });
     region.querySelectorAll("input[data-keep]").forEach(function (field) {
-      var key = field.dataset.keep;
-      if (Object.prototype.hasOwnProperty.call(kept.fields, key)) field.value = kept.fields[key];
+      var key = field.dataset.keep, old = kept.fields[key];
+      if (kept.focus && kept.focus.key === key) {
+        field.focus({ preventScroll: true });
+        field.setSelectionRange(kept.focus.start, kept.focus.end);
+      }
+      if (!old) return;
+      lost = lost.filter(function (other) { return other !== key; });
+      field.value = old.value;
+      if (old.getAttribute("aria-invalid") !== "true") return;
+      field.setAttribute("aria-invalid", "true"); // and the words of its refusal, where they were
+      var said = old.getAttribute("aria-describedby"), words = said && kept.region.querySelector("#" + said);
+      if (words && !document.getElementById(said)) {
+        field.setAttribute("aria-describedby", said);
+        (field.closest("label") || field).after(words);
+      }
     });
     kept.notices.forEach(function (old) {
       var under = old.under === region.id ? region : region.querySelector("#" + old.under);
       var heading = under && under.querySelector(":scope > h1, :scope > h2");
       if (heading && !under.querySelector(":scope > .notice")) heading.after(old.notice);
     });
+    var notice = document.getElementById("notice"), words = document.body.dataset.paidGone;
+    if (lost.length && notice && words) { // a Paid amount whose payment is no longer owed: not sent, and said
+      var line = document.createElement("p");
+      line.className = "notice error";
+      var amounts = lost.map(function (key) { return kept.fields[key].value.trim(); });
+      line.textContent = words.replace("{amount}", amounts.join(", "));
+      notice.replaceChildren(line);
+    }
   }
   // One fetch at a time: a second one queued behind it would aim at the region the first replaces (and be
   // lost). A change heard meanwhile fetches again once the first is in; one that failed, a moment later.
@@ -224,14 +256,14 @@
     var group = document.getElementById("group");
     if (!group || !window.htmx) return;
     if (refreshing) { again = true; return; }
-    if (busy(group) || typed(group)) { setTimeout(refreshGroup, 1000); return; }
+    if (groupBusy(group)) { setTimeout(refreshGroup, 1000); return; }
     refreshing = true;
     again = false;
     var version = versionOf(group);
     var kept = null;
     function swapping(event) { // what the phone does meanwhile counts: it may have begun to type
       if (event.detail.target !== group) return;
-      if (busy(group) || typed(group)) { event.detail.shouldSwap = false; again = true; } else kept = keptOf(group);
+      if (groupBusy(group)) { event.detail.shouldSwap = false; again = true; } else kept = keptOf(group);
     }
     document.addEventListener("htmx:beforeSwap", swapping);
     function done() {

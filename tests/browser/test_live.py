@@ -154,16 +154,38 @@ def test_a_group_page_changed_elsewhere_keeps_what_this_phone_typed_and_was_told
     page.get_by_role("button", name="Add").click()
     told = page.locator("#members .notice")
     expect(told).to_contain_text("Fatou")
-    page.locator("#new-player").fill("Hawa")
     paid = page.locator(".open-payments li", has_text="Chaibou pays").get_by_role("textbox")
     paid.fill("0.25")
-    page.locator("h1").click()  # the finger leaves the box: nothing sent
+    page.locator("#new-player").fill("Hawa")  # and the phone is still there, typing
     group.rename_player(group.members().get(name="Boubacar").pk, "Moussa")  # from another phone
     expect(page.locator("#group")).to_contain_text("Moussa")
     expect(page.locator("#new-player")).to_have_value("Hawa")
+    expect(page.locator("#new-player")).to_be_focused()
     expect(paid).to_have_value("0.25")
     expect(told).to_contain_text("Fatou")
     assert page.errors == []
+
+
+def test_a_group_page_changed_elsewhere_keeps_a_refused_name_and_says_when_a_typed_payment_is_gone(
+    browser, live_server
+):
+    from matches.models import Group
+
+    group = Group.create("Vendredi", ["Mbarga", "Ngono"])
+    sitting = group.start_match("fapfap", [player.pk for player in group.members()], stake_amount=50, stake_label="€")
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    (page,) = phones_at(browser, live_server.url + group.get_absolute_url(), count=1)
+    page.locator("#new-player").fill("NGONO")
+    page.get_by_role("button", name="Add").click()
+    expect(page.locator("#members .notice")).to_contain_text("Ngono is in this group already")
+    page.locator(".open-payments").get_by_role("textbox").fill("0.25")
+    page.locator("h1").click()
+    sitting.record_hand(2, 1, {"multiplier": "2"})  # from another phone: nobody owes anything now
+    expect(page.locator("#group")).to_contain_text("Nobody owes anything")
+    expect(page.locator("#new-player")).to_have_value("NGONO")
+    expect(page.locator("#new-player")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#notice")).to_contain_text("Not sent: the Paid amount 0.25 you typed")
+    assert [error for error in page.errors if "400 (Bad Request)" not in error] == []  # (the refused add's)
 
 
 def test_a_group_page_whose_links_were_made_new_elsewhere_says_so_at_once(browser, live_server):
