@@ -188,8 +188,9 @@
 
   // --- the group page: a change reloads its region (rarely: a match ended, a player renamed) ---
   // What this phone typed and has not sent (a name to add, a Paid amount, one handed back with a refusal)
-  // goes into the fresh region's same box (data-keep names it), with the focus; what it was last told (a
-  // notice) stays. A finger on the page, an open panel, or text in any other box hold the fetch instead.
+  // goes into the fresh region's same box (data-keep names it), with the focus and caret; an open panel
+  // stays open; what it was last told (a notice) stays. A finger on the page or text in any other box hold
+  // the fetch instead.
   function typed(region) {
     return Array.prototype.some.call(region.querySelectorAll('input[type="text"]:not([data-keep])'), function (field) {
       return field.value !== field.defaultValue;
@@ -198,10 +199,11 @@
   function groupBusy(region) {
     var active = document.activeElement;
     var typing = active && region.contains(active) && active.matches("input, select, textarea") && !active.dataset.keep;
-    return fingerDown || region.querySelector("details[open]") || typing || typed(region);
+    return fingerDown || typing || typed(region);
   }
   function keptOf(region) {
-    var kept = { region: region, fields: {}, notices: [], focus: null };
+    var kept = { region: region, fields: {}, notices: [], focus: null, open: [] };
+    region.querySelectorAll("details[open][class]").forEach(function (panel) { kept.open.push(panel.className); });
     region.querySelectorAll("input[data-keep]").forEach(function (field) {
       if (field.value !== field.defaultValue || field.getAttribute("aria-invalid") === "true") {
         kept.fields[field.dataset.keep] = field;
@@ -219,20 +221,25 @@
     var lost = Object.keys(kept.fields).filter(function (key) { return kept.fields[key].value.trim(); });
     region.querySelectorAll("input[data-keep]").forEach(function (field) {
       var key = field.dataset.keep, old = kept.fields[key];
-      if (kept.focus && kept.focus.key === key) {
+      if (old) {
+        lost = lost.filter(function (other) { return other !== key; });
+        field.value = old.value;
+      }
+      if (kept.focus && kept.focus.key === key) { // (after the value: setting it moves the caret to the end)
         field.focus({ preventScroll: true });
         field.setSelectionRange(kept.focus.start, kept.focus.end);
       }
-      if (!old) return;
-      lost = lost.filter(function (other) { return other !== key; });
-      field.value = old.value;
-      if (old.getAttribute("aria-invalid") !== "true") return;
+      if (!old || old.getAttribute("aria-invalid") !== "true") return;
       field.setAttribute("aria-invalid", "true"); // and the words of its refusal, where they were
       var said = old.getAttribute("aria-describedby"), words = said && kept.region.querySelector("#" + said);
       if (words && !document.getElementById(said)) {
         field.setAttribute("aria-describedby", said);
         (field.closest("label") || field).after(words);
       }
+    });
+    kept.open.forEach(function (name) {
+      var panel = region.querySelector("details." + name.split(" ").join("."));
+      if (panel) panel.open = true;
     });
     kept.notices.forEach(function (old) {
       var under = old.under === region.id ? region : region.querySelector("#" + old.under);

@@ -156,11 +156,17 @@ def test_a_group_page_changed_elsewhere_keeps_what_this_phone_typed_and_was_told
     expect(told).to_contain_text("Fatou")
     paid = page.locator(".open-payments li", has_text="Chaibou pays").get_by_role("textbox")
     paid.fill("0.25")
-    page.locator("#new-player").fill("Hawa")  # and the phone is still there, typing
+    group.remove_player(group.members().get(name="Djibo").pk)  # from another phone
+    page.locator("details.former summary").click()  # open: its former player
+    page.locator("#new-player").fill("Hawa")  # and the phone is still there, typing, the caret after "Ha"
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
     group.rename_player(group.members().get(name="Boubacar").pk, "Moussa")  # from another phone
     expect(page.locator("#group")).to_contain_text("Moussa")
     expect(page.locator("#new-player")).to_have_value("Hawa")
     expect(page.locator("#new-player")).to_be_focused()
+    assert page.locator("#new-player").evaluate("field => [field.selectionStart, field.selectionEnd]") == [2, 2]
+    expect(page.locator("details.former")).to_have_attribute("open", "")
     expect(paid).to_have_value("0.25")
     expect(told).to_contain_text("Fatou")
     assert page.errors == []
@@ -178,6 +184,7 @@ def test_a_group_page_changed_elsewhere_keeps_a_refused_name_and_says_when_a_typ
     page.locator("#new-player").fill("NGONO")
     page.get_by_role("button", name="Add").click()
     expect(page.locator("#members .notice")).to_contain_text("Ngono is in this group already")
+    expect(page.locator("#new-player")).to_be_focused()  # the keyboard stays up, to fix the name
     page.locator(".open-payments").get_by_role("textbox").fill("0.25")
     page.locator("h1").click()
     sitting.record_hand(2, 1, {"multiplier": "2"})  # from another phone: nobody owes anything now
