@@ -133,11 +133,18 @@ async def check_versions(hub: Hub, interval: float) -> None:
 
 
 async def caught_up(hub: Hub) -> None:
-    """Once LISTEN or SUBSCRIBE holds: what changed before it did, read (else every phone looks again)."""
+    """Once LISTEN or SUBSCRIBE holds, what changed before it did: every table looks again at once (its
+    stream pushes only a newer version); a group page only when its version moved (its push has the phone
+    fetch the page), read, or every one when the read fails."""
+    for pk in hub.watched(SITTING):
+        hub.changed(SITTING, pk)
+    groups = hub.watched(GROUP)
     try:
-        await sweep(hub)
+        _, now = await sync_to_async(versions, thread_sensitive=False)([], groups) if groups else ({}, {})
     except Exception:
-        hub.everything_changed()
+        now = {}
+    for pk in groups:
+        hub.changed(GROUP, pk, now.get(pk))
 
 
 async def listen_postgres(hub: Hub) -> None:

@@ -89,11 +89,6 @@ class Hub:
         for sitting_id in [pk for pk, group in self.groups_of.items() if group == group_id]:
             self.changed(SITTING, sitting_id)
 
-    def everything_changed(self) -> None:
-        """After the feed reconnects: it may have missed notifications."""
-        for kind, pk in list(self.listeners):
-            self.changed(kind, pk)
-
     async def region(self, sitting_id: int, language: str, watching: bool) -> Region | None:
         """The sitting's region now; rendered once for all of its phones in this language."""
         return await asyncio.shield(self._rendered(sitting_id, language, watching).region)
