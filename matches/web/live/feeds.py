@@ -58,7 +58,6 @@ async def check_recent(hub: Hub) -> None:
     indexed range query each, however many tables this process shows), each change heard once. Read only
     while someone listens here and SQLite says something was committed since (sqlite_commits)."""
     read = sync_to_async(recent_changes, thread_sensitive=False)
-    read_versions = sync_to_async(versions, thread_sensitive=False)
     heard_of: dict[str, int] = {}  # what the last reads returned, so a change still in the window is not heard again
     commits = commits_of(connections["default"].settings_dict)
     while True:
@@ -86,11 +85,7 @@ async def check_recent(hub: Hub) -> None:
         # A group page shows its version with its newest match change: one opened since the change (still in
         # the window) shows it already, and is not woken to fetch the same again.
         watched = (renamed | touched) & set(hub.watched(GROUP))
-        try:
-            shown = (await read_versions([], sorted(watched)))[1] if watched else {}
-        except Exception as error:  # the database is away: wake them all, each page asks
-            logger.warning("live check failed: %s", error)
-            shown = dict.fromkeys(watched)
+        shown = await group_versions(watched)
         for pk in renamed:
             hub.group_changed(pk, shown.get(pk))
         for pk in watched - renamed:
@@ -139,12 +134,21 @@ async def caught_up(hub: Hub) -> None:
     for pk in hub.watched(SITTING):
         hub.changed(SITTING, pk)
     groups = hub.watched(GROUP)
-    try:
-        _, now = await sync_to_async(versions, thread_sensitive=False)([], groups) if groups else ({}, {})
-    except Exception:
-        now = {}
+    now = await group_versions(groups)
     for pk in groups:
         hub.changed(GROUP, pk, now.get(pk))
+
+
+async def group_versions(group_ids) -> dict[int, tuple]:
+    """The version of each group `group_ids` with its newest match change; {} when the database does not
+    answer (every page is then woken, and looks again itself)."""
+    if not group_ids:
+        return {}
+    try:
+        return (await sync_to_async(versions, thread_sensitive=False)([], sorted(group_ids)))[1]
+    except Exception as error:
+        logger.warning("live check failed: %s", error)
+        return {}
 
 
 async def listen_postgres(hub: Hub) -> None:
