@@ -166,8 +166,7 @@ class Group(TabVerbs, models.Model):
             for entry in seating:
                 if isinstance(entry, int):
                     if entry not in members:
-                        left = group.players.filter(pk=entry).values_list("name", flat=True).first()
-                        raise BadInput("players_left", name=left) if left else BadInput("player_gone")
+                        raise group.left_refusal([entry])
                     player = members[entry]
                 else:
                     player = group._new_player(entry)
@@ -293,6 +292,11 @@ class Group(TabVerbs, models.Model):
         if self.players.count() >= GROUP_PLAYERS:  # the row of each who left or was erased stays
             raise Conflict("group_players_full", max=GROUP_PLAYERS)
         return Player.objects.create(name=name, group=self)
+
+    def left_refusal(self, gone: Sequence[int]) -> BadInput:
+        """The refusal of a seating that names who has left this group (ids of no player of it: unnamed)."""
+        names = self.players.filter(pk__in=gone).order_by("name").values_list("name", flat=True)
+        return BadInput("players_left", name=", ".join(names)) if names else BadInput("player_gone")
 
     def _room_for_a_match(self, hands: int = 0) -> None:
         """Conflict unless the (locked) group keeps one more match, holding `hands` hands already."""

@@ -17,10 +17,8 @@ from matches.models import Group, Player
 from matches.web.bidi import bdi, sentence
 from matches.web.forms import END_TARGET_FIELDS, MAX_FORM_ROWS
 from matches.web.presenters.numbers import typed_amount
-from matches.web.refusals import REFUSALS, refusal_text
 from matches.web.texts import table_full
 
-GONE = REFUSALS["player_gone"]
 NOT_ON_FORM = gettext_lazy("That button is not on this form: reload the page, then try again.")
 
 SEAT = re.compile(r"m([0-9]{1,18})|n:(.{1,200})", re.DOTALL)
@@ -75,13 +73,6 @@ def posted_seating(data, members: dict[int, Player]) -> tuple[list[Seated], list
                 raise BadInput(NOT_ON_FORM)
             seating.append(Seated(name))
     return seating, gone
-
-
-def gone_words(group: Group, gone: list[int]) -> str:
-    """The refusal naming who was seated on the form and has left the group since (an id no form makes:
-    unnamed)."""
-    names = list(group.players.filter(pk__in=gone).order_by("name").values_list("name", flat=True))
-    return refusal_text(BadInput("players_left", name=", ".join(names))) if names else str(GONE)
 
 
 def last_table(group: Group, game: rules.Game, members: dict[int, Player]) -> list[Seated]:

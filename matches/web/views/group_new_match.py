@@ -22,7 +22,6 @@ from matches.web.once import Once, made_before, new_token
 from matches.web.refusals import refusal_text
 from matches.web.seating import (
     Seated,
-    gone_words,
     last_table,
     posted_seating,
     rearranged,
@@ -83,7 +82,7 @@ def new_match(request: HtmxHttpRequest, group: Group, game: str) -> HttpResponse
         action = "newcomer" if clean_name(typed) else "start"
     if gone:
         form = settings_form(entry, len(seating), posted_settings(data, entry, before, len(seating)))
-        return show_new_match(request, group, entry, members, seating, form, gone_words(group, gone), 409, typed=typed)
+        return show_new_match(request, group, entry, members, seating, form, refusal_text(group.left_refusal(gone)), 409, typed=typed)
     if action == "start":
         return start_from_group(request, group, entry, members, seating)
     try:
