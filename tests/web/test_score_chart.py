@@ -76,6 +76,30 @@ def test_chips_handed_out_again_are_a_step_of_their_own_after_the_hand_before(cl
     assert rows == [("0", [2, 2, 2]), ("1", [6, 0, 0]), ("1, then new chips for everyone", [8, 2, 2]), ("2", [7, 4, 1])]
 
 
+def test_chips_handed_out_before_hand_1_by_its_undo_are_a_step_after_the_start_and_said_under_hand_1(client):
+    sitting = Sitting.start("cat-te", NAMES[:3], starting_chips=2)
+    sitting.record_hand(1, 0, {"how": "flush"})  # B and C run out
+    sitting.reissue_chips(0)
+    sitting.undo_hand(1, sitting.hands.get(number=1).stamp)  # the chips stay, dated before hand 1
+    sitting.record_hand(1, 1, {"how": "last"})
+    page = client.get(url(sitting), **HX).content.decode()
+    rows = [(n, [int(v.replace("\u2212", "-")) for v in re.findall(r"\u2212?\d+", cells)]) for n, cells in ROW.findall(chart_of(page))]
+    assert rows == [("0", [2, 2, 2]), ("0, then new chips for everyone", [4, 4, 4]), ("1", [3, 6, 3])]
+    hands = page[page.index('<table class="hands">') :]
+    assert re.search(r"<td class=\"num\">1</td>.*Everyone received 2 more chips\.", hands, re.DOTALL)
+    history = client.get(url(sitting, "hands/")).content.decode()
+    assert re.search(r'<td class="num">1</td>.*Everyone received 2 more chips\.', history, re.DOTALL)
+
+
+def test_undoing_a_hand_before_chips_handed_out_says_the_chips_stay(client):
+    sitting = Sitting.start("cat-te", NAMES[:3], starting_chips=2)
+    sitting.record_hand(1, 0, {"how": "flush"})
+    assert "received after it stay" not in client.get(url(sitting), **HX).content.decode()
+    sitting.reissue_chips(0)
+    undo = client.get(url(sitting), **HX).content.decode()
+    assert "the hand is open to tap again. The chips everyone received after it stay.</p>" in undo
+
+
 @pytest.mark.parametrize("hands, budget", [(50, 1500), (500, 4000)])
 def test_the_chart_adds_little_to_a_taps_answer(client, hands, budget):
     """The worst case: the largest open table, a stake (money runs to large numbers), varied answers."""

@@ -37,6 +37,10 @@ def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
     seats = len(state.seats)
     start = rules.Progress.start(seats, sitting.match_end)
     hands, rows, steps = [0], [shown(sitting, 0, [0] * seats)], [start.threshold]
+    if sitting.chips_reissued and new_stacks_after(sitting, 0):  # dated before hand 1 by its undo
+        hands.append(0)
+        rows.append(shown(sitting, 0, [0] * seats, then_new_stacks=True))
+        steps.append(start.threshold)
     as_kept = not sitting.rules.uses_chips and not sitting.stake_amount  # the tally shows the totals
     for number in keep[1:]:
         hand = held.get(number)

@@ -246,6 +246,15 @@ class TableState(Table):
             for hand in self.recent_hands
         ]
 
+    @cached_property
+    def before_first(self) -> list[str]:
+        """What happened before hand 1 (the table changed; chips handed out, dated so by an undo of hand 1),
+        said under hand 1's row when it is shown."""
+        if not self.recent_hands or self.recent_hands[-1].number != 1:
+            return []
+        handed_out = self.handed_out_after(0)
+        return [*self.changed_after(0), *([handed_out] if handed_out else [])]
+
     def scores_of(self, hand: Hand) -> SafeString:
         """Every player's points in `hand` when others than the winner scored, winner first, then the others
         by name, names in <bdi> ("Ali +5, Bintou −3"); "" when only the winner scored. Source: RULES.md
