@@ -2,6 +2,7 @@
 showing the table at once, in its language, across worker processes and app servers."""
 
 import os
+import re
 import time
 
 import pytest
@@ -26,6 +27,12 @@ def tap(server, sitting, number, winner):
     answer = phone.post(f"{server}/s/{sitting.token}/tap/", {"number": number, "winner": winner})
     assert answer.status == 200, answer.body[:300]
     return time.monotonic()
+
+
+def group_page_version(server, group):
+    """The version the group page names to its stream, as a phone loads it."""
+    body = Phone().get(f"{server}/g/{group.token}/").body
+    return re.search(r'id="group" class="group" data-version="([^"]*)"', body)[1]
 
 
 def test_a_tap_reaches_every_connected_phone_within_a_second_as_the_new_table(tmp_path):
@@ -99,9 +106,8 @@ def test_the_watch_screen_is_live_without_member_controls_and_follows_a_rematch(
 def test_the_group_page_hears_of_its_matches_and_its_own_changes(tmp_path):
     group = Group.create("Vendredi", NAMES)
     sitting = group.start_match("agram", [player.pk for player in group.members()])
-    group.refresh_from_db()
     with gunicorn(tmp_path) as server:
-        with EventStream(f"{server}/g/{group.token}/events/?v={group.version}") as page:
+        with EventStream(f"{server}/g/{group.token}/events/?v={group_page_version(server, group)}") as page:
             tap(server, sitting, 1, 2)
             assert page.next(timeout=3).name == "changed"
             group.rename_player(group.members()[0].pk, "Aminata")
@@ -116,10 +122,20 @@ def test_a_group_page_opened_just_after_a_change_is_not_told_of_it_again(tmp_pat
     sitting = group.start_match("agram", [player.pk for player in group.members()])
     with gunicorn(tmp_path, LIVE_HEARTBEAT_SECONDS="0.5") as server:
         tap(server, sitting, 1, 2)
-        group.refresh_from_db()
-        with EventStream(f"{server}/g/{group.token}/events/?v={group.version}") as page:
+        with EventStream(f"{server}/g/{group.token}/events/?v={group_page_version(server, group)}") as page:
             assert page.next(timeout=20, heartbeats=2) is None  # heartbeats only
             group.rename_player(group.members()[0].pk, "Aminata")
+            assert page.next(timeout=3).name == "changed"
+
+
+def test_a_group_page_back_after_a_hand_recorded_while_it_was_away_is_told(tmp_path):
+    """The group's own version did not move (a hand is its match's change), yet its standings did."""
+    group = Group.create("Vendredi", NAMES)
+    sitting = group.start_match("agram", [player.pk for player in group.members()])
+    with gunicorn(tmp_path) as server:
+        shown = group_page_version(server, group)
+        tap(server, sitting, 1, 2)  # the page's phone offline meanwhile: its stream reconnects with the same ?v=
+        with EventStream(f"{server}/g/{group.token}/events/?v={shown}") as page:
             assert page.next(timeout=3).name == "changed"
 
 

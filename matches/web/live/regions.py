@@ -86,13 +86,28 @@ def versions(sitting_ids: list[int], group_ids: list[int]) -> tuple[dict[int, in
     """The current version of each sitting, and of each group with its newest match change: one query each."""
     try:
         sittings = dict(Sitting.objects.filter(pk__in=sitting_ids).values_list("id", "version")) if sitting_ids else {}
-        groups = {}
-        if group_ids:
-            rows = Group.objects.filter(pk__in=group_ids).annotate(latest=Max("sittings__changed_at"))
-            groups = {pk: (version, latest) for pk, version, latest in rows.values_list("id", "version", "latest")}
-        return sittings, groups
+        return sittings, group_versions_of(group_ids) if group_ids else {}
     finally:
         release_connection()
+
+
+def group_versions_of(group_ids: list[int]) -> dict[int, tuple]:
+    """Each group's version with its newest match change: a group page shows its matches' standings too."""
+    rows = Group.objects.filter(pk__in=group_ids).annotate(latest=Max("sittings__changed_at"))
+    return {pk: (version, latest) for pk, version, latest in rows.values_list("id", "version", "latest")}
+
+
+def shown_version(pair: tuple | None) -> str:
+    """A group's version as its page names it to its stream (`?v=`): "<version>-<newest change, in µs>"."""
+    if pair is None:
+        return ""
+    version, latest = pair
+    return f"{version}-{round(latest.timestamp() * 1_000_000) if latest else 0}"
+
+
+def group_shown(group: Group) -> str:
+    """The version a group page shows, read in its snapshot."""
+    return shown_version(group_versions_of([group.pk]).get(group.pk))
 
 
 @afresh

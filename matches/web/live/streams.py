@@ -21,7 +21,7 @@ from django.views.decorators.http import require_safe
 from matches.models import Group, Sitting
 from matches.web.live.feeds import hub
 from matches.web.live.hub import GROUP, PENDING, SITTING, Hub, Listener
-from matches.web.live.regions import Region, find, versions
+from matches.web.live.regions import Region, find, shown_version, versions
 from matches.web.tokens import link_field
 
 RETRY_MS = 2000  # how soon a phone's browser reconnects after the connection drops
@@ -118,11 +118,14 @@ async def group_stream(request: HttpRequest, link: str, token: str) -> HttpRespo
         found = await reached_by(Group, link, token)
         if found is None:
             return HttpResponse(status=404)
-        group_id, version, _ = found
+        group_id, _, _ = found
         _, now = await sync_to_async(versions, thread_sensitive=False)([], [group_id])
     except DatabaseError:
         return try_again()
-    return event_stream(group_events_of(group_id, now.get(group_id), version != seen_version(request)))
+    # Its page names the version it shows, its matches' newest change included: a hand recorded while the
+    # phone was away (the group's own version unchanged) is caught up too.
+    missed = shown_version(now.get(group_id)) != request.GET.get("v", "")
+    return event_stream(group_events_of(group_id, now.get(group_id), missed))
 
 
 async def group_events_of(group_id: int, now: object, missed: bool) -> AsyncIterator[str]:

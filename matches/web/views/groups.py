@@ -25,6 +25,7 @@ from matches.services.tab import read_tab
 from matches.web.presenters.tab import tab_context
 from matches.web.views.figures import tonight
 from matches.web.views.links import qr_svg, shareable_url
+from matches.web.live.regions import group_shown
 
 REMEMBERED_GROUPS = 20  # groups a phone keeps on its home screen
 MATCHES_SHOWN = 50  # newest matches listed on the group page
@@ -94,6 +95,7 @@ def group_context(request: HtmxHttpRequest, group: Group, watching: bool = False
     token = group.watch_token if watching else group.token
     context = {
         "group": group,
+        "shown_version": group_shown(group),
         "name": group_name(group),
         "members": [p for p in players if not p.left],
         "former": [] if watching else [p for p in players if p.left],

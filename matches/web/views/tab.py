@@ -23,6 +23,7 @@ from matches.web.refusals import refusal_text
 from matches.web.views.common import HtmxHttpRequest, action, known_phone, phone_id, reached
 from matches.web.views.figures import nights
 from matches.web.views.groups import group_name, group_page
+from matches.web.live.regions import group_shown
 
 HISTORY_NIGHTS = 60  # the newest nights the tab's page lists
 HISTORY_PAYMENTS = 200  # the newest payments it lists
@@ -144,6 +145,7 @@ def tab_response(request: HtmxHttpRequest, group: Group, notice: str = "", statu
     ]
     context = {
         "group": group,
+        "shown_version": group_shown(group),
         "name": group_name(group),
         "nights": nights(tab.read.every_match, names, shown=HISTORY_NIGHTS),
         "payments": payments,
