@@ -151,9 +151,9 @@
   function tapInputs(table) {
     return table.querySelectorAll('form[action$="/tap/"] input[name="number"]');
   }
-  function describe(op) {
+  function describe(op, onTable) {
     if (op.kind === "undo") return fill(words.offlineUndo, { number: op.number });
-    var line = fill(words.offlineWaiting, { number: op.number, name: op.name });
+    var line = fill(onTable ? words.offlineOnTable : words.offlineWaiting, { number: op.number, name: op.name });
     return op.how ? line + " (" + op.how + ")" : line;
   }
   function apply() {
@@ -163,6 +163,7 @@
     showBox();
     var inputs = tapInputs(table);
     var open = inputs.length ? Number(inputs[0].value) : null;
+    var served = open;  // the server's open hand: a waiting tap before it found its hand recorded already
     state.ops.forEach(function (op) { open = op.kind === "tap" ? Number(op.number) + 1 : Number(op.number); });
     var ops = state.ops;
     var fingerprint = table.querySelector("[data-fingerprint]");
@@ -191,8 +192,11 @@
     hide(table.querySelector("details.undo"));  // Undo takes back the last waiting tap first
     var list = element("ol", "waiting");
     ops.forEach(function (op, index) {
-      var item = element("li", "", describe(op));
-      if (index === ops.length - 1) {
+      // Recorded already (its answer lost, or another phone agreed): sending it confirms it or says who won
+      // instead. Not to be taken back here: it counts, and Undo takes it back once it is sent.
+      var onTable = op.kind === "tap" && served !== null && Number(op.number) < served;
+      var item = element("li", "", describe(op, onTable));
+      if (index === ops.length - 1 && !onTable) {
         var drop = element("button", "small", words.offlineDrop);
         drop.type = "button";
         drop.dataset.waitingDrop = "";

@@ -19,6 +19,7 @@ from tests.browsers import (
     open_phone,
     ready_offline,
     shot,
+    stream_open,
     watch_console,
     winners,
 )
@@ -309,3 +310,25 @@ def test_a_tap_whose_answer_was_lost_is_sent_again_with_its_key_and_an_undo_mean
     expect(page.get_by_text("Hand 1 was undone at")).to_be_visible()
     assert sitting.hands.count() == 0
     assert len(sent) == 1 and re.search(r"(^|&)key=[0-9a-f]{24}(&|$)", sent[0])  # made on the phone as it tapped
+
+
+def test_a_waiting_tap_whose_hand_the_table_shows_recorded_says_so_and_cannot_be_taken_back(browser, live_server):
+    """Its answer lost, its hand pushed as recorded: "Take back" would leave the hand counted, unsaid."""
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou"])
+    page = open_phone(browser, clock=True)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    stream_open(page)
+
+    def answer_lost(route):
+        route.fetch()  # the server records it...
+        route.abort()  # ...and the answer never reaches the phone
+
+    page.route("**/tap/", answer_lost)
+    page.get_by_role("button", name="Boubacar").click()
+    expect(page.locator(".waiting li")).to_have_text("Hand 1: Boubacar, on the table already; this phone is confirming it")
+    expect(page.locator(".hands td .name")).to_have_text(["Boubacar"])  # the push of its own hand
+    expect(page.locator("[data-waiting-drop]")).to_have_count(0)
+    page.unroute("**/tap/")
+    page.clock.run_for(RETRY_MS + 1000)
+    expect(page.locator(".waiting li")).to_have_count(0)
+    assert sitting.hands.count() == 1
