@@ -87,10 +87,12 @@ class ReceiptVerbs:
             **hands,
         )
 
-    def undone_since(self, number: int, seen: int, phone: str = "") -> Receipt | None:
+    def undone_since(self, number: int, seen: int, phone: str = "", open_number: int | None = None) -> Receipt | None:
         """The undo of hand `number` made after a phone showed version `seen`, if any; not one `phone`
-        made itself (it knew: its undo and its tap waited in order on it)."""
-        undos = self.receipts.filter(verb=Receipt.Verb.UNDO, number=number, version__gt=seen)
+        made itself (it knew: its undo and its tap waited in order on it). With `open_number` below `number`
+        (a tap for a hand not open yet), the undo of any hand from the open one on: why it is not open."""
+        first = min(number, open_number) if open_number is not None else number
+        undos = self.receipts.filter(verb=Receipt.Verb.UNDO, number__range=(first, number), version__gt=seen)
         return (undos.exclude(by_phone=phone) if phone else undos).last()
 
 

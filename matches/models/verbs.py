@@ -135,7 +135,7 @@ class SittingVerbs:
                 hand = self._same_as_recorded(table, number, winner, extras)
                 if hand is not None:
                     return Recorded(hand, *before, again=True)
-                if seen is not None and (undone := self.undone_since(number, seen, by.phone)) is not None:
+                if seen is not None and (undone := self.undone_since(number, seen, by.phone, table.open_number)) is not None:
                     raise UndoneSince(undone)
                 hand = self._record(table, number, winner, extras, by, group_hands)
                 self._receipt(Receipt.Verb.TAP, key, number, by, after=as_kept(hand, seats), last=number)

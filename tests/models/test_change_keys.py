@@ -3,7 +3,7 @@ answer was lost, a waiting tap sent again), whenever it arrives, does nothing a 
 
 import pytest
 
-from matches.domain.errors import TableError
+from matches.domain.errors import Conflict, TableError
 from matches.models import Recorder, Repeated, Sitting, UndoneSince
 
 pytestmark = pytest.mark.django_db
@@ -64,6 +64,21 @@ def test_a_tap_that_waited_while_its_hand_was_undone_is_refused_with_that_undo()
     assert sitting.hands.count() == 1
     fresh = Sitting.objects.get(pk=sitting.pk).version
     assert sitting.record_hand(2, 2, by=B, key="b-again", seen=fresh).hand.number == 2  # a tap made after it counts
+
+
+def test_a_tap_for_the_hand_after_one_undone_since_it_was_seen_is_refused_with_that_undo():
+    """Phone B showed hand 3 open; phone A undid hand 2 meanwhile: B's tap for hand 3 says why it went nowhere."""
+    sitting = Sitting.start("agram", ["Ana", "Ben", "Chloé"])
+    sitting.record_hand(1, 0)
+    sitting.record_hand(2, 1, by=A)
+    seen = Sitting.objects.get(pk=sitting.pk).version
+    sitting.undo_hand(2, by=A, key="a-undo")
+    with pytest.raises(UndoneSince) as late:
+        sitting.record_hand(3, 2, by=B, key="b-tap", seen=seen)
+    assert (late.value.receipt.number, late.value.receipt.by_phone) == (2, "phoneA")
+    with pytest.raises(Conflict):  # a tap that had seen the undo: simply not the open hand
+        sitting.record_hand(3, 2, by=B, key="b-again", seen=Sitting.objects.get(pk=sitting.pk).version)
+    assert sitting.hands.count() == 1
 
 
 def test_the_same_key_at_another_table_is_another_change():
