@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+import secrets
 import time
 
 import httpx
@@ -80,6 +81,8 @@ class Phone:
         headers = {**HTMX, "X-CSRFToken": self.csrf, "Origin": self.origin,
                    "HX-Current-URL": f"{self.origin}/s/{table.token}/"}
         fields = {"number": number, "winner": table.winners[number % len(table.winners)]}
+        if table.side == "app":  # as its page's form and app.js send it: the version shown, the tap's own key
+            fields.update(seen=self.version, key=secrets.token_hex(12))
         started = time.perf_counter()
         answer = await self.send("POST", f"/s/{table.token}/tap/", headers, data=fields)
         seconds, version = time.perf_counter() - started, version_of(table, answer)
