@@ -48,7 +48,7 @@
       failures += 1; // the browser reconnects by itself, sending the last event's id
       if (source.readyState === 2) { // closed for good (an error answer): try again later
         source = null;
-        setTimeout(connect, POLL_MS * failures);
+        setTimeout(connect, POLL_MS * Math.min(failures, 2)); // a group page has no poll: back within 10 s
       }
     });
   }
@@ -65,6 +65,7 @@
   // --- not sure of the table: said above it, so that nobody trusts an old score ---
   function behind() {
     if (!live() || document.querySelector("#offline .offline-line")) return false; // offline.js says it (a table)
+    if (!navigator.onLine && !document.getElementById("table")) return true; // a group page: offline.js is a table's
     if (streaming()) return false;
     return Date.now() - sure > (polling() ? 2 * POLL_MS + BEHIND_MS : BEHIND_MS);
   }

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from matches.domain.errors import AlreadyRecorded
 from matches.models import Group, Sitting
 
-from tests.browsers import open_phone, shot, stream_open, wait_for_push, watch_console
+from tests.browsers import open_phone, shot, stream_open, until, wait_for_push, watch_console
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
@@ -126,20 +126,42 @@ def test_a_phone_whose_stream_is_refused_says_it_is_behind_then_catches_up(brows
     shows_the_servers_table(page, sitting, "Main")
 
 
-def test_a_group_page_without_network_says_it_is_behind_then_catches_up(browser, live_server):
+@pytest.mark.parametrize("where", ["", "tab/"])
+def test_a_group_page_without_network_says_it_is_behind_at_once_then_catches_up(browser, live_server, where):
+    """The group page and its tab: the phone knows it went offline, so the page says so without waiting."""
     group = Group.create("Vendredi", NAMES)
     page = open_phone(browser, "360x640", clock=True, locale="fr-FR")
-    page.goto(live_server.url + group.get_absolute_url())
+    page.goto(live_server.url + group.get_absolute_url() + where)
     stream_open(page)
     page.context.set_offline(True)
     group.rename_player(group.members()[0].pk, "Aminata")  # from another phone
-    page.clock.run_for(15_000)
+    page.clock.run_for(1000)
     expect(page.locator("#behind")).to_contain_text("Pas à jour : ce téléphone a perdu le fil du groupe")
     page.context.set_offline(False)
     page.clock.run_for(3000)
-    expect(page.locator("#group")).to_contain_text("Aminata")
+    if not where:
+        expect(page.locator("#group")).to_contain_text("Aminata")
     page.clock.run_for(1000)
     expect(page.locator("#behind")).to_have_count(0)
+
+
+def test_a_group_page_whose_stream_was_refused_a_long_while_catches_up_within_ten_seconds(browser, live_server):
+    """A proxy answering 502 again and again: the page has no poll, so its stream tries again at most 10 s apart."""
+    group = Group.create("Vendredi", NAMES)
+    page = open_phone(browser, "360x640", clock=True)
+    page.goto(live_server.url + group.get_absolute_url())
+    stream_open(page)
+    refused = f"**/g/{group.token}/events/**"
+    tries = []
+    page.route(refused, lambda route: (tries.append(1), route.fulfill(status=502, body="Bad Gateway")))
+    page.evaluate("window.dispatchEvent(new Event('offline')); window.dispatchEvent(new Event('online'))")  # stream anew
+    for count in range(1, 6):
+        until(page, lambda: len(tries) >= count)  # each try fails...
+        page.clock.run_for(10_000)  # ...and the next comes within 10 s
+    group.rename_player(group.members()[0].pk, "Aminata")  # from another phone
+    page.unroute(refused)
+    page.clock.run_for(10_000)
+    until(page, lambda: "Aminata" in page.locator("#group").inner_text())
 
 
 def test_a_group_page_whose_fetch_failed_fetches_again_by_itself(browser, live_server):
