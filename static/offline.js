@@ -153,7 +153,8 @@
   }
   function describe(op, onTable) {
     if (op.kind === "undo") return fill(words.offlineUndo, { number: op.number });
-    var line = fill(onTable ? words.offlineOnTable : words.offlineWaiting, { number: op.number, name: op.name });
+    var said = onTable ? words.offlineOnTable : op.sent ? words.offlineSent : words.offlineWaiting;
+    var line = fill(said, { number: op.number, name: op.name });
     return op.how ? line + " (" + op.how + ")" : line;
   }
   function apply() {
@@ -194,9 +195,10 @@
     ops.forEach(function (op, index) {
       // Recorded already (its answer lost, or another phone agreed): sending it confirms it or says who won
       // instead. Not to be taken back here: it counts, and Undo takes it back once it is sent.
+      // Sent with no answer (it may have been recorded): the same, once the server answers.
       var onTable = op.kind === "tap" && served !== null && Number(op.number) < served;
       var item = element("li", "", describe(op, onTable));
-      if (index === ops.length - 1 && !onTable) {
+      if (index === ops.length - 1 && !onTable && !op.sent) {
         var drop = element("button", "small", words.offlineDrop);
         drop.type = "button";
         drop.dataset.waitingDrop = "";
@@ -282,8 +284,8 @@
   function keep(op) {
     if (op.kind === "undo") {
       var last = state.ops[state.ops.length - 1];
-      if (last && last.kind === "tap") state.ops.pop();  // a tap not sent yet: just forget it
-      else if (!last) state.ops.push(op);
+      if (last && last.kind === "tap" && !last.sent) state.ops.pop();  // a tap never sent: just forget it
+      else if (!last || last.kind === "tap") state.ops.push(op);  // after one that may be recorded: in order
     } else {
       state.ops.push(op);
     }
@@ -339,6 +341,7 @@
     var op = sent.get(event.detail.elt);
     if (op) {
       sent.delete(event.detail.elt);
+      op.sent = true;  // it left the phone: the server may have recorded it
       event.detail.queued = true;  // app.js: no "not saved" mark, the tap waits on the table instead
       keep(op);
     } else {
@@ -354,6 +357,7 @@
     var op = event.detail.xhr && event.detail.xhr.status >= 500 && sent.get(event.detail.elt);
     if (!op) return;
     sent.delete(event.detail.elt);
+    op.sent = event.detail.xhr.status !== 503;  // the app's 503 saved nothing; a proxy's 502 or 504 cannot say
     event.detail.queued = true;  // app.js: no "not saved" mark, the tap waits on the table instead
     keep(op);
     schedule(RETRY_MS);
@@ -417,7 +421,12 @@
             body.setAttribute("hx-headers", JSON.stringify({ "X-CSRFToken": renewed }));
             if (!op.renewed) { op.renewed = true; schedule(0); return; }
           }
-          if (response.status >= 500 || response.status === 429) { showBox(); schedule(RETRY_MS); return; }
+          if (response.status >= 500 || response.status === 429) {
+            if (response.status >= 500 && response.status !== 503 && !op.sent) { op.sent = true; save(); apply(); }
+            showBox();
+            schedule(RETRY_MS);
+            return;
+          }
           state.ops.shift();
           if (response.status >= 400) refusal(op, html);
           save();
@@ -433,6 +442,7 @@
       .catch(function () {
         sending = false;
         noAnswer = true;
+        if (!op.sent) { op.sent = true; save(); apply(); }
         showBox();
         schedule(RETRY_MS);
       });

@@ -132,7 +132,8 @@ def test_a_tap_that_gets_no_answer_waits_on_the_table_and_is_sent_once_the_netwo
     page.goto(f"{live_server.url}/s/{sitting.token}/")
     page.route("**/tap/", lambda route: route.abort("internetdisconnected"))  # the Wi-Fi drops, unnoticed
     tap(page, "Djibo")
-    expect(page.locator(".waiting li")).to_have_text("Hand 1: Djibo, waiting to send Take back")
+    # It left the phone and the server may have it: said so, and not to be taken back until it answers.
+    expect(page.locator(".waiting li")).to_have_text("Hand 1: Djibo, sent, no answer yet")
     expect(page.locator(".offline-line")).to_be_visible()
     assert page.locator(".failed").count() == 0  # no "not saved" mark: the tap is kept
     tap(page, "Aïcha")  # the table plays on: hand 2 waits behind hand 1
@@ -327,6 +328,27 @@ def test_a_waiting_tap_whose_hand_the_table_shows_recorded_says_so_and_cannot_be
     page.get_by_role("button", name="Boubacar").click()
     expect(page.locator(".waiting li")).to_have_text("Hand 1: Boubacar, on the table already; this phone is confirming it")
     expect(page.locator(".hands td .name")).to_have_text(["Boubacar"])  # the push of its own hand
+    expect(page.locator("[data-waiting-drop]")).to_have_count(0)
+    page.unroute("**/tap/")
+    page.clock.run_for(RETRY_MS + 1000)
+    expect(page.locator(".waiting li")).to_have_count(0)
+    assert sitting.hands.count() == 1
+
+
+def test_a_tap_sent_without_an_answer_says_so_and_cannot_be_taken_back_before_the_server_answers(browser, live_server):
+    """The server may have recorded it (it did here): taking it back would leave the hand counted, unsaid."""
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou"])
+    page = open_phone(browser, clock=True)
+    page.route("**/s/*/{events,poll}/**", lambda route: route.abort())  # nor can the table show it yet
+    page.goto(live_server.url + sitting.get_absolute_url())
+
+    def answer_lost(route):
+        route.fetch()  # the server records it...
+        route.abort()  # ...and the answer never reaches the phone
+
+    page.route("**/tap/", answer_lost)
+    page.get_by_role("button", name="Boubacar").click()
+    expect(page.locator(".waiting li")).to_have_text("Hand 1: Boubacar, sent, no answer yet")
     expect(page.locator("[data-waiting-drop]")).to_have_count(0)
     page.unroute("**/tap/")
     page.clock.run_for(RETRY_MS + 1000)

@@ -39,7 +39,18 @@ def test_another_phones_tap_that_waited_through_an_undo_is_refused_with_when_and
     client.post(url(sitting, "undo/"), {"number": 1, "stamp": sitting.hands.get().stamp, "key": "a-undo"}, **HX)
     late = Client().post(url(sitting, "tap/"), {"number": 1, "winner": 3, "key": "b-tap", "seen": seen}, **HX)
     assert late.status_code == 409 and sitting.hands.count() == 0
-    assert "on another phone, after this tap was made" in words(late)
+    assert "on another phone, before this phone showed it: nothing was recorded" in words(late)
+
+
+def test_a_tap_refused_for_an_undo_it_had_not_seen_names_the_phone_that_undid_it_by_its_owner(client):
+    sitting = Sitting.start("agram", NAMES[:3])
+    client.post(url(sitting, "me/"), {"seat": 2})  # "this phone belongs to" the second player
+    client.post(url(sitting, "tap/"), {"number": 1, "winner": 2, "key": "a-tap"}, **HX)
+    seen = Sitting.objects.get(pk=sitting.pk).version
+    client.post(url(sitting, "undo/"), {"number": 1, "stamp": sitting.hands.get().stamp, "key": "a-undo"}, **HX)
+    late = Client().post(url(sitting, "tap/"), {"number": 2, "winner": 3, "key": "b-tap", "seen": seen}, **HX)
+    assert late.status_code == 409
+    assert "Hand 1 was undone at" in words(late) and f"on {NAMES[1]}’s phone, before this phone showed it" in words(late)
 
 
 def test_a_copy_of_a_tap_after_its_hand_was_undone_and_recorded_again_says_who_won_it_since(client):

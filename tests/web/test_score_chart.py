@@ -81,6 +81,7 @@ def test_chips_handed_out_before_hand_1_by_its_undo_are_a_step_after_the_start_a
     sitting.record_hand(1, 0, {"how": "flush"})  # B and C run out
     sitting.reissue_chips(0)
     sitting.undo_hand(1, sitting.hands.get(number=1).stamp)  # the chips stay, dated before hand 1
+    assert '<p class="hint"><em>Everyone received 2 more chips.</em></p>' in client.get(url(sitting), **HX).content.decode()
     sitting.record_hand(1, 1, {"how": "last"})
     page = client.get(url(sitting), **HX).content.decode()
     rows = [(n, [int(v.replace("\u2212", "-")) for v in re.findall(r"\u2212?\d+", cells)]) for n, cells in ROW.findall(chart_of(page))]
@@ -89,6 +90,7 @@ def test_chips_handed_out_before_hand_1_by_its_undo_are_a_step_after_the_start_a
     assert re.search(r"<td class=\"num\">1</td>.*Everyone received 2 more chips\.", hands, re.DOTALL)
     history = client.get(url(sitting, "hands/")).content.decode()
     assert re.search(r'<td class="num">1</td>.*Everyone received 2 more chips\.', history, re.DOTALL)
+    assert "New stacks for everyone before hand 2" in history and "They count before hand 1 now: a hand before them was undone." in history
 
 
 def test_undoing_a_hand_before_chips_handed_out_says_the_chips_stay(client):

@@ -13,23 +13,36 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext
 from matches.domain.names import by_name, shared
 from matches.domain.settlement import hand_gains
 from matches.models import Hand, Receipt
-from matches.web.bidi import bdi, sentence
+from matches.web.bidi import bdi, joined, sentence
 from matches.web.presenters.numbers import money_text, signed_points
 from matches.web.presenters.table_state import TableState
 
 
-def undone_words(state: TableState, undo: Receipt) -> str:
-    """A tap whose hand was undone after the tap was made: when, on which phone, and who won it since if it
-    was recorded again (then tapping again would be for the next hand)."""
+def undone_words(state: TableState, undo: Receipt, unseen: bool = False) -> str:
+    """A tap whose hand was undone after the tap was made (`unseen`: after the table its phone showed, the tap
+    made before or after it): when, on which phone, and who won it since if it was recorded again (then
+    tapping again would be for the next hand)."""
     when = formats.time_format(timezone.localtime(undo.at, state.sitting.zone), "H:i")
-    values = {"number": undo.number, "time": when, "who": state.who(None, undo.by_phone) or _("another phone")}
+    values = {"number": undo.number, "time": when, "who": who_made(state, undo)}
     again = state.sitting.hands.filter(number=undo.number).exclude(winner=None).select_related("winner__player").first()
     if again is not None:
-        words = _(
-            "Hand %(number)d was undone at %(time)s on %(who)s, after this tap was made, then recorded again: "
-            "%(name)s. Nothing was recorded from this tap."
+        words = (
+            _(
+                "Hand %(number)d was undone at %(time)s on %(who)s, before this phone showed it, then recorded "
+                "again: %(name)s. Nothing was recorded from this tap."
+            )
+            if unseen
+            else _(
+                "Hand %(number)d was undone at %(time)s on %(who)s, after this tap was made, then recorded again: "
+                "%(name)s. Nothing was recorded from this tap."
+            )
         )
         return sentence(words, {**values, "name": bdi(again.winner.name)})
+    if unseen:
+        return _(
+            "Hand %(number)d was undone at %(time)s on %(who)s, before this phone showed it: nothing was recorded. "
+            "Tap the winner again if that hand needs it."
+        ) % values
     return _(
         "Hand %(number)d was undone at %(time)s on %(who)s, after this tap was made: nothing was recorded. "
         "Tap the winner again if that hand needs it."
@@ -169,14 +182,27 @@ def other_changes(state: TableState) -> list[str]:
     """The match's changes that are no hand (its end, new stacks of chips, its rematch), newest first:
     what, when and on which phone."""
     found = state.sitting.receipts.filter(verb__in=list(OTHER_CHANGES)).order_by("-pk")[:TAKEN_BACK_SHOWN]
-    return [
-        OTHER_CHANGES[receipt.verb] % {
+    moved = chips_moved(state.sitting) if state.sitting.chips_reissued else {}
+    lines = []
+    for receipt in found:
+        line = OTHER_CHANGES[receipt.verb] % {
             "number": receipt.number or 1,
             "time": formats.time_format(timezone.localtime(receipt.at, state.sitting.zone), "H:i"),
             "who": who_made(state, receipt),
         }
-        for receipt in found
-    ]
+        if receipt.pk in moved:
+            now = _("They count before hand %(number)d now: a hand before them was undone.") % {"number": moved[receipt.pk]}
+            line = joined([line, now])
+        lines.append(line)
+    return lines
+
+
+def chips_moved(sitting) -> dict[int, int]:
+    """{receipt: hand} for each handing out of chips that an undo dated before an earlier hand than its
+    receipt says. The newest receipts go with the newest batches (older batches may have none)."""
+    batches = list(sitting.reissued_before)
+    made = list(sitting.receipts.filter(verb=Receipt.Verb.CHIPS).order_by("pk").values_list("pk", "number"))
+    return {pk: batch for (pk, number), batch in zip(reversed(made), reversed(batches)) if batch != number}
 
 
 VOWELS = set("aeiou")

@@ -249,8 +249,8 @@ class TableState(Table):
     @cached_property
     def before_first(self) -> list[str]:
         """What happened before hand 1 (the table changed; chips handed out, dated so by an undo of hand 1),
-        said under hand 1's row when it is shown."""
-        if not self.recent_hands or self.recent_hands[-1].number != 1:
+        said under hand 1's row when it is shown, or alone before any hand."""
+        if self.recent_hands and self.recent_hands[-1].number != 1:
             return []
         handed_out = self.handed_out_after(0)
         return [*self.changed_after(0), *([handed_out] if handed_out else [])]

@@ -8,9 +8,8 @@ from operator import attrgetter
 import segno
 from django.conf import settings
 from django.http.request import split_domain_port
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import mark_safe
 
 from matches.domain.names import by_name
 from matches.models import Sitting
@@ -37,16 +36,15 @@ def shareable_url(request: HtmxHttpRequest, path: str) -> str:
     return url
 
 
-def share_panel(request: HtmxHttpRequest, sitting: Sitting, state: TableState) -> SafeString:
-    """The share panel: links, QR code, and this phone's seat among `state`'s seats."""
+def share_context(request: HtmxHttpRequest, sitting: Sitting, state: TableState) -> dict:
+    """What the share panel (_share.html, in the table page's render) shows: links, QR code, and this
+    phone's seat among `state`'s seats."""
     member_url = shareable_url(request, sitting.get_absolute_url())
-    context = {
-        "sitting": sitting,
-        "table": state,
+    return {
+        "share": True,
         "member_url": member_url,
         "watch_url": shareable_url(request, reverse("watch", args=[sitting.watch_token])),
         "qr": mark_safe(qr_svg(member_url)),  # noqa: S308 - segno's own SVG markup
         "my_seat": claimed_seat(request, sitting),
         "seats_by_name": by_name(state.playing_seats, attrgetter("name")),  # a list of people reads by name
     }
-    return render_to_string("matches/_share.html", context, request)

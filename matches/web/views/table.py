@@ -42,7 +42,7 @@ from matches.web.views.limits import STARTS, over_limit
 from matches.web.live.prerendered import keep
 from matches.web.outages import exact
 from matches.web.live.regions import Region
-from matches.web.views.links import share_panel
+from matches.web.views.links import share_context
 from matches.web.presenters.region import kept_middle, region_context
 
 
@@ -71,7 +71,7 @@ def table_response(
     if not watching:  # what this phone saw (a phone without JavaScript says so here) or made; app.js keeps it too
         context["seen_changes"] = set(request.session.get("seen_changes", []))
     if not swap and not watching:
-        context["share"] = share_panel(request, sitting, state)
+        context.update(share_context(request, sitting, state))
     if swap and not watching and not sitting.is_finished:  # (the standings' forms and links are this phone's)
         keep_for_the_push(sitting, context)
     response = page_or_partial(request, "matches/table.html", "table", context, status=status)
@@ -91,7 +91,7 @@ def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> 
     if isinstance(refusal, Repeated):
         return repeated(request, sitting, refusal.receipt, state)
     if isinstance(refusal, UndoneSince):
-        return table_response(request, sitting, undone_words(state, refusal.receipt), refusal.status, state=state)
+        return table_response(request, sitting, undone_words(state, refusal.receipt, unseen=True), refusal.status, state=state)
     text = refusal_text(refusal)
     if isinstance(refusal, AlreadyRecorded) and "winner" in refusal.params:
         # The answers that stood too: two phones may agree on the winner, not on how the hand was won.
