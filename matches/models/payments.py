@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from matches.domain.errors import BadInput, Conflict
 from matches.models.options import STAKE_LABEL_MAX_LENGTH
-from matches.models.receipts import KEY_MAX_LENGTH
+from matches.models.receipts import KEY_MAX_LENGTH, keyed
 from matches.models.zones import night_of
 
 LARGEST_PAYMENT = 10**15  # smallest units (matches.domain.money): more than any tab a group at its limits runs up
@@ -85,7 +85,7 @@ class TabVerbs:
             raise BadInput("payment_currency")
         with transaction.atomic():
             group = self._lock()
-            if key and (first := group.payments.filter(key=key).first()) is not None:
+            if key and (first := group.payments.filter(keyed(key)).first()) is not None:
                 return first
             pair = group.payments.filter(payer_id=payer, payee_id=payee, currency=currency, taken_back_at=None)
             if after is not None and pair.filter(pk__gt=after).exists():

@@ -53,3 +53,34 @@ def test_changed_since():
     now = timezone.now()
     assert sitting in Sitting.objects.changed_since(now - datetime.timedelta(seconds=5))
     assert sitting not in Sitting.objects.changed_since(now + datetime.timedelta(seconds=5))
+
+
+def plans(captured, table: str) -> list[str]:
+    """SQLite's plan of each read of `table` that `captured` holds."""
+    from django.db import connection
+
+    reads = [q["sql"] for q in captured.captured_queries if q["sql"].startswith("SELECT") and f'FROM "{table}"' in q["sql"]]
+    with connection.cursor() as cursor:
+        return [" ".join(str(row) for row in cursor.execute(f"EXPLAIN QUERY PLAN {sql}").fetchall()) for sql in reads]
+
+
+def test_a_change_key_and_the_undos_since_a_table_are_found_by_their_indexes_not_by_reading_every_receipt():
+    """A phone's tap and Paid carry a key: each would otherwise read every receipt of its match (10,000 at
+    10,000 hands) or every payment of its group. The partial indexes answer only when the query says the
+    key is not ""."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's plan is read here; PostgreSQL's depends on the tables' sizes")
+    group = Group.create("Jeudi", WORKED)
+    ids = [player.pk for player in group.members().order_by("pk")]
+    sitting = group.start_match("agram", ids)
+    sitting.record_hand(1, 0, key="first")
+    with CaptureQueriesContext(connection) as tap:
+        sitting.record_hand(2, 1, key="second", seen=Sitting.objects.get(pk=sitting.pk).version)
+    key, undos = plans(tap, "matches_receipt")
+    assert "one_receipt_per_change_key" in key and "receipts_since_a_version" in undos
+    with CaptureQueriesContext(connection) as paid:
+        group.mark_paid(ids[0], ids[1], 100, "CFA", key="paid")
+    assert any("one_payment_per_key" in plan for plan in plans(paid, "matches_payment"))
