@@ -4,6 +4,9 @@ whenever it arrives and gets the first answer, never a second effect."""
 
 from __future__ import annotations
 
+import functools
+import operator
+
 from django.db import models
 from django.utils import timezone
 
@@ -76,10 +79,17 @@ class ReceiptVerbs:
     """The receipt of every change (a mixin of Sitting): checked under the sitting's lock, written in
     the change's transaction."""
 
-    def _check_key(self, key: str) -> None:
-        """Repeated when this (locked) sitting already made the change of that key."""
-        if key and (first := self.receipts.filter(keyed(key)).first()) is not None:
+    def _check_key(self, key: str, undos: models.Q | None = None) -> Receipt | None:
+        """Repeated when this (locked) sitting already made the change of that key; else the newest of the
+        `undos` (undos_since's), read in the same query."""
+        wanted = [models.Q(sitting=self) & q for q in (keyed(key) if key else None, undos) if q is not None]
+        if not wanted:
+            return None
+        # The sitting in each part: each is its index's search (the key's, the versions'), not a read of them all.
+        found = list(Receipt.objects.filter(functools.reduce(operator.or_, wanted)))
+        if key and (first := next((receipt for receipt in found if receipt.key == key), None)) is not None:
             raise Repeated(first)
+        return found[-1] if found else None  # in the order made
 
     def _receipt(self, verb: str, key: str, number: int | None, by, **hands: object) -> Receipt:
         """Keep what the change did; `by` the phone (Recorder), `hands` its before, after and last."""
@@ -88,19 +98,24 @@ class ReceiptVerbs:
             **hands,
         )
 
-    def undone_since(self, number: int, seen: int, phone: str = "", open_number: int | None = None) -> Receipt | None:
-        """The undo of hand `number` made after a phone showed version `seen`, if any; not one `phone`
-        made itself (it knew: its undo and its tap waited in order on it). With `open_number` below `number`
-        (a tap for a hand not open yet), the undo of any hand from the open one on: why it is not open."""
-        first = min(number, open_number) if open_number is not None else number
-        undos = self.receipts.filter(verb=Receipt.Verb.UNDO, number__range=(first, number), version__gt=seen)
-        return (undos.exclude(by_phone=phone) if phone else undos).last()  # (index: a few receipts since `seen`)
+    def undone_since(self, number: int, seen: int) -> Receipt | None:
+        """The undo of hand `number` made after a phone showed version `seen`, if any."""
+        return self.receipts.filter(undos_since(number, seen)).last()
 
 
 def keyed(key: str) -> models.Q:
     """The row of change key `key`, as its partial unique index (keys that are not "") can find it: the
     query must say the key is not "" for the database to use that index."""
     return models.Q(key=key) & ~models.Q(key="")
+
+
+def undos_since(number: int, seen: int, phone: str = "", open_number: int | None = None) -> models.Q:
+    """The undos of hand `number` made after a phone showed version `seen`; not those `phone` made itself
+    (it knew: its undo and its tap waited in order on it). With `open_number` below `number` (a tap for a
+    hand not open yet), the undos of any hand from the open one on: why it is not open."""
+    first = min(number, open_number) if open_number is not None else number
+    undos = models.Q(verb=Receipt.Verb.UNDO, number__range=(first, number), version__gt=seen)
+    return undos & ~models.Q(by_phone=phone) if phone else undos
 
 
 class UndoneSince(TableError):

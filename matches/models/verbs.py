@@ -23,7 +23,7 @@ from matches.models.choices import EndedHow
 from matches.models.hands import Hand, as_stored
 from matches.models.options import check_match_end, check_options, sitting_options
 from matches.models.players import ANYONE, Player, Recorder
-from matches.models.receipts import Receipt, UndoneSince, as_kept
+from matches.models.receipts import Receipt, UndoneSince, as_kept, undos_since
 from matches.models.seats import Seat
 from matches.models.table import HANDS_ON_TABLE, Table
 from matches.models.tokens import new_stamp
@@ -128,14 +128,15 @@ class SittingVerbs:
         try:
             with transaction.atomic():
                 seats, group_hands = self._lock_with_group()
-                self._check_key(key)
                 before = (self.threshold, self.is_finished)
                 # What the answer shows, read here once: the newest hands, and the chart as this tap leaves it.
                 table = Table(self, seats, *self._read_hands(seats, HANDS_ON_TABLE, ahead=1))
+                undos = undos_since(number, seen, by.phone, table.open_number) if seen is not None else None
+                undone = self._check_key(key, undos)  # (a copy of this tap: Repeated) in one read with the undos
                 hand = self._same_as_recorded(table, number, winner, extras)
                 if hand is not None:
                     return Recorded(hand, *before, again=True)
-                if seen is not None and (undone := self.undone_since(number, seen, by.phone, table.open_number)):
+                if undone is not None:
                     raise UndoneSince(undone)
                 hand = self._record(table, number, winner, extras, by, group_hands)
                 self._receipt(Receipt.Verb.TAP, key, number, by, after=as_kept(hand, seats), last=number)

@@ -2,6 +2,8 @@
 answer was lost, a waiting tap sent again), whenever it arrives, does nothing a second time."""
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from matches.domain.errors import Conflict, TableError
 from matches.models import Recorder, Repeated, Sitting, UndoneSince
@@ -79,6 +81,15 @@ def test_a_tap_for_the_hand_after_one_undone_since_it_was_seen_is_refused_with_t
     with pytest.raises(Conflict):  # a tap that had seen the undo: simply not the open hand
         sitting.record_hand(3, 2, by=B, key="b-again", seen=Sitting.objects.get(pk=sitting.pk).version)
     assert sitting.hands.count() == 1
+
+
+def test_a_tap_reads_the_receipts_once_for_its_key_and_the_undos_since_its_table():
+    sitting = Sitting.start("agram", ["Ana", "Ben", "Chloé"])
+    sitting.record_hand(1, 0)
+    with CaptureQueriesContext(connection) as tap:
+        sitting.record_hand(2, 1, by=B, key="b-tap", seen=Sitting.objects.get(pk=sitting.pk).version)
+    reads = [q["sql"] for q in tap.captured_queries if q["sql"].lstrip("(").startswith("SELECT") and '"matches_receipt"' in q["sql"]]
+    assert len(reads) == 1
 
 
 def test_the_same_key_at_another_table_is_another_change():
