@@ -293,13 +293,7 @@ def test_a_tap_whose_answer_was_lost_is_sent_again_with_its_key_and_an_undo_mean
     page = open_phone(browser, clock=True)
     page.goto(live_server.url + sitting.get_absolute_url())
     sent = []
-
-    def answer_lost(route):
-        sent.append(route.request.post_data)
-        route.fetch()  # the server gets it and answers...
-        route.abort()  # ...and the answer never reaches the phone
-
-    page.route("**/tap/", answer_lost)
+    page.route("**/tap/", lambda route: (sent.append(route.request.post_data), answer_lost(route)))
     page.get_by_role("button", name="Boubacar").click()
     expect(page.locator(".waiting li")).to_have_count(1)
     assert sitting.hands.count() == 1
@@ -313,42 +307,32 @@ def test_a_tap_whose_answer_was_lost_is_sent_again_with_its_key_and_an_undo_mean
     assert len(sent) == 1 and re.search(r"(^|&)key=[0-9a-f]{24}(&|$)", sent[0])  # made on the phone as it tapped
 
 
-def test_a_waiting_tap_whose_hand_the_table_shows_recorded_says_so_and_cannot_be_taken_back(browser, live_server):
-    """Its answer lost, its hand pushed as recorded: "Take back" would leave the hand counted, unsaid."""
-    sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou"])
-    page = open_phone(browser, clock=True)
-    page.goto(live_server.url + sitting.get_absolute_url())
-    stream_open(page)
-
-    def answer_lost(route):
-        route.fetch()  # the server records it...
-        route.abort()  # ...and the answer never reaches the phone
-
-    page.route("**/tap/", answer_lost)
-    page.get_by_role("button", name="Boubacar").click()
-    expect(page.locator(".waiting li")).to_have_text("Hand 1: Boubacar, on the table already; this phone is confirming it")
-    expect(page.locator(".hands td .name")).to_have_text(["Boubacar"])  # the push of its own hand
-    expect(page.locator("[data-waiting-drop]")).to_have_count(0)
-    page.unroute("**/tap/")
-    page.clock.run_for(RETRY_MS + 1000)
-    expect(page.locator(".waiting li")).to_have_count(0)
-    assert sitting.hands.count() == 1
+def answer_lost(route) -> None:
+    route.fetch()  # the server gets it and answers...
+    route.abort()  # ...and the answer never reaches the phone
 
 
-def test_a_tap_sent_without_an_answer_says_so_and_cannot_be_taken_back_before_the_server_answers(browser, live_server):
+@pytest.mark.parametrize(
+    "stream, said",
+    [
+        ("open", "Hand 1: Boubacar, on the table already; this phone is confirming it"),  # its hand pushed
+        ("refused", "Hand 1: Boubacar, sent, no answer yet"),  # nor can the table show it yet
+    ],
+)
+def test_a_tap_sent_without_an_answer_says_so_and_cannot_be_taken_back_before_the_server_answers(
+    browser, live_server, stream, said
+):
     """The server may have recorded it (it did here): taking it back would leave the hand counted, unsaid."""
     sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou"])
     page = open_phone(browser, clock=True)
-    page.route("**/s/*/{events,poll}/**", lambda route: route.abort())  # nor can the table show it yet
+    if stream == "refused":
+        page.route("**/s/*/{events,poll}/**", lambda route: route.abort())
     page.goto(live_server.url + sitting.get_absolute_url())
-
-    def answer_lost(route):
-        route.fetch()  # the server records it...
-        route.abort()  # ...and the answer never reaches the phone
-
+    if stream == "open":
+        stream_open(page)
     page.route("**/tap/", answer_lost)
     page.get_by_role("button", name="Boubacar").click()
-    expect(page.locator(".waiting li")).to_have_text("Hand 1: Boubacar, sent, no answer yet")
+    expect(page.locator(".waiting li")).to_have_text(said)
     expect(page.locator("[data-waiting-drop]")).to_have_count(0)
     page.unroute("**/tap/")
     page.clock.run_for(RETRY_MS + 1000)
