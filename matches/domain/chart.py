@@ -44,7 +44,7 @@ class Chart:
 
     lines: tuple[Line, ...]
     hands: tuple[int, ...]
-    rows: tuple[tuple[int, ...], ...]
+    rows: tuple[tuple[int | None, ...], ...]
     steps: str
     ticks: tuple[tuple[int, int], ...]
     view_box: tuple[int, int, int, int] = (LEFT, TOP, RIGHT - LEFT, BOTTOM - TOP)
@@ -52,7 +52,7 @@ class Chart:
     height: int = HEIGHT
 
     @property
-    def points(self) -> list[tuple[int, tuple[int, ...]]]:
+    def points(self) -> list[tuple[int, tuple[int | None, ...]]]:
         """(hand number, values) pairs: the drawing's data as rows, for the table beside it."""
         return list(zip(self.hands, self.rows))
 
@@ -140,15 +140,19 @@ def score_chart(
 
 
 def draw(
-    names: Sequence[str], hands: Sequence[int], rows: Sequence[Sequence[int]], steps: Sequence[int | None] | None = None
+    names: Sequence[str],
+    hands: Sequence[int],
+    rows: Sequence[Sequence[int | None]],
+    steps: Sequence[int | None] | None = None,
 ) -> Chart:
-    """Chart of pre-sampled values: `hands` numbers (0 = start, last = newest), `rows` per seat, `steps`
-    threshold after each (or None). Raises ValueError when the shapes do not match."""
-    if len(rows) != len(hands) or not hands or any(len(row) != len(names) for row in rows):
-        raise ValueError(f"one row of {len(names)} values per hand drawn ({len(hands)})")
+    """Chart of pre-sampled values: `hands` numbers (0 = start, last = newest), `rows` per seat (None: a
+    seat not at the table yet, its line starting later; the newest row has every value), `steps` threshold
+    after each (or None). Raises ValueError when the shapes do not match."""
+    if len(rows) != len(hands) or not hands or any(len(row) != len(names) for row in rows) or None in rows[-1]:
+        raise ValueError(f"one row of {len(names)} values per hand drawn ({len(hands)}), the newest full")
     rows = tuple(tuple(row) for row in rows)
     steps = list(steps or [])
-    values = [v for row in rows for v in row] + [s for s in steps if s is not None]
+    values = [v for row in rows for v in row if v is not None] + [s for s in steps if s is not None]
     low, high = min(values), max(values)
     if low == high:
         low, high = low - 1, high + 1
@@ -161,7 +165,13 @@ def draw(
 
     heights = label_heights([(high - last) * HEIGHT / span for last in rows[-1]])
     lines = [
-        Line(name, shortened(name), " ".join([f"{px},{y(row[seat])}" for px, row in zip(xs, rows)]), at, rows[-1][seat])
+        Line(
+            name,
+            shortened(name),
+            " ".join([f"{px},{y(row[seat])}" for px, row in zip(xs, rows) if row[seat] is not None]),
+            at,
+            rows[-1][seat],
+        )
         for seat, (name, at) in enumerate(zip(names, heights))
     ]
     return Chart(

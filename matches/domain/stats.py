@@ -174,7 +174,8 @@ EXPLANATIONS: dict[str, str] = {
     ),
     "win_rate": gettext_noop("Matches won divided by matches played, as a whole percent."),
     "hands_played": gettext_noop(
-        "Hands with a winner in this player's finished matches, won by anyone; an abandoned hand does not count."
+        "Hands with a winner that this player played in their finished matches, won by anyone (a latecomer's from "
+        "when they sat down); an abandoned hand does not count."
     ),
     "hands_won": gettext_noop("Hands this player won in their finished matches."),
     "hand_share": gettext_noop("Hands won divided by hands played, as a whole percent."),

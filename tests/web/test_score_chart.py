@@ -93,6 +93,40 @@ def test_chips_handed_out_before_hand_1_by_its_undo_are_a_step_after_the_start_a
     assert "New stacks for everyone before hand 2" in history and "They count before hand 1 now: a hand before them was undone." in history
 
 
+def test_a_latecomers_line_starts_where_they_sat_down_and_the_others_are_drawn_from_the_start(client):
+    sitting = Sitting.start("agram", NAMES[:3])
+    for number in (1, 2, 3):
+        sitting.record_hand(number, 0)
+    sitting.seat_player("Zeïnabou")  # plays from hand 4
+    sitting.refresh_from_db()
+    sitting.record_hand(4, 3)
+    figure = chart_of(client.get(url(sitting), **HX).content.decode())
+    rows = [(n, re.findall(r"<td>([^<]*)</td>", cells)) for n, cells in ROW.findall(figure)]
+    assert rows == [
+        ("0", ["0", "0", "0", ""]),
+        ("1", ["1", "0", "0", ""]),
+        ("2", ["2", "0", "0", ""]),
+        ("3", ["3", "0", "0", "0"]),
+        ("4", ["3", "0", "0", "1"]),
+    ]
+    lines = dict(re.findall(r'<polyline class="l(\d)" points="([^"]*)"', figure))
+    assert len(lines["0"].split()) == 5 and len(lines["3"].split()) == 2  # from hand 3's end, and hand 4
+
+
+@pytest.mark.parametrize(
+    "game, options, answers", [("fapfap", {"stake_amount": 100}, {"multiplier": "2"}), ("cat-te", {}, {"how": "last"})]
+)
+def test_a_latecomer_at_a_money_or_chips_table_is_drawn_from_where_they_sat_down(client, game, options, answers):
+    sitting = Sitting.start(game, NAMES[:3], **options)
+    sitting.record_hand(1, 0, answers)
+    sitting.seat_player("Zeïnabou")
+    sitting.refresh_from_db()
+    sitting.record_hand(2, 3, answers)
+    figure = chart_of(client.get(url(sitting), **HX).content.decode())
+    cells = [re.findall(r"<td>([^<]*)</td>", row) for _n, row in ROW.findall(figure)]
+    assert [row[3] == "" for row in cells] == [True, False, False]
+
+
 def test_undoing_a_hand_before_chips_handed_out_says_the_chips_stay(client):
     sitting = Sitting.start("cat-te", NAMES[:3], starting_chips=2)
     sitting.record_hand(1, 0, {"how": "flush"})

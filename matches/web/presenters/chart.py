@@ -35,23 +35,30 @@ def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
             }
         )
     seats = len(state.seats)
+    # A latecomer's line starts where they sat down, after the hand before the first they play.
+    first = [seat.joined - 1 for seat in state.seats]
+
+    def at_table(number: int, row: list[int]) -> list[int | None]:
+        return [value if number >= since else None for value, since in zip(row, first)]
+
     start = rules.Progress.start(seats, sitting.match_end)
-    hands, rows, steps = [0], [shown(sitting, 0, [0] * seats)], [start.threshold]
+    hands, rows, steps = [0], [at_table(0, shown(sitting, 0, [0] * seats))], [start.threshold]
     if sitting.chips_reissued and new_stacks_after(sitting, 0):  # dated before hand 1 by its undo
         hands.append(0)
-        rows.append(shown(sitting, 0, [0] * seats, then_new_stacks=True))
+        rows.append(at_table(0, shown(sitting, 0, [0] * seats, then_new_stacks=True)))
         steps.append(start.threshold)
     as_kept = not sitting.rules.uses_chips and not sitting.stake_amount  # the tally shows the totals
     for number in keep[1:]:
         hand = held.get(number)
-        if hand is None or len(hand.running) != seats:
+        if hand is None:
             continue
+        running = [*hand.running, *[0] * (seats - len(hand.running))]  # (seats taken since: none yet)
         hands.append(number)
-        rows.append(hand.running if as_kept else shown(sitting, number, hand.running))
+        rows.append(at_table(number, running if as_kept else shown(sitting, number, running)))
         steps.append(hand.threshold_after)
         if sitting.chips_reissued and new_stacks_after(sitting, number):  # a step of its own, straight up
             hands.append(number)
-            rows.append(shown(sitting, number, hand.running, then_new_stacks=True))
+            rows.append(at_table(number, shown(sitting, number, running, then_new_stacks=True)))
             steps.append(hand.threshold_after)
     names = [seat.name for seat in state.seats]
     return draw(names, hands, rows, steps if sitting.threshold is not None else None)
@@ -83,7 +90,9 @@ def table_rows(chart: Chart | None, money: str | None = None) -> SafeString:
     number = written(money)
     cells: dict[int, str] = {}  # each value's cell, written once: a chart's values repeat
 
-    def cell(value: int) -> str:
+    def cell(value: int | None) -> str:
+        if value is None:  # not at the table yet
+            return "<td></td>"
         if value not in cells:
             cells[value] = f"<td>+{number(value)}</td>" if money is not None and value > 0 else f"<td>{number(value)}</td>"
         return cells[value]
