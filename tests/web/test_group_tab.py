@@ -184,6 +184,13 @@ def test_the_group_page_lists_what_this_phone_marked_paid_tonight_with_take_back
     assert "Marked paid tonight on this phone" not in Client().get(owing.get_absolute_url()).content.decode()
 
 
+def test_tonights_settling_up_says_it_is_before_payments_when_the_tab_shows_what_is_still_owed(client, owing):
+    client.post(reverse("group-paid", args=[owing.token]), paying(owing, "30"))
+    page = client.get(owing.get_absolute_url()).content.decode()
+    tonight = page[page.index("Tonight's settling up") : page.index('<section id="tab"')]
+    assert "before any payment: what is still owed is in the tab below." in tonight
+
+
 def test_a_take_back_naming_two_payments_is_refused_and_changes_nothing(client, owing):
     client.get(owing.get_absolute_url())  # this phone gets its id
     client.post(reverse("group-paid", args=[owing.token]), paying(owing, "40"))
