@@ -33,7 +33,11 @@
     var region = live();
     if (!region || !window.EventSource || source || !navigator.onLine) return;
     source = new EventSource(region.dataset.events + "?v=" + (region.dataset.version || ""));
-    source.addEventListener("open", function () { failures = 0; heard(); });
+    source.addEventListener("open", function () { // the server answers again: offline.js stops saying otherwise
+      failures = 0;
+      heard();
+      document.dispatchEvent(new CustomEvent("lasttrick:answered"));
+    });
     source.addEventListener("table", function (event) {
       failures = 0;
       heard();

@@ -248,6 +248,10 @@
     else if (!table.querySelector("[data-overlay]")) keepPage(table);
     apply();
   }
+  document.addEventListener("lasttrick:answered", function () {  // the live stream is open again
+    if (noAnswer) { answered(); showBox(); }
+    if (state.ops.length) schedule(0);
+  });
   document.addEventListener("lasttrick:table", function () {
     answered();  // a fresh table (a push, an answer) came from the server: the phone is online
     replaced();
@@ -400,10 +404,15 @@
     var what = fill(op.kind === "undo" ? words.offlineUndoRefused : words.offlineRefused, { number: op.number, name: name });
     state.refused.push({ what: what, html: found ? found.innerHTML : "" });
   }
+  function sameChange(one, other) {  // by the key made when the person acted (another tab's copy is another object)
+    var key = function (op) { return (op.fields.filter(function (pair) { return pair[0] === "key"; })[0] || [])[1]; };
+    return one === other || (key(one) !== undefined && key(one) === key(other));
+  }
   function flush() {
     if (sending || !state.ops.length || !navigator.onLine) return;
     sending = true;
     var op = state.ops[0];
+    if (!op.sent) { op.sent = true; save(); apply(); }  // on its way: the server may record it whatever comes back
     var headers = {
       "HX-Request": "true",
       "HX-Target": "table",
@@ -422,12 +431,13 @@
             if (!op.renewed) { op.renewed = true; schedule(0); return; }
           }
           if (response.status >= 500 || response.status === 429) {
-            if (response.status >= 500 && response.status !== 503 && !op.sent) { op.sent = true; save(); apply(); }
+            // The app's 503 and a rate limit saved nothing: it waits as if never sent (a proxy's 502 cannot say).
+            if (response.status === 503 || response.status === 429) { op.sent = false; save(); apply(); }
             showBox();
             schedule(RETRY_MS);
             return;
           }
-          state.ops.shift();
+          state.ops = state.ops.filter(function (other) { return !sameChange(other, op); });
           if (response.status >= 400) refusal(op, html);
           save();
           // Most answers are the table region; a few refusals are a notice alone (aimed at #notice).
@@ -442,7 +452,6 @@
       .catch(function () {
         sending = false;
         noAnswer = true;
-        if (!op.sent) { op.sent = true; save(); apply(); }
         showBox();
         schedule(RETRY_MS);
       });

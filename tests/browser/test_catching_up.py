@@ -186,3 +186,18 @@ def test_a_group_page_whose_fetch_failed_fetches_again_by_itself(browser, live_s
     page.clock.run_for(6000)
     expect(page.locator("#group")).to_contain_text("Aminata")
     expect(page.locator("#notice")).to_be_empty()
+
+
+def test_a_table_that_got_no_answer_stops_saying_offline_once_its_stream_is_back(browser, live_server):
+    """A server restarted, nothing changed meanwhile: no new table comes to say so, the stream's return does."""
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, "360x640", clock=True)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    stream_open(page)
+    page.route("**/poll/**", lambda route: route.abort())
+    page.evaluate("htmx.trigger('#table', 'poll')")  # no answer: the phone may be offline
+    expect(page.locator("#offline .offline-line")).to_be_visible()
+    page.unroute("**/poll/**")
+    page.evaluate("document.dispatchEvent(new Event('resume'))")  # as a page the browser froze: its stream anew
+    stream_open(page, 2)
+    expect(page.locator("#offline .offline-line")).to_have_count(0)

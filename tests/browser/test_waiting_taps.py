@@ -20,6 +20,7 @@ from tests.browsers import (
     ready_offline,
     shot,
     stream_open,
+    until,
     watch_console,
     winners,
 )
@@ -338,3 +339,26 @@ def test_a_tap_sent_without_an_answer_says_so_and_cannot_be_taken_back_before_th
     page.clock.run_for(RETRY_MS + 1000)
     expect(page.locator(".waiting li")).to_have_count(0)
     assert sitting.hands.count() == 1
+
+
+def test_a_waiting_tap_on_its_way_cannot_be_taken_back_and_the_next_tap_is_kept(browser, live_server):
+    """Sent when the network came back, its answer slow: taking it back then would leave it recorded, and
+    the answer, when it came, dropped the tap made instead of it."""
+    sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou"])
+    page = open_phone(browser, service_workers="block", clock=True)  # so that the test's route sees the tap
+    page.goto(live_server.url + sitting.get_absolute_url())
+    held = []
+    page.route("**/tap/", lambda route: held.append(route))  # the server is slow to answer
+    page.context.set_offline(True)
+    tap(page, "Chaibou")
+    expect(page.locator(".waiting li")).to_have_text("Hand 1: Chaibou, waiting to send Take back")
+    page.context.set_offline(False)
+    until(page, lambda: held)
+    expect(page.locator(".waiting li")).to_have_text("Hand 1: Chaibou, sent, no answer yet")
+    expect(page.locator("[data-waiting-drop]")).to_have_count(0)
+    held[0].continue_()
+    page.unroute("**/tap/")
+    expect(page.locator(".waiting li")).to_have_count(0)
+    tap(page, "Aïcha")
+    expect(page.locator(".hands td .name")).to_have_text(["Aïcha", "Chaibou"])
+    assert winners(sitting) == [(1, "Chaibou"), (2, "Aïcha")]
