@@ -271,7 +271,6 @@
     if (groupBusy(group)) { setTimeout(refreshGroup, 1000); return; }
     refreshing = true;
     again = false;
-    var version = versionOf(group);
     var kept = null;
     function swapping(event) { // what the phone does meanwhile counts: it may have begun to type
       if (event.detail.target !== group) return;
@@ -285,7 +284,7 @@
       if (now && now !== group && kept) putBack(now, kept);
       // Not swapped in (a 503, no answer): again in a moment; offline, once the stream is back.
       if (again) refreshGroup();
-      else if (now === group && versionOf(now) === version && navigator.onLine) setTimeout(refreshGroup, POLL_MS);
+      else if (now === group && navigator.onLine) setTimeout(refreshGroup, POLL_MS); // (the same element: not swapped)
     }
     window.htmx.ajax("GET", window.location.pathname, { target: "#group", select: "#group", swap: "outerHTML" })
       .then(done, done);

@@ -13,6 +13,7 @@ from matches.models import Hand, Sitting
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.numbers import grouper, money_number
 from matches.domain.names import shared
+from matches.domain.stakes import widened
 
 
 def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
@@ -52,7 +53,7 @@ def sitting_chart(sitting: Sitting, state: TableState) -> Chart | None:
         hand = held.get(number)
         if hand is None:
             continue
-        running = [*hand.running, *[0] * (seats - len(hand.running))]  # (seats taken since: none yet)
+        running = widened(hand.running, seats)
         hands.append(number)
         rows.append(at_table(number, running if as_kept else shown(sitting, number, running)))
         steps.append(hand.threshold_after)
