@@ -23,7 +23,7 @@ from matches.models.choices import EndedHow
 from matches.models.hands import Hand, as_stored
 from matches.models.options import check_match_end, check_options, sitting_options
 from matches.models.players import ANYONE, Player, Recorder
-from matches.models.receipts import Receipt, UndoneSince, as_kept, undos_since
+from matches.models.receipts import Receipt, Repeated, UndoneSince, as_kept, keyed, undos_since
 from matches.models.seats import Seat
 from matches.models.table import HANDS_ON_TABLE, Table
 from matches.models.tokens import new_stamp
@@ -131,8 +131,12 @@ class SittingVerbs:
                 before = (self.threshold, self.is_finished)
                 # What the answer shows, read here once: the newest hands, and the chart as this tap leaves it.
                 table = Table(self, seats, *self._read_hands(seats, HANDS_ON_TABLE, ahead=1))
-                undos = undos_since(number, seen, by.phone, table.open_number) if seen is not None else None
-                undone = self._check_key(key, undos)  # (a copy of this tap: Repeated) in one read with the undos
+                # A phone showing the current version made this tap after every change so far: no copy of it
+                # and no undo since can be kept yet, so no receipt is read (a reused key fails the index).
+                undone = None
+                if seen != self.version:
+                    undos = undos_since(number, seen, by.phone, table.open_number) if seen is not None else None
+                    undone = self._check_key(key, undos)  # (a copy of this tap: Repeated) in one read with the undos
                 hand = self._same_as_recorded(table, number, winner, extras)
                 if hand is not None:
                     return Recorded(hand, *before, again=True)
@@ -142,7 +146,10 @@ class SittingVerbs:
                 self._receipt(Receipt.Verb.TAP, key, number, by, after=as_kept(hand, seats), last=number)
                 newest = [hand, *table.recent_hands][:HANDS_ON_TABLE]
                 return Recorded(hand, *before, table=Table(self, seats, newest, {**table.drawn_hands, number: hand}))
-        except IntegrityError:  # another phone won the race for this hand number
+        except IntegrityError:  # another phone won the race for this hand number, or the key was used before
+            copy = self.receipts.filter(keyed(key)).first() if key else None
+            if copy is not None:
+                raise Repeated(copy) from None
             raise self._already_recorded(number) from None
 
     def _same_as_recorded(self, table: Table, number: int, winner: int, extras: Mapping | None) -> Hand | None:

@@ -83,13 +83,31 @@ def test_a_tap_for_the_hand_after_one_undone_since_it_was_seen_is_refused_with_t
     assert sitting.hands.count() == 1
 
 
-def test_a_tap_reads_the_receipts_once_for_its_key_and_the_undos_since_its_table():
+@pytest.mark.parametrize("behind, reads", [(1, 1), (0, 0)], ids=["phone-behind-one-read", "phone-current-no-read"])
+def test_a_tap_reads_the_receipts_once_unless_its_phone_showed_the_current_version(behind, reads):
+    """A phone behind the table may send a copy or tap a hand undone since: one read for its key and the
+    undos. A phone that showed the current version made its tap after every change kept: nothing to read."""
     sitting = Sitting.start("agram", ["Ana", "Ben", "Chloé"])
     sitting.record_hand(1, 0)
+    seen = Sitting.objects.get(pk=sitting.pk).version
+    if behind:
+        sitting.correct_hand(1, 2, by=A)
     with CaptureQueriesContext(connection) as tap:
-        sitting.record_hand(2, 1, by=B, key="b-tap", seen=Sitting.objects.get(pk=sitting.pk).version)
-    reads = [q["sql"] for q in tap.captured_queries if q["sql"].lstrip("(").startswith("SELECT") and '"matches_receipt"' in q["sql"]]
-    assert len(reads) == 1
+        sitting.record_hand(2, 1, by=B, key="b-tap", seen=seen)
+    found = [q["sql"] for q in tap.captured_queries if q["sql"].lstrip("(").startswith("SELECT") and '"matches_receipt"' in q["sql"]]
+    assert len(found) == reads
+
+
+def test_a_key_sent_again_with_the_current_version_is_still_a_copy():
+    """Only a phone that broke the rules sends a key used before with the version now shown: the key's
+    index refuses the second row, and the change stands once."""
+    sitting = Sitting.start("agram", ["Ana", "Ben", "Chloé"])
+    sitting.record_hand(1, 0, by=A, key="a-tap")
+    before = state(sitting)
+    with pytest.raises(Repeated) as copy:
+        sitting.record_hand(2, 1, by=A, key="a-tap", seen=before[-1])
+    assert (copy.value.receipt.verb, copy.value.receipt.number) == ("tap", 1)
+    assert state(sitting) == before
 
 
 def test_the_same_key_at_another_table_is_another_change():
