@@ -231,20 +231,27 @@ class TableState(Table):
 
     @cached_property
     def rows(self) -> list[HandRow]:
-        return [
-            HandRow(
-                hand=hand,
-                winner=self.name_of(hand.winner_id) if hand.winner_id else "",
-                dealer=self.seats[hand.dealer_position].name,
-                points=hand.points[self.position_of(hand.winner_id)] if hand.winner_id else 0,
-                how=self.describe(hand),
-                scores=self.scores_of(hand),
-                handed_out=self.handed_out_after(hand.number),
-                changed=self.changed_after(hand.number),
-                table=self,
-            )
-            for hand in self.recent_hands
-        ]
+        return [self.row(hand) for hand in self.recent_hands]
+
+    @cached_property
+    def last_row(self) -> HandRow | None:
+        """The newest hand's row (the undo panel's question): a page whose hands list is kept draws no other."""
+        if "rows" in self.__dict__ or not self.recent_hands:
+            return self.rows[0] if self.rows else None
+        return self.row(self.recent_hands[0])
+
+    def row(self, hand) -> HandRow:
+        return HandRow(
+            hand=hand,
+            winner=self.name_of(hand.winner_id) if hand.winner_id else "",
+            dealer=self.seats[hand.dealer_position].name,
+            points=hand.points[self.position_of(hand.winner_id)] if hand.winner_id else 0,
+            how=self.describe(hand),
+            scores=self.scores_of(hand),
+            handed_out=self.handed_out_after(hand.number),
+            changed=self.changed_after(hand.number),
+            table=self,
+        )
 
     @cached_property
     def before_first(self) -> list[str]:
