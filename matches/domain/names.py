@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import TypeVar
 
 from pyuca import Collator
@@ -105,6 +105,7 @@ def _collator() -> Collator:
     return Collator()  # reads the Unicode collation table, which is slow: once per process
 
 
+@lru_cache(maxsize=4096)  # the same few names, sorted on every page that lists them
 def name_order(name: str) -> tuple:
     """A name's place in a list, as people read one: the Unicode Collation Algorithm ("Éloïse" with
     the Es, before "Ngono"; case and accents only break ties), then the name as typed."""
