@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Self
 
 from django.db import IntegrityError, connection, transaction
@@ -28,6 +29,11 @@ from matches.models.seats import Seat
 from matches.models.table import HANDS_ON_TABLE, Table
 from matches.models.tokens import new_stamp
 from matches.models.zones import clean_zone
+
+
+# Faster than anyone reads a changed table: a tap this soon after another phone recorded the last hand was
+# most likely for that same hand.
+RIGHT_AFTER = timedelta(seconds=4)
 
 
 class GroupMoved(Exception):
@@ -119,12 +125,13 @@ class SittingVerbs:
         by: Recorder = ANYONE,
         key: str = "",
         seen: int | None = None,
+        sure: bool = False,
     ) -> Recorded:
         """Record hand `number` won by seat `winner` (0-based) with `extras`; `by` is the tapping phone, `key`
         the tap's, `seen` the version its page showed. Idempotent (`again`; Repeated for a key seen before).
-        Raises AlreadyRecorded, UndoneSince (the hand was undone after `seen`), Conflict (over, or not the
-        open hand) or BadInput. Source: RULES.md, Common to every game. A match keeps MATCH_HANDS hands, a
-        group GROUP_HANDS."""
+        Raises AlreadyRecorded, UndoneSince (the hand was undone after `seen`), Conflict (over, not the
+        open hand, or `tap_right_after` unless `sure`) or BadInput. Source: RULES.md, Common to every game. A
+        match keeps MATCH_HANDS hands, a group GROUP_HANDS."""
         try:
             with transaction.atomic():
                 seats, group_hands = self._lock_with_group()
@@ -142,6 +149,8 @@ class SittingVerbs:
                     return Recorded(hand, *before, again=True)
                 if undone is not None:
                     raise UndoneSince(undone)
+                if seen == self.version and not sure:
+                    self._check_not_right_after(table, number, by)
                 hand = self._record(table, number, winner, extras, by, group_hands)
                 self._receipt(Receipt.Verb.TAP, key, number, by, after=as_kept(hand, seats), last=number)
                 newest = [hand, *table.recent_hands][:HANDS_ON_TABLE]
@@ -151,6 +160,20 @@ class SittingVerbs:
             if copy is not None:
                 raise Repeated(copy) from None
             raise self._already_recorded(number) from None
+
+    def _check_not_right_after(self, table: Table, number: int, by: Recorder) -> None:
+        """Two people tap the same hand on two phones: when the first tap's table reaches the second phone
+        before the finger lands, the second tap is for the next hand. A tap for the open hand within
+        RIGHT_AFTER of another phone's recording the last one is held back until its phone taps again."""
+        last = table.last_hand
+        if number != table.open_number or self.is_finished or last is None or last.winner_id is None:
+            return
+        if last.corrected_at is not None:
+            return
+        if not last.recorded_by_phone or last.recorded_by_phone == by.phone:
+            return
+        if timezone.now() - last.recorded_at < RIGHT_AFTER:
+            raise Conflict("tap_right_after", number=last.number, winner=table.name_of(last.winner_id), open=number)
 
     def _same_as_recorded(self, table: Table, number: int, winner: int, extras: Mapping | None) -> Hand | None:
         """The recorded row of hand `number` when it says what this tap says, else None."""

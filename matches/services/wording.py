@@ -75,6 +75,10 @@ REFUSALS: dict[str, object] = {
         "Who plays changed after hand %(number)d, so it cannot be undone: correct it on the hands page instead."
     ),
     "hand_not_started": gettext_lazy("Hand %(number)d has not started: hand %(open)d is being played."),
+    "tap_right_after": gettext_lazy(
+        "Another phone recorded hand %(number)d for %(winner)s just before this tap, so this tap recorded nothing. "
+        "If it was for hand %(open)d, tap again."
+    ),
     "hand_abandoned": gettext_lazy("Hand %(number)d was not played: the match was ended."),
     "hand_recorded": gettext_lazy("Hand %(number)d is already recorded: %(winner)s."),
     "match_ended": gettext_lazy("This match was ended: it can no longer change."),

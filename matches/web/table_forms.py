@@ -14,7 +14,7 @@ from matches.models import KEY_MAX_LENGTH
 from matches.web.one_value import OneValueEach
 
 MAX_SEATS = max(game.max_players for game in rules.GAMES.values())
-TAP_FIELDS = {"number", "winner", "stamp", "key", "seen", "csrfmiddlewaretoken"}  # the rest: the answers
+TAP_FIELDS = {"number", "winner", "stamp", "key", "seen", "again", "csrfmiddlewaretoken"}  # the rest: the answers
 
 
 def hand_number(missing: str) -> forms.IntegerField:
@@ -68,6 +68,8 @@ class TapForm(OneValueEach):
 
     key = key_field()
     seen = forms.IntegerField(required=False, min_value=1, error_messages={"invalid": OLDER_PAGE, "min_value": OLDER_PAGE})
+    # Tapped again after "another phone recorded that hand just before": the phone means the next hand.
+    again = forms.BooleanField(required=False)
 
     def extras(self) -> dict[str, object]:
         """The posted extra facts: lists for fields posted several times (seats), single values otherwise."""

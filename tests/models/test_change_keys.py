@@ -136,3 +136,35 @@ def test_an_undo_of_a_hand_never_recorded_says_so_not_that_another_phone_undid_i
     with pytest.raises(TableError) as elsewhere:
         sitting.undo_hand(1, stamp=stamp, by=A)
     assert elsewhere.value.code == "undo_done_elsewhere"
+
+
+def test_a_tap_for_the_next_hand_right_after_another_phone_recorded_the_last_is_held_until_tapped_again():
+    """Two people tap the same hand's winner; the first tap's table reached the second phone before the
+    finger landed, so the second tap is for the next hand: held back, recorded once its phone taps again."""
+    sitting = Sitting.start("agram", ["Ana", "Ben", "Chloé"])
+    sitting.record_hand(1, 2, by=A, key="a-tap")
+    seen = Sitting.objects.get(pk=sitting.pk).version
+    with pytest.raises(Conflict) as held:
+        sitting.record_hand(2, 2, by=B, key="b-tap", seen=seen)
+    assert (held.value.code, held.value.params) == ("tap_right_after", {"number": 1, "winner": "Chloé", "open": 2})
+    assert sitting.hands.count() == 1
+    assert sitting.record_hand(2, 2, by=B, key="b-again", seen=seen, sure=True).hand.number == 2
+
+
+@pytest.mark.parametrize("case", ["same-phone", "seconds-later", "phone-behind"])
+def test_a_tap_for_the_next_hand_is_not_held_when_it_cannot_be_the_same_hand(case):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.models.verbs import RIGHT_AFTER
+
+    sitting = Sitting.start("agram", ["Ana", "Ben", "Chloé"])
+    sitting.record_hand(1, 2, by=A, key="a-tap")
+    seen = Sitting.objects.get(pk=sitting.pk).version
+    if case == "seconds-later":
+        sitting.hands.update(recorded_at=timezone.now() - RIGHT_AFTER - timedelta(seconds=1))
+    if case == "phone-behind":  # its table showed hand 1 open: a tap for hand 2 is not this race
+        seen -= 1
+    sitting.record_hand(2, 0, by=A if case == "same-phone" else B, key="next", seen=seen)
+    assert sitting.hands.count() == 2

@@ -19,8 +19,8 @@ from matches.web.presenters.table_state import TableState
 
 
 def undone_words(state: TableState, undo: Receipt, unseen: bool = False) -> str:
-    """A tap whose hand was undone after the tap was made (`unseen`: after the table its phone showed, the tap
-    made before or after it): when, on which phone, and who won it since if it was recorded again (then
+    """A copy of a tap whose hand was recorded, then undone (`unseen`: a tap refused, its hand undone after
+    the table its phone showed): when, on which phone, and who won it since if it was recorded again (then
     tapping again would be for the next hand)."""
     when = formats.time_format(timezone.localtime(undo.at, state.sitting.zone), "H:i")
     values = {"number": undo.number, "time": when, "who": who_made(state, undo)}
@@ -33,8 +33,8 @@ def undone_words(state: TableState, undo: Receipt, unseen: bool = False) -> str:
             )
             if unseen
             else _(
-                "Hand %(number)d was undone at %(time)s on %(who)s, after this tap was made, then recorded again: "
-                "%(name)s. Nothing was recorded from this tap."
+                "Hand %(number)d was recorded from this tap, then undone at %(time)s on %(who)s and recorded again: "
+                "%(name)s."
             )
         )
         return sentence(words, {**values, "name": bdi(again.winner.name)})
@@ -44,7 +44,7 @@ def undone_words(state: TableState, undo: Receipt, unseen: bool = False) -> str:
             "Tap the winner again if that hand needs it."
         ) % values
     return _(
-        "Hand %(number)d was undone at %(time)s on %(who)s, after this tap was made: nothing was recorded. "
+        "Hand %(number)d was recorded from this tap, then undone at %(time)s on %(who)s: it is open again. "
         "Tap the winner again if that hand needs it."
     ) % values
 

@@ -54,9 +54,11 @@ def table_response(
     correctable: int | None = None,
     watching: bool = False,
     state: TableState | None = None,
+    tap_again: bool = False,
 ) -> HttpResponse:
     """The match table page, or its `table` region for htmx (never cached: it changes). `correctable`:
-    a hand the notice offers to correct; `watching`: the read-only watch view, no controls or member link."""
+    a hand the notice offers to correct; `watching`: the read-only watch view, no controls or member link;
+    `tap_again`: this phone's taps say it was told another phone had just recorded the last hand."""
     if not notice and not request.htmx:
         # Each only once: a plain form posted again before its answer would queue the same notice again.
         said = [message.message for message in messages.get_messages(request)]
@@ -67,12 +69,12 @@ def table_response(
     middle = kept_middle(sitting, watching) if state is None and connection.in_atomic_block else None
     state = state or TableState.of(sitting.fresh_table(chart=middle is None))
     context = region_context(sitting, state, watching, swap, middle)
-    context.update(notice=notice, status_is_error=status >= 400, correctable=correctable)
+    context.update(notice=notice, status_is_error=status >= 400, correctable=correctable, tap_again=tap_again)
     if not watching:  # what this phone saw (a phone without JavaScript says so here) or made; app.js keeps it too
         context["seen_changes"] = set(request.session.get("seen_changes", []))
     if not swap and not watching:
         context.update(share_context(request, sitting, state))
-    if swap and not watching and not sitting.is_finished:  # (the standings' forms and links are this phone's)
+    if swap and not watching and not sitting.is_finished and not tap_again:  # (the standings' forms and links are this phone's)
         keep_for_the_push(sitting, context)
     response = page_or_partial(request, "matches/table.html", "table", context, status=status)
     return response
@@ -103,14 +105,15 @@ def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> 
     if isinstance(refusal, AlreadyRecorded) and sitting.is_finished:  # as a tap on an open match is told, then why
         text = joined([text, refusal_text(Conflict("match_over"))])
     correctable = refusal.number if isinstance(refusal, AlreadyRecorded) and not sitting.is_final else None
-    return table_response(request, sitting, text, status=refusal.status, correctable=correctable, state=state)
+    again = refusal.code == "tap_right_after"
+    return table_response(request, sitting, text, refusal.status, correctable, state=state, tap_again=again)
 
 
 def repeated(request: HtmxHttpRequest, sitting: Sitting, receipt: Receipt, state: TableState) -> HttpResponse:
     """A copy of a change already made gets the first answer, or what became of it since (a tap undone)."""
     undone = receipt.verb == Receipt.Verb.TAP and sitting.undone_since(receipt.number, receipt.version)
-    if undone:
-        return table_response(request, sitting, undone_words(state, undone), 409, state=state)
+    if undone:  # recorded once: what became of it since, nothing to send again
+        return after_change(request, sitting, undone_words(state, undone), state)
     return after_change(request, sitting, first_answer(state, receipt), state)
 
 
@@ -171,7 +174,8 @@ def tap(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     number, seat = form.cleaned_data["number"], form.cleaned_data["winner"] - 1
     by, key, seen = recorder(request, sitting), form.cleaned_data["key"], form.cleaned_data["seen"]
     try:
-        recorded = sitting.record_hand(number, seat, form.extras(), by=by, key=key, seen=seen)
+        sure = form.cleaned_data["again"]  # tapped again after "another phone recorded that hand just before"
+        recorded = sitting.record_hand(number, seat, form.extras(), by=by, key=key, seen=seen, sure=sure)
     except TableError as refusal:
         return refused(request, sitting, refusal)
     # The table as the tap's transaction left it (a copy already recorded: read afresh).
