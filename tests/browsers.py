@@ -120,6 +120,16 @@ def hand_played(page) -> None:
     page.clock.fast_forward(HAND_MS)
 
 
+def played_on(sitting) -> None:
+    """The table played on since its last hand was recorded: another phone's tap now is for the next hand,
+    not the same hand tapped a moment after (which the server holds back: matches.models.verbs.RIGHT_AFTER)."""
+    from django.db.models import F
+
+    from matches.models.verbs import RIGHT_AFTER
+
+    sitting.hands.update(recorded_at=F("recorded_at") - RIGHT_AFTER)
+
+
 def stream_open(page, count: int = 1) -> None:
     """Wait until the page's live stream is open: the server has it listening for changes."""
     page.wait_for_function("n => window.__live && window.__live.open >= n", arg=count)

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from matches.models import Sitting
 
-from tests.browsers import open_phone, shot, stream_open, until, wait_for_push, watch_console
+from tests.browsers import open_phone, played_on, shot, stream_open, until, wait_for_push, watch_console
 from tests.servers import gunicorn
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -45,7 +45,8 @@ def test_a_tap_on_one_phone_reaches_the_other_three_and_a_spectator_without_any_
     shot(watcher, "watch-412x915")
     assert [page.polls for page in [*phones, watcher]] == [[], [], [], [], []]
     assert [page.errors for page in [*phones, watcher]] == [[], [], [], [], []]
-    phones[2].locator("button.tap", has_text="Djibo").click()  # and on from another phone
+    played_on(sitting)
+    phones[2].locator("button.tap", has_text="Djibo").click()  # and on from another phone, a hand later
     expect(phones[0].locator("#who-won .hand")).to_have_text("Hand 3")
     assert sitting.hands.count() == 2
 

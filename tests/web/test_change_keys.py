@@ -28,7 +28,7 @@ def test_a_copy_of_a_tap_that_arrives_after_its_undo_says_so_and_does_not_bring_
     stamp = sitting.hands.get().stamp
     client.post(url(sitting, "undo/"), {"number": 1, "stamp": stamp, "key": "undo-1-key"}, **HX)
     copy = client.post(url(sitting, "tap/"), {"number": 1, "winner": 2, "key": "tap-1-key"}, **HX)
-    assert copy.status_code == 200 and sitting.hands.count() == 0  # recorded once, then taken back: nothing to resend
+    assert copy.status_code == 409 and sitting.hands.count() == 0
     said = words(copy)
     assert re.search(r"Hand 1 was recorded from this tap, then undone at \d\d:\d\d on this phone: it is open again", said)
 
@@ -61,7 +61,7 @@ def test_a_copy_of_a_tap_after_its_hand_was_undone_and_recorded_again_says_who_w
     client.post(url(sitting, "undo/"), {"number": 1, "stamp": sitting.hands.get().stamp, "key": "undo-1-key"}, **HX)
     client.post(url(sitting, "tap/"), {"number": 1, "winner": 3, "key": "tap-1-again"}, **HX)
     copy = client.post(url(sitting, "tap/"), {"number": 1, "winner": 2, "key": "tap-1-key"}, **HX)
-    assert copy.status_code == 200 and list(sitting.hands.values_list("winner__player__name", flat=True)) == [NAMES[2]]
+    assert copy.status_code == 409 and list(sitting.hands.values_list("winner__player__name", flat=True)) == [NAMES[2]]
     said = words(copy)
     assert "was recorded from this tap, then undone at" in said and f"and recorded again: {NAMES[2]}" in said
     assert "Tap the winner again" not in said

@@ -19,7 +19,7 @@ def test_the_second_phone_is_told_and_its_next_tap_records_the_next_hand():
     held = second.post(url(sitting, "tap/"), {"number": 2, "winner": 3, "key": "second", "seen": seen}, **HX)
     assert held.status_code == 409 and sitting.hands.count() == 1
     assert f"Another phone recorded hand 1 for {NAMES[2]} just before this tap" in words(held)
-    assert "If it was for hand 2, tap again." in words(held)
+    assert "If it was for hand 2, tap again." in words(held) and "Correct hand 1" in words(held)  # or they disagree
     region = held.content.decode()
     assert region.count('name="again" value="1"') == 1  # this phone's tap form, its answer alone
     again = {"number": 2, "winner": 3, "key": "second-again", "seen": seen, "again": "1"}

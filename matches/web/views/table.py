@@ -104,16 +104,17 @@ def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> 
             text = sentence(_("Hand %(number)d is already recorded: %(winner)s (%(how)s)."), values)
     if isinstance(refusal, AlreadyRecorded) and sitting.is_finished:  # as a tap on an open match is told, then why
         text = joined([text, refusal_text(Conflict("match_over"))])
-    correctable = refusal.number if isinstance(refusal, AlreadyRecorded) and not sitting.is_final else None
-    again = refusal.code == "tap_right_after"
+    again = refusal.code == "tap_right_after"  # the last hand's winner, tapped a moment after: maybe in dispute
+    last = refusal.number if isinstance(refusal, AlreadyRecorded) else refusal.params["number"] if again else None
+    correctable = last if not sitting.is_final else None
     return table_response(request, sitting, text, refusal.status, correctable, state=state, tap_again=again)
 
 
 def repeated(request: HtmxHttpRequest, sitting: Sitting, receipt: Receipt, state: TableState) -> HttpResponse:
     """A copy of a change already made gets the first answer, or what became of it since (a tap undone)."""
     undone = receipt.verb == Receipt.Verb.TAP and sitting.undone_since(receipt.number, receipt.version)
-    if undone:  # recorded once: what became of it since, nothing to send again
-        return after_change(request, sitting, undone_words(state, undone), state)
+    if undone:  # recorded once, taken back since: it stands as not recorded, and the phone says why
+        return table_response(request, sitting, undone_words(state, undone), 409, state=state)
     return after_change(request, sitting, first_answer(state, receipt), state)
 
 
