@@ -157,6 +157,7 @@ class Table:
     next: int
     winners: list
     phones: list = field(default_factory=list)
+    version: int = 0  # the app's: the version its tapping phone shows (a phone's tap sends its own table's)
 
 
 def snapshot(scratch: Path) -> Path:
@@ -219,7 +220,8 @@ class Bench:
         if seeding.returncode or done.returncode:
             raise BenchError(f"seeding failed: {err[-2000:]} {done.stderr[-2000:]}")
         for row in map(json.loads, out.splitlines()):
-            self.pools["app"].setdefault(row["hands"], []).append(Table("app", row["token"], row["next"], [1, 2, 3, 4]))
+            table = Table("app", row["token"], row["next"], [1, 2, 3, 4], version=row["version"])
+            self.pools["app"].setdefault(row["hands"], []).append(table)
 
     def take(self, side: str, hands: int, count: int) -> list[Table]:
         pool = self.pools[side].get(hands, [])

@@ -73,7 +73,9 @@ class Phone:
         if not (found := re.search(r'"X-CSRFToken": "([^"]+)"', answer.text)):
             raise BenchError(f"{table.side}: no X-CSRFToken in the page of {table.token}")
         self.csrf = found.group(1)
-        self.show(table.next if table.side == "peer" else version_of(table, answer))  # the peer's seeded version
+        if table.side == "app":
+            table.version = version_of(table, answer)
+        self.show(table.next if table.side == "peer" else table.version)  # the peer's seeded version
 
     async def tap(self, table: Table) -> tuple[float, int, float]:
         """The next hand's tap as htmx posts it: (seconds to the answer, the version it shows, when it came)."""
@@ -81,11 +83,12 @@ class Phone:
         headers = {**HTMX, "X-CSRFToken": self.csrf, "Origin": self.origin,
                    "HX-Current-URL": f"{self.origin}/s/{table.token}/"}
         fields = {"number": number, "winner": table.winners[number % len(table.winners)]}
-        if table.side == "app":  # as its page's form and app.js send it: the version shown, the tap's own key
-            fields.update(seen=self.version, key=secrets.token_hex(12))
+        if table.side == "app":  # as its page's form and app.js send it: the version of that table shown, the tap's key
+            fields.update(seen=table.version, key=secrets.token_hex(12))
         started = time.perf_counter()
         answer = await self.send("POST", f"/s/{table.token}/tap/", headers, data=fields)
         seconds, version = time.perf_counter() - started, version_of(table, answer)
+        table.version = version
         self.show(version)
         return seconds, version, time.monotonic()
 

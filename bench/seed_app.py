@@ -26,7 +26,8 @@ for hands, count in json.loads(sys.argv[1]).items():
         sitting = Sitting.start("agram", ["Aïcha", "Boubacar", "Chaibou", "Djibo"], MatchEnd(MatchEndKind.OPEN, None))
         for number in range(1, int(hands) + 1):
             sitting.record_hand(number, number % 4)
-        print(json.dumps({"token": sitting.token, "next": int(hands) + 1, "hands": int(hands)}), flush=True)
+        row = {"token": sitting.token, "next": int(hands) + 1, "hands": int(hands), "version": sitting.version}
+        print(json.dumps(row), flush=True)
 if connection.vendor == "postgresql":
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")  # as the peer's seed does
