@@ -18,6 +18,7 @@ from matches.models.players import Player
 from matches.models.seats import Seat
 from matches.models.snapshot import read_snapshot
 from matches.models.receipts import Receipt, ReceiptVerbs
+from matches.models.replay_writes import ReplayWrites
 from matches.models.table_changes import TableChange, TableChangeVerbs
 from matches.models.table_verbs import TableVerbs
 from matches.models.table import HANDS_ON_TABLE, ChartPoint, Table
@@ -32,7 +33,7 @@ class SittingQuerySet(LinkedQuerySet):
         return self.filter(finished_at__isnull=True)
 
 
-class Sitting(SittingVerbs, TableVerbs, TableChangeVerbs, ReceiptVerbs, models.Model):
+class Sitting(SittingVerbs, ReplayWrites, TableVerbs, TableChangeVerbs, ReceiptVerbs, models.Model):
     """One match of one game by one table: seats in playing order and numbered hands. `threshold`,
     `tied_at` and seat totals derive from the hands, kept in step in every change's transaction.
     `game` is a registry slug checked by the verbs, so adding a game needs no migration."""
