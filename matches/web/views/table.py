@@ -74,7 +74,8 @@ def table_response(
         context["seen_changes"] = set(request.session.get("seen_changes", []))
     if not swap and not watching:
         context.update(share_context(request, sitting, state))
-    if swap and not watching and not sitting.is_finished and not tap_again:  # (the standings' forms and links are this phone's)
+    # (the standings' forms and links are this phone's, and so are the taps of a phone told to tap again)
+    if swap and not watching and not sitting.is_finished and not tap_again:
         keep_for_the_push(sitting, context)
     response = page_or_partial(request, "matches/table.html", "table", context, status=status)
     return response
