@@ -40,7 +40,7 @@ def test_another_phones_tap_that_waited_through_an_undo_is_refused_with_when_and
     client.post(url(sitting, "undo/"), {"number": 1, "stamp": sitting.hands.get().stamp, "key": "a-undo"}, **HX)
     late = Client().post(url(sitting, "tap/"), {"number": 1, "winner": 3, "key": "b-tap", "seen": seen}, **HX)
     assert late.status_code == 409 and sitting.hands.count() == 0
-    assert "on another phone, before this phone showed it: nothing was recorded" in words(late)
+    assert "on another phone, before this phone showed that undo: nothing was recorded" in words(late)
 
 
 def test_a_tap_refused_for_an_undo_it_had_not_seen_names_the_phone_that_undid_it_by_its_owner(client):
@@ -51,7 +51,7 @@ def test_a_tap_refused_for_an_undo_it_had_not_seen_names_the_phone_that_undid_it
     client.post(url(sitting, "undo/"), {"number": 1, "stamp": sitting.hands.get().stamp, "key": "a-undo"}, **HX)
     late = Client().post(url(sitting, "tap/"), {"number": 2, "winner": 3, "key": "b-tap", "seen": seen}, **HX)
     assert late.status_code == 409
-    assert "Hand 1 was undone at" in words(late) and f"on {NAMES[1]}’s phone, before this phone showed it" in words(late)
+    assert "Hand 1 was undone at" in words(late) and f"on {NAMES[1]}’s phone, before this phone showed that undo" in words(late)
 
 
 def test_a_copy_of_a_tap_after_its_hand_was_undone_and_recorded_again_says_who_won_it_since(client):

@@ -28,8 +28,8 @@ def undone_words(state: TableState, undo: Receipt, unseen: bool = False) -> str:
     if again is not None:
         words = (
             _(
-                "Hand %(number)d was undone at %(time)s on %(who)s, before this phone showed it, then recorded "
-                "again: %(name)s. Nothing was recorded from this tap."
+                "Hand %(number)d was undone at %(time)s on %(who)s, before this phone showed that undo, then "
+                "recorded again: %(name)s. Nothing was recorded from this tap."
             )
             if unseen
             else _(
@@ -40,8 +40,8 @@ def undone_words(state: TableState, undo: Receipt, unseen: bool = False) -> str:
         return sentence(words, {**values, "name": bdi(again.winner.name)})
     if unseen:
         return _(
-            "Hand %(number)d was undone at %(time)s on %(who)s, before this phone showed it: nothing was recorded. "
-            "Tap the winner again if that hand needs it."
+            "Hand %(number)d was undone at %(time)s on %(who)s, before this phone showed that undo: nothing was "
+            "recorded. Tap the winner again if that hand needs it."
         ) % values
     return _(
         "Hand %(number)d was recorded from this tap, then undone at %(time)s on %(who)s: it is open again. "
