@@ -98,6 +98,7 @@ class TabVerbs:
                 currency=currency,
                 marked_by_phone=by[:PHONE_MAX_LENGTH],
                 key=key,
+                at=timezone.now(),  # the clock take_back reads ("that night"), not the one the field's default kept
             )
             group._touch()
         self._adopt(group)
