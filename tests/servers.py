@@ -62,6 +62,20 @@ def clean_environment(**changes: str) -> dict[str, str]:
     return env
 
 
+def answers(port: int) -> bool:
+    """Whether the server on `port` answers a request: gunicorn's arbiter listens (and the kernel accepts)
+    before a worker has booted, which on a loaded machine takes seconds."""
+    probe = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        probe.request("GET", "/")
+        probe.getresponse().read()
+        return True
+    except (OSError, http.client.HTTPException):
+        return False
+    finally:
+        probe.close()
+
+
 @contextmanager
 def serving(command: list[str], env: Mapping[str, str], port: int, log: Path) -> Iterator[str]:
     """Run `command` (a server listening on `port`) until the block ends; yields its base URL."""
@@ -71,14 +85,10 @@ def serving(command: list[str], env: Mapping[str, str], port: int, log: Path) ->
         )
     try:
         deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start: {log.read_text()[-2000:]}") from None
-                time.sleep(0.1)
+        while not answers(port):
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not start: {log.read_text()[-2000:]}")
+            time.sleep(0.1)
         yield f"http://127.0.0.1:{port}"
     finally:
         os.killpg(server.pid, signal.SIGTERM)
