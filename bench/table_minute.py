@@ -11,7 +11,7 @@ from common import Bench, Meter, note, percentile, spread
 from phones import close, connect, hang_up, tap_every_minute, transport
 
 FULL = {"tables": 100, "rounds": 3, "seconds": 60.0}
-QUICK = {"tables": 20, "rounds": 1, "seconds": 12.0}
+QUICK = {"tables": 20, "rounds": 1, "seconds": 6.0}
 CPU_RATIO_BUDGET, SEEN_P95_BUDGET = 0.1, 1.0
 # A round whose taps took over a second (median) measured a server starved by the machine's other work, which
 # also did less of the round's work: it is run again, at most RERUNS times, and the reruns are reported.

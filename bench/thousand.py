@@ -10,7 +10,7 @@ from common import Bench, Meter, note, percentile, spread
 from phones import close, connect, hang_up, open_pages, tap_every_minute, transport
 
 FULL = {"tables": 1_000, "rounds": 2, "seconds": 60.0}
-QUICK = {"tables": 40, "rounds": 1, "seconds": 12.0}
+QUICK = {"tables": 40, "rounds": 1, "seconds": 6.0}
 TAP_P99_BUDGET_MS = 200.0
 
 

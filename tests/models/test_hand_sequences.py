@@ -26,7 +26,7 @@ GAME_ENDS = {
     "letzter-stich": [MatchEnd(MatchEndKind.POINTS, 300), MatchEnd(MatchEndKind.HANDS, 6)],
 }
 CASES = [(slug, end) for slug, ends in GAME_ENDS.items() for end in ends]
-SETTINGS = settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 def draw_extras(data, game: rules.Game, n_seats: int, winner: int) -> dict:
