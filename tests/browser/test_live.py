@@ -8,7 +8,6 @@ from playwright.sync_api import expect
 from matches.models import Sitting
 
 from tests.browsers import open_phone, played_on, shot, stream_open, until, wait_for_push, watch_console
-from tests.servers import gunicorn
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
@@ -87,21 +86,6 @@ def test_an_open_undo_panel_is_told_the_table_moved_on_in_words_for_an_undo(brow
     wait_for_push(reader, 1)
     expect(panel.locator(".held")).to_have_text("Another phone just changed the table: close this panel to see it.")
     expect(panel).to_have_attribute("open", "")
-
-
-@pytest.mark.servers
-@pytest.mark.engine  # how one server hears of another's change: NOTIFY on PostgreSQL, the versions on SQLite
-def test_a_tap_on_one_app_server_reaches_a_phone_on_another(browser, tmp_path):
-    sitting = Sitting.start("agram", NAMES)
-    with gunicorn(tmp_path, workers=2) as one, gunicorn(tmp_path, workers=2) as two:
-        (here,) = phones_at(browser, one + sitting.get_absolute_url(), count=1)
-        (there,) = phones_at(browser, two + sitting.get_absolute_url(), count=1)
-        here.locator("button.tap", has_text="Boubacar").click()
-        expect(there.locator("#who-won .hand")).to_have_text("Hand 2")
-        expect(there.locator(".tally tr.lead .name")).to_have_text("Boubacar")
-        assert there.polls == [] and there.errors == []
-        for page in (here, there):  # before the servers stop: no stream left to end
-            page.context.close()
 
 
 def test_the_group_page_shows_a_change_made_elsewhere_without_a_reload(browser, live_server):
