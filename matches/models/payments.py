@@ -13,7 +13,7 @@ from collections.abc import Callable
 from django.db import models, transaction
 from django.utils import timezone
 
-from matches.domain.errors import BadInput, Conflict
+from matches.domain.errors import BadInput, Conflict, TableError
 from matches.models.options import STAKE_LABEL_MAX_LENGTH
 from matches.models.receipts import KEY_MAX_LENGTH, keyed
 from matches.models.zones import night_of
@@ -103,6 +103,19 @@ class TabVerbs:
             group._touch()
         self._adopt(group)
         return made
+
+    def unowed(self, payer: int, payee: int, currency: str, after: int) -> TableError:
+        """Why a payment the tab does not ask for is refused: the same player twice, a player who is not the
+        group's, a payment between these two marked since the phone read the tab (the payment of pk `after`,
+        the newest it saw), else nothing is owed between them in `currency` now."""
+        if payer == payee:
+            return BadInput("paid_self")
+        if self.find_player(payer) is None or self.find_player(payee) is None:
+            return Conflict("not_in_group")
+        between = models.Q(payer_id=payer, payee_id=payee) | models.Q(payer_id=payee, payee_id=payer)
+        if self.payments.filter(between, currency=currency, pk__gt=after).exists():
+            return Conflict("paid_meanwhile")
+        return Conflict("not_owed")
 
     def take_back(self, payment_id: int, by: str = "") -> Payment:
         """Undo a payment marked by mistake: only the phone `by` that marked it, on the same night

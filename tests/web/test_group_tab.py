@@ -210,13 +210,28 @@ def test_another_phone_is_not_told_it_took_back_a_payment_taken_back_already(cli
     assert answer.status_code == 409 and "Payment taken back." not in answer.content.decode()
 
 
-@pytest.mark.parametrize("field", ["payee", "currency"])
-def test_mark_paid_for_what_nobody_owes_says_so_not_that_a_payment_was_just_marked(client, owing, field):
-    changed = {"payee": paying(owing)["payer"], "currency": "EUR"}[field]  # Ben pays Ben; or in euros
-    answer = client.post(reverse("group-paid", args=[owing.token]), paying(owing, **{field: changed}))
-    said = answer.content.decode()
-    assert answer.status_code == 409 and "Nothing is owed between these two players in this currency now" in said
-    assert "just marked" not in said and not Payment.objects.exists()
+NOTHING_OWED = "Nothing is owed between these two players in this currency now"
+
+
+@pytest.mark.parametrize(
+    ("change", "status", "message"),
+    [
+        ({"currency": "EUR"}, 409, NOTHING_OWED),
+        ({"payer": "Ana", "payee": "Ben"}, 409, NOTHING_OWED),  # the other way round
+        ({"payer": "Ben", "payee": "دانا"}, 409, NOTHING_OWED),  # neither owes the other
+        ({"payee": "Ben"}, 400, "A payment goes from one player to another: pick two players."),
+        ({"payer": 999_999}, 409, "That player is not in this group."),
+    ],
+)
+def test_mark_paid_for_what_nobody_owes_says_why_not_that_a_payment_was_just_marked(client, owing, change, status, message):
+    """The page was read before another pair's payment (its `after` older than that payment): that payment is
+    no reason, and the words say what is wrong with this one."""
+    ids = {player.name: player.pk for player in owing.players.all()}
+    other = owing.mark_paid(ids["دانا"], ids["Ana"], 100, "CFA")
+    answer = client.post(reverse("group-paid", args=[owing.token]), paying(owing, **{k: ids.get(v, v) for k, v in change.items()}))
+    said = shown(answer.content.decode())
+    assert answer.status_code == status and message in said
+    assert "just marked" not in said and list(Payment.objects.all()) == [other]
 
 
 def test_a_payment_marked_before_the_tab_was_forgiven_offers_no_take_back(client, owing):

@@ -11,7 +11,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from matches.domain.errors import Conflict, TableError
+from matches.domain.errors import TableError
 from matches.models import Group, Payment
 from matches.services.tab import forgive as forgive_tab
 from matches.services.tab import owed_now, read_tab
@@ -60,8 +60,7 @@ def mark_paid(request: HtmxHttpRequest, group: Group) -> HttpResponse:
             return said(request, group, marked(first))
         owed = owed_now(group, payer, payee, currency)
         if not owed:
-            marked_since = group.payments.filter(pk__gt=data["after"]).exists()  # (else a page edited by hand)
-            raise Conflict("paid_meanwhile" if marked_since else "not_owed")
+            raise group.unowed(payer, payee, currency, data["after"])
         amount = read_amount(typed, currency, 1, owed) if "amount" in request.POST else owed  # (no field: an older page)
         paid = group.mark_paid(payer, payee, amount, currency, by=phone_id(request), key=data["key"], after=data["after"])
     except TableError as refusal:  # the tab moved on: said above it, as it is now
