@@ -22,17 +22,24 @@ INVISIBLE = {"\u200b", "\u2060", "\ufeff", *map(chr, range(0x202A, 0x202F)), *ma
 # scripts (Devanagari, Arabic vowels) are letters' parts and stay.
 ACCENTS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0xFE20, 0xFE2F))
 
+# Combining marks kept in a row on one letter (after NFC): real names carry fewer (Vietnamese composes to one
+# character, Hebrew points and Arabic vowels stack two or three); more pile up over the lines around the name.
+MARKS_IN_A_ROW = 3
+
 T = TypeVar("T")
 
 
 def clean_name(raw: str) -> str:
-    """A typed name as stored: NFC, invisible/control characters dropped (not emoji joiners), spaces folded."""
-    kept = "".join(
-        char
-        for char in unicodedata.normalize("NFC", raw)
-        if char not in INVISIBLE and (unicodedata.category(char) != "Cc" or char.isspace())
-    )
-    return " ".join(kept.split())
+    """A typed name as stored: NFC, invisible/control characters dropped (not emoji joiners), marks stacked on
+    one letter past MARKS_IN_A_ROW dropped, spaces folded."""
+    kept, marks = [], 0
+    for char in unicodedata.normalize("NFC", raw):
+        if char in INVISIBLE or (unicodedata.category(char) == "Cc" and not char.isspace()):
+            continue
+        marks = marks + 1 if unicodedata.category(char) in ("Mn", "Me") else 0
+        if marks <= MARKS_IN_A_ROW:
+            kept.append(char)
+    return " ".join("".join(kept).split())
 
 
 def is_visible(name: str) -> bool:

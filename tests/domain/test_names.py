@@ -1,6 +1,8 @@
 """The one set of player-name rules (matches/domain/names.py), as tables of cases (the places that take
 a name: tests/models/test_names_in_a_group.py and tests/web/test_one_player_per_spelling.py)."""
 
+import unicodedata
+
 import pytest
 
 from matches.domain.errors import BadInput
@@ -24,6 +26,9 @@ CLEANED = [
     ("Ai\tcha\n", "Ai cha"),
     ("Ai\x00cha", "Aicha"),
     ("👩\u200d👩\u200d👧", "👩\u200d👩\u200d👧"),  # joiners inside an emoji stay
+    ("A" + "\u0308" * 9 + "wa", "Ä" + "\u0308" * 3 + "wa"),  # marks piled on one letter: three kept
+    ("\u05e9\u05bc\u05c1\u05b8", unicodedata.normalize("NFC", "\u05e9\u05bc\u05c1\u05b8")),  # Hebrew: three marks
+    ("Nguy\u1ec5n", "Nguyễn"),
     ("", ""),
 ]
 
