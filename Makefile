@@ -9,7 +9,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run dev test test-sqlite test-postgres check bench messages
+.PHONY: run dev test test-sqlite test-postgres bench-tools check bench messages
 
 $(VENV)/installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +31,12 @@ PG_TEST_WORKERS ?= 2
 
 test: $(VENV)/installed
 	bin/ensure-debian-packages
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-sqlite test-postgres
+	$(MAKE) --no-print-directory -j3 --output-sync=target test-sqlite test-postgres bench-tools
 	$(PY) bench/run.py --quick
+
+# What the bench needs (Lighthouse, from npm), installed while the tests run.
+bench-tools: $(VENV)/installed
+	$(PY) bench/run.py --install
 
 test-sqlite: $(VENV)/installed
 	HYPOTHESIS_PROFILE=ci DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 $(PY) -m pytest -n $(TEST_WORKERS)
