@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine (Python 3.11):
 #   make run    start the app on 0.0.0.0:8000 (SQLite, gunicorn, DEBUG off) for phones on the same Wi-Fi
-#   make test   run the whole test suite on SQLite, then the engine-dependent tests on PostgreSQL,
+#   make test   run the whole test suite on SQLite beside the engine-dependent tests on PostgreSQL,
 #               then the bench's quick mode (installs Debian's chromium, Noto fonts, gettext, nginx and npm,
 #               and Lighthouse from npm into bench/.lighthouse)
 #   make check  the fast tier after each change: no browser, no real server, nothing slow; SQLite
@@ -9,7 +9,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: run dev test test-sqlite test-postgres bench-tools check bench messages
+.PHONY: run dev test test-sqlite test-postgres postgres-then-bench check bench messages
 
 $(VENV)/installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -31,12 +31,12 @@ PG_TEST_WORKERS ?= 2
 
 test: $(VENV)/installed
 	bin/ensure-debian-packages
-	$(MAKE) --no-print-directory -j3 --output-sync=target test-sqlite test-postgres bench-tools
-	$(PY) bench/run.py --quick
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-sqlite postgres-then-bench
 
-# What the bench needs (Lighthouse, from npm), installed while the tests run.
-bench-tools: $(VENV)/installed
-	$(PY) bench/run.py --install
+# The PostgreSQL leg (fewer tests) ends first: the bench's quick mode, mostly waiting on its phones'
+# windows, then runs beside the end of the SQLite leg.
+postgres-then-bench: test-postgres
+	$(PY) bench/run.py --quick
 
 test-sqlite: $(VENV)/installed
 	HYPOTHESIS_PROFILE=ci DATABASE_URL=sqlite:///$(CURDIR)/db.sqlite3 $(PY) -m pytest -n $(TEST_WORKERS)

@@ -1,14 +1,12 @@
 """`make bench`: the figures of BENCHMARKS.md, each the app beside ../shared/peer in one run.
 
     bench/run.py [--quick] [--db sqlite|postgresql ...] [--figure NAME ...]
-    bench/run.py --install
 
 On SQLite, then on PostgreSQL when it answers (DATABASE_URL's server, else 127.0.0.1:5432): prints each figure
 beside its budget, writes results.json beside this script, exits 1 when a gated budget is missed, 2 when the
 run failed. --quick: SQLite, small counts, nothing gated (the figures of a shared machine move), but any
 error fails it: a non-2xx answer, a push never seen, a server that does not start; it leaves
-results.json as the last full run wrote it. --install: only installs what the figures need (`make test`
-runs it beside the tests)."""
+results.json as the last full run wrote it."""
 
 from __future__ import annotations
 
@@ -101,11 +99,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="SQLite, small counts, nothing gated")
     parser.add_argument("--db", action="append", choices=("sqlite", "postgresql"))
     parser.add_argument("--figure", action="append", choices=list(FIGURES))
-    parser.add_argument("--install", action="store_true", help="only install what the figures need (Lighthouse)")
     args = parser.parse_args()
-    if args.install:
-        lighthouse.lighthouse()
-        return 0
     os.sched_setaffinity(0, {CLIENT_CORE})  # the load generator; the servers run on core 0
     databases = args.db or (["sqlite"] if args.quick else ["sqlite", "postgresql"])
     admin = postgres_admin() if "postgresql" in databases else None
