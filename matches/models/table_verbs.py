@@ -28,6 +28,8 @@ class TableVerbs:
             seats, _ = self._lock_with_group()  # (the new sitting's row refers to the group)
             if self.next_sitting_id:
                 return self.next_sitting
+            if self.rematch_unlinked():
+                raise Conflict("rematch_unlinked")
             if self.group_id is not None and type(self).objects.filter(group_id=self.group_id).count() >= GROUP_MATCHES:
                 raise Conflict("group_matches_full", max=GROUP_MATCHES)
             table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
@@ -40,6 +42,10 @@ class TableVerbs:
             self._receipt(Receipt.Verb.REMATCH, "", None, by)
         return new
 
+    def rematch_unlinked(self) -> bool:
+        """Whether this match's rematch was cut off from it (its links made new after a link leaked): it no
+        longer leads there, and starts no second rematch."""
+        return self.next_sitting_id is None and self.receipts.filter(verb=Receipt.Verb.REMATCH).exists()
 
     def reissue_chips(self, seen: int, key: str = "", by: Recorder = ANYONE) -> None:
         """Hand every player another starting stack once someone ran out; `seen` batches make a double tap

@@ -113,6 +113,9 @@ REFUSALS: dict[str, object] = {
     "player_gone": gettext_lazy("Someone picked is no longer in this group: pick the players again."),
     "players_left": gettext_lazy("No longer in this group: %(name)s. Check who is seated, then start."),
     "picked_twice": gettext_lazy("%(name)s is picked twice: seat each player once."),
+    "rematch_unlinked": gettext_lazy(
+        "This match’s rematch was given new links after a link leaked: ask a player at that table for its link."
+    ),
     "saved_elsewhere": gettext_lazy("This match is saved in another group already."),
     # A group's tab (matches.models.payments).
     "paid_self": gettext_lazy("A payment goes from one player to another: pick two players."),

@@ -8,6 +8,7 @@ import re
 import pytest
 from django.test import Client
 
+from matches.domain.errors import Conflict
 from matches.domain.rules import GAMES, MatchEnd, MatchEndKind
 from matches.models import Sitting
 
@@ -148,4 +149,20 @@ def test_rotating_a_rematchs_links_cuts_it_off_from_the_first_match(client, sitt
     rematch.refresh_from_db()
     page = Client().get(url(sitting)).content.decode()
     assert rematch.token not in page and "Go to the rematch" not in page
-    assert Client().post(url(sitting, "rematch/"))["Location"] != url(rematch)
+    assert UNLINKED in words(page) and url(sitting, "rematch/") not in page  # and no second rematch offered
+
+
+def test_a_match_whose_rematch_got_new_links_starts_no_second_rematch(client, sitting):
+    """Whoever holds the leaked link of the first match would get a table of their own beside the real one."""
+    sitting.end_match()
+    rematch = sitting.rematch()
+    client.post(url(rematch, "links/"))
+    answer = Client().post(url(sitting, "rematch/"))
+    assert answer.status_code == 409 and UNLINKED in words(answer.content.decode())
+    assert Sitting.objects.count() == 2
+    sitting.refresh_from_db()
+    with pytest.raises(Conflict):
+        sitting.rematch()
+
+
+UNLINKED = "This match’s rematch was given new links after a link leaked: ask a player at that table for its link."
