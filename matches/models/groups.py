@@ -26,7 +26,8 @@ from matches.models import announce
 from matches.models.options import sitting_options
 from matches.models.payments import TabVerbs
 from matches.models.sittings import Player, Sitting, new_token
-from matches.models.tokens import LinkedQuerySet
+from matches.models import quick_reads
+from matches.models.tokens import LinkedQuerySet, reachable
 from matches.models.zones import ZONE_MAX_LENGTH, clean_zone, zone_named
 
 ERASED_NAME = "Erased player %(n)d"  # the web layer passes it in the reader's language
@@ -65,7 +66,7 @@ class Group(TabVerbs, models.Model):
     @classmethod
     def reached_by(cls, link: str, token: object) -> Group | None:
         """The group whose `link` field ("token"/"watch_token") is `token`, or None; malformed tokens not looked up."""
-        return cls.objects.reached_by(link, token).first()
+        return quick_reads.linked(cls, link, token) if reachable(link, token) else None
 
     def members(self) -> models.QuerySet[Player]:
         """The players who can be seated today: in the group, not removed, not erased; by name."""

@@ -14,6 +14,7 @@ from matches.domain.stakes import Part, Stakes
 from matches.models.choices import EndedHow
 from matches.models.hands import Hand
 from matches.models.options import option
+from matches.models import quick_reads
 from matches.models.players import Player
 from matches.models.seats import Seat
 from matches.models.snapshot import read_snapshot
@@ -22,7 +23,7 @@ from matches.models.replay_writes import ReplayWrites
 from matches.models.table_changes import TableChange, TableChangeVerbs
 from matches.models.table_verbs import TableVerbs
 from matches.models.table import HANDS_ON_TABLE, ChartPoint, Table
-from matches.models.tokens import TOKEN, LinkedQuerySet, new_token
+from matches.models.tokens import TOKEN, LinkedQuerySet, new_token, reachable
 from matches.models.verbs import SittingVerbs
 from matches.models.zones import ZONE_MAX_LENGTH, zone_named
 
@@ -135,7 +136,7 @@ class Sitting(SittingVerbs, ReplayWrites, TableVerbs, TableChangeVerbs, ReceiptV
     @classmethod
     def reached_by(cls, link: str, token: str) -> Sitting | None:
         """The sitting whose `link` ("token" or "watch_token") is `token`, or None."""
-        return cls.objects.reached_by(link, token).first()
+        return quick_reads.linked(cls, link, token) if reachable(link, token) else None
 
     @classmethod
     def reached_with_seats(cls, link: str, token: str) -> Sitting | None:
@@ -143,13 +144,10 @@ class Sitting(SittingVerbs, ReplayWrites, TableVerbs, TableChangeVerbs, ReceiptV
         this copy takes them instead of reading them again (a page: one query fewer)."""
         if not isinstance(token, str) or not TOKEN.fullmatch(token):
             return cls.reached_by(link, token)  # (refused there, unread)
-        read = Seat.objects.filter(**{f"sitting__{link}": token}).select_related("sitting", "player")
-        seats = list(read.order_by("position"))
+        seats = quick_reads.seated(link, token)
         if not seats:
             return cls.reached_by(link, token)
         sitting = seats[0].sitting
-        for seat in seats:
-            seat.sitting = sitting
         sitting._seats_read = seats
         return sitting
 
@@ -168,8 +166,7 @@ class Sitting(SittingVerbs, ReplayWrites, TableVerbs, TableChangeVerbs, ReceiptV
     def seated_afresh(self) -> list[Seat]:
         """seated() with this sitting's row read again by its link in the same query (in a snapshot, or
         the two could disagree); Sitting.DoesNotExist when the link no longer reaches it."""
-        query = Seat.objects.filter(sitting__token=self.token).select_related("sitting", "player").order_by("position")
-        seats = list(query)
+        seats = quick_reads.seated("token", self.token)
         if not seats:
             raise Sitting.DoesNotExist
         fresh = seats[0].sitting
@@ -224,12 +221,11 @@ class Sitting(SittingVerbs, ReplayWrites, TableVerbs, TableChangeVerbs, ReceiptV
         last = self._last_number(seats)
         if not last:
             return [], {}
-        hands = list(self.hands.filter(number__gt=last - recent).order_by("-number"))
+        hands = quick_reads.newest_hands(self.pk, last - recent)
         drawn: dict = {hand.number: hand for hand in hands}
         older = [number for number in sampled(last + ahead + 1, CHART_POINTS) if 0 < number <= last - recent and chart]
-        if older:
-            points = self.hands.filter(number__in=older).values_list("number", "running", "threshold_after")
-            drawn.update({number: ChartPoint(number, running, after) for number, running, after in points})
+        points = quick_reads.chart_points(self.pk, older)
+        drawn.update({number: ChartPoint(number, running, after) for number, running, after in points})
         return hands, drawn
 
     def check_totals(self) -> list[str]:

@@ -25,17 +25,20 @@ def new_stamp() -> str:
     return secrets.token_urlsafe(6)
 
 
+def reachable(link: str, token: object) -> bool:
+    """Whether `token` may be looked up as a `link` ("token" or "watch_token"): a malformed one is not."""
+    if link not in LINKS:
+        raise ValueError(f"no such link: {link!r}")
+    return isinstance(token, str) and TOKEN.fullmatch(token) is not None
+
+
 class LinkedQuerySet(models.QuerySet):
     """Sittings or groups: each reached by its member and watch links, each changed at `changed_at`."""
 
     def reached_by(self, link: str, token: object) -> models.QuerySet:
         """The row whose `link` field ("token" or "watch_token") is `token`; none for a malformed token
         (not looked up)."""
-        if link not in LINKS:
-            raise ValueError(f"no such link: {link!r}")
-        if not isinstance(token, str) or not TOKEN.fullmatch(token):
-            return self.none()
-        return self.filter(**{link: token})
+        return self.filter(**{link: token}) if reachable(link, token) else self.none()
 
     def member_links(self, tokens: list[str]) -> models.QuerySet:
         """The rows whose member link is one of `tokens` (those a phone remembers)."""

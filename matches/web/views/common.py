@@ -48,7 +48,7 @@ def reached(
             if model is Sitting and snapshot and request.method in READS:  # (its seats in the same read)
                 found = Sitting.reached_with_seats(link, token)
             else:
-                found = model.objects.reached_by(link, token).first()
+                found = model.reached_by(link, token)
             try:
                 if found is not None:
                     return view(request, found, *args, **kwargs)

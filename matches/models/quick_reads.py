@@ -1,0 +1,112 @@
+"""A speed trick, kept because `make bench` shows it (BENCHMARKS.md, CPU per request): the table's reads,
+on every tap and page, in SQL written once here. The ORM builds and compiles a queryset's SQL on every
+run, which costs more than these reads themselves (a list of 40 sampled hand numbers alone costs it a
+quarter of a millisecond). Rows become models as the ORM makes them: `Manager.raw`, or `from_db` with each
+field's converters. tests/models/test_quick_reads.py checks that each answers as the queryset in its
+docstring does."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.models import Model
+
+from matches.models.hands import Hand
+from matches.models.seats import Seat
+
+NEWEST = 'SELECT * FROM "matches_hand" WHERE "sitting_id" = %s AND "number" > %s ORDER BY "number" DESC'
+POINTS = 'SELECT "number", "running", "threshold_after" FROM "matches_hand" WHERE "sitting_id" = %s AND "number" IN '
+LINKED = {
+    ("matches_sitting", "token"): 'SELECT * FROM "matches_sitting" WHERE "token" = %s',
+    ("matches_sitting", "watch_token"): 'SELECT * FROM "matches_sitting" WHERE "watch_token" = %s',
+    ("matches_group", "token"): 'SELECT * FROM "matches_group" WHERE "token" = %s',
+    ("matches_group", "watch_token"): 'SELECT * FROM "matches_group" WHERE "watch_token" = %s',
+}
+SEATED = (
+    'SELECT "matches_seat".*, "matches_sitting".*, "matches_player".* FROM "matches_seat"'
+    ' INNER JOIN "matches_sitting" ON "matches_seat"."sitting_id" = "matches_sitting"."id"'
+    ' INNER JOIN "matches_player" ON "matches_seat"."player_id" = "matches_player"."id"'
+    ' WHERE "matches_sitting"."{}" = %s ORDER BY "matches_seat"."position"'
+)
+SEATED_BY = {link: SEATED.replace("{}", link) for link in ("token", "watch_token")}
+RUNNING = Hand._meta.get_field("running")
+
+
+def linked(model: type[Model], link: str, token: str) -> Model | None:
+    """model.objects.filter(**{link: token}).first(), `link` a unique field ("token" or "watch_token")"""
+    return next(iter(model.objects.raw(LINKED[model._meta.db_table, link], [token])), None)
+
+
+def newest_hands(sitting_id: int, after: int) -> list[Hand]:
+    """Hand.objects.filter(sitting_id=sitting_id, number__gt=after).order_by("-number")"""
+    return list(Hand.objects.raw(NEWEST, [sitting_id, after]))
+
+
+def chart_points(sitting_id: int, numbers: Sequence[int]) -> list[tuple[int, list[int], int | None]]:
+    """Hand.objects.filter(sitting_id=sitting_id, number__in=numbers)
+    .values_list("number", "running", "threshold_after"), in no order"""
+    if not numbers:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(POINTS + "(" + ", ".join(["%s"] * len(numbers)) + ")", [sitting_id, *numbers])
+        rows = cursor.fetchall()
+    return [(number, RUNNING.from_db_value(running, None, connection), after) for number, running, after in rows]
+
+
+def seated(link: str, token: str) -> list[Seat]:
+    """Seat.objects.filter(**{f"sitting__{link}": token}).select_related("sitting", "player").order_by("position"),
+    `link` a Sitting field ("token" or "watch_token"); the seats share one Sitting (the ORM makes one a row)"""
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(SEATED_BY[link], [token])
+        rows = cursor.fetchall()
+        columns = tuple(column[0] for column in cursor.description)
+    (seat_of, sitting_of, player_of), seats = readers(db, columns), []
+    for row in rows:
+        seat = seat_of(row)
+        seat.sitting = seats[0].sitting if seats else sitting_of(row)
+        seat.player = player_of(row)
+        seats.append(seat)
+    return seats
+
+
+def seated_models() -> tuple[type[Model], ...]:
+    """Seat, Sitting and Player, in the order of a SEATED row (the last two as Seat's keys name them)."""
+    return Seat, Seat._meta.get_field("sitting").related_model, Seat._meta.get_field("player").related_model
+
+
+@lru_cache(maxsize=64)  # one entry per database connection (a thread's), as the ORM's compiler asks each
+def readers(db, columns: tuple[str, ...]) -> list[Callable[[Sequence], Model]]:
+    """Per model of a SEATED row, what makes it from its columns: each table's own, in the order the
+    database keeps them (a column added by a migration comes last)."""
+    made, start = [], 0
+    for model in seated_models():
+        fields = model._meta.concrete_fields
+        names = columns[start : start + len(fields)]
+        if sorted(names) != sorted(field.column for field in fields):
+            raise RuntimeError(f"{model._meta.db_table} has columns {names}, its model fields {fields}")
+        made.append(maker(db, model, {field: start + names.index(field.column) for field in fields}))
+        start += len(fields)
+    return made
+
+
+def maker(db, model: type[Model], where: dict) -> Callable[[Sequence], Model]:
+    """What makes `model` from a row holding each of its fields at `where[field]` (all of them)."""
+    names = [field.attname for field in where]  # in the model's order, as from_db takes them
+    steps = []
+    for field, index in where.items():
+        column = field.get_col(model._meta.db_table)
+        steps.append((index, db.ops.get_db_converters(column) + field.get_db_converters(db), column))
+
+    def make(row: Sequence) -> Model:
+        values = []
+        for index, converters, column in steps:
+            value = row[index]
+            for converter in converters:
+                value = converter(value, column, db)
+            values.append(value)
+        return model.from_db(db.alias, names, values)
+
+    return make
