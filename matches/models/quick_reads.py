@@ -1,8 +1,8 @@
 """A speed trick, kept because `make bench` shows it (BENCHMARKS.md, CPU per request): the table's reads,
 on every tap and page, in SQL written once here. The ORM builds and compiles a queryset's SQL on every
 run, which costs more than these reads themselves (a list of 40 sampled hand numbers alone costs it a
-quarter of a millisecond). Rows become models as the ORM makes them: `Manager.raw`, or `from_db` with each
-field's converters. tests/models/test_quick_reads.py checks that each answers as the queryset in its
+quarter of a millisecond). Rows become models as the ORM makes them: `from_db` with each field's converters
+(or `Manager.raw`). tests/models/test_quick_reads.py checks that each answers as the queryset in its
 docstring does."""
 
 from __future__ import annotations
@@ -41,7 +41,13 @@ def linked(model: type[Model], link: str, token: str) -> Model | None:
 
 def newest_hands(sitting_id: int, after: int) -> list[Hand]:
     """Hand.objects.filter(sitting_id=sitting_id, number__gt=after).order_by("-number")"""
-    return list(Hand.objects.raw(NEWEST, [sitting_id, after]))
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(NEWEST, [sitting_id, after])
+        rows = cursor.fetchall()
+        columns = tuple(column[0] for column in cursor.description)
+    (hand_of,) = readers(db, (Hand,), columns)
+    return [hand_of(row) for row in rows]
 
 
 def chart_points(sitting_id: int, numbers: Sequence[int]) -> list[tuple[int, list[int], int | None]]:
@@ -63,7 +69,7 @@ def seated(link: str, token: str) -> list[Seat]:
         cursor.execute(SEATED_BY[link], [token])
         rows = cursor.fetchall()
         columns = tuple(column[0] for column in cursor.description)
-    (seat_of, sitting_of, player_of), seats = readers(db, columns), []
+    (seat_of, sitting_of, player_of), seats = readers(db, seated_models(), columns), []
     for row in rows:
         seat = seat_of(row)
         seat.sitting = seats[0].sitting if seats else sitting_of(row)
@@ -77,12 +83,12 @@ def seated_models() -> tuple[type[Model], ...]:
     return Seat, Seat._meta.get_field("sitting").related_model, Seat._meta.get_field("player").related_model
 
 
-@lru_cache(maxsize=64)  # one entry per database connection (a thread's), as the ORM's compiler asks each
-def readers(db, columns: tuple[str, ...]) -> list[Callable[[Sequence], Model]]:
-    """Per model of a SEATED row, what makes it from its columns: each table's own, in the order the
-    database keeps them (a column added by a migration comes last)."""
+@lru_cache(maxsize=256)  # per database connection (a thread's), as the ORM's compiler asks each
+def readers(db, models: tuple[type[Model], ...], columns: tuple[str, ...]) -> list[Callable[[Sequence], Model]]:
+    """Per model of a row holding all columns of each of `models` in turn (SELECT "a".*, "b".*), what makes it
+    from its columns, which come in the order the database keeps them (a column added by a migration last)."""
     made, start = [], 0
-    for model in seated_models():
+    for model in models:
         fields = model._meta.concrete_fields
         names = columns[start : start + len(fields)]
         if sorted(names) != sorted(field.column for field in fields):

@@ -214,8 +214,9 @@ class SittingVerbs:
         for seat, gained in zip(table.seats, points, strict=True):
             won = int(seat.position == winner)
             if gained or won:  # One short UPDATE per moved seat: most games move only one.
-                Seat.objects.filter(pk=seat.pk).update(total=F("total") + gained, hands_won=F("hands_won") + won)
                 seat.total, seat.hands_won = seat.total + gained, seat.hands_won + won
+                # The seat was read under the sitting's lock, which every change of a seat takes first.
+                Seat.objects.filter(pk=seat.pk).update(total=seat.total, hands_won=seat.hands_won)
         self._save_progress(progress, table.seats, **({"reopened": None} if self.reopened else {}))
         return hand
 
