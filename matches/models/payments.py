@@ -87,6 +87,8 @@ class TabVerbs:
             group = self._lock()
             if key and (first := group.payments.filter(keyed(key)).first()) is not None:
                 return first
+            if after and not group.payments.filter(pk=after).exists():  # no page showed it (0: none to show)
+                raise BadInput("payment_unseen")
             pair = group.payments.filter(payer_id=payer, payee_id=payee, currency=currency, taken_back_at=None)
             if after is not None and pair.filter(pk__gt=after).exists():
                 raise Conflict("paid_meanwhile")

@@ -31,12 +31,39 @@ SEATED = (
     ' WHERE "matches_sitting"."{}" = %s ORDER BY "matches_seat"."position"'
 )
 SEATED_BY = {link: SEATED.replace("{}", link) for link in ("token", "watch_token")}
+SEATS_OF = (
+    'SELECT "matches_seat".*, "matches_player".* FROM "matches_seat"'
+    ' INNER JOIN "matches_player" ON "matches_seat"."player_id" = "matches_player"."id"'
+    ' WHERE "matches_seat"."sitting_id" = %s ORDER BY "matches_seat"."position"'
+)
+LOCKED = 'SELECT * FROM "matches_sitting" WHERE "token" = %s FOR UPDATE'  # PostgreSQL's row lock
 RUNNING = Hand._meta.get_field("running")
 
 
 def linked(model: type[Model], link: str, token: str) -> Model | None:
     """model.objects.filter(**{link: token}).first(), `link` a unique field ("token" or "watch_token")"""
     return next(iter(model.objects.raw(LINKED[model._meta.db_table, link], [token])), None)
+
+
+def locked(model: type[Model], token: str) -> Model | None:
+    """model.objects.select_for_update().filter(token=token).first(), a Sitting (PostgreSQL)"""
+    return next(iter(model.objects.raw(LOCKED, [token])), None)
+
+
+def seats_of(sitting: Model) -> list[Seat]:
+    """sitting.seats.select_related("player").order_by("position"): each seat's sitting is `sitting`"""
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(SEATS_OF, [sitting.pk])
+        rows = cursor.fetchall()
+        columns = tuple(column[0] for column in cursor.description)
+    seat_of, player_of = readers(db, (Seat, seated_models()[2]), columns)
+    seats = []
+    for row in rows:
+        seat = seat_of(row)
+        seat.sitting, seat.player = sitting, player_of(row)
+        seats.append(seat)
+    return seats
 
 
 def newest_hands(sitting_id: int, after: int) -> list[Hand]:

@@ -161,7 +161,7 @@ class Sitting(SittingVerbs, ReplayWrites, TableVerbs, TableChangeVerbs, ReceiptV
 
     def seated(self) -> list[Seat]:
         """The seats in playing order, with their players."""
-        return list(self.seats.select_related("player").order_by("position"))
+        return quick_reads.seats_of(self)
 
     def seated_afresh(self) -> list[Seat]:
         """seated() with this sitting's row read again by its link in the same query (in a snapshot, or
@@ -169,14 +169,17 @@ class Sitting(SittingVerbs, ReplayWrites, TableVerbs, TableChangeVerbs, ReceiptV
         seats = quick_reads.seated("token", self.token)
         if not seats:
             raise Sitting.DoesNotExist
-        fresh = seats[0].sitting
+        self.take_row(seats[0].sitting)
+        for seat in seats:
+            seat.sitting = self
+        return seats
+
+    def take_row(self, fresh: Sitting) -> None:
+        """This copy holds the row as `fresh` read it (refresh_from_db, from a read made here)."""
         for field in self._meta.concrete_fields:
             setattr(self, field.attname, getattr(fresh, field.attname))
         self._state.fields_cache.clear()  # what it pointed to (a rematch, a group) may have changed too
         self._prefetched_objects_cache = {}
-        for seat in seats:
-            seat.sitting = self
-        return seats
 
     def table(self, recent: int | None = HANDS_ON_TABLE, chart: bool = True) -> Table:
         """The match table with the newest `recent` hands (None: all, newest first); `chart`: with the chart's."""

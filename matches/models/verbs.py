@@ -18,7 +18,7 @@ from django.utils import timezone
 from matches.domain import rules, seating
 from matches.domain.capacity import GROUP_HANDS, MATCH_HANDS
 from matches.domain.errors import AlreadyRecorded, BadInput, Conflict
-from matches.models import announce
+from matches.models import announce, quick_reads
 from matches.models.choices import EndedHow
 from matches.models.hands import Hand, as_stored
 from matches.models.options import check_match_end, check_options, sitting_options
@@ -134,6 +134,8 @@ class SittingVerbs:
         try:
             with transaction.atomic():
                 seats, group_hands = self._lock_with_group()
+                if seen is not None and seen > self.version:  # no page showed it: the checks below would trust it
+                    raise BadInput("version_unseen")
                 before = (self.threshold, self.is_finished)
                 # What the answer shows, read here once: the newest hands, and the chart as this tap leaves it.
                 table = Table(self, seats, *self._read_hands(seats, HANDS_ON_TABLE, ahead=1))
@@ -321,8 +323,10 @@ class SittingVerbs:
         """Lock and re-read this sitting's row, return its seats; Sitting.DoesNotExist when the link is gone."""
         if connection.vendor == "sqlite":  # the transaction (IMMEDIATE) holds the lock: row and seats in one read
             return self.seated_afresh()
-        locked = type(self).objects.select_for_update().filter(token=self.token)
-        self.refresh_from_db(from_queryset=locked)
+        fresh = quick_reads.locked(type(self), self.token)
+        if fresh is None:
+            raise type(self).DoesNotExist("no sitting has this link now")
+        self.take_row(fresh)
         return self.seated()  # after the lock: a join locking both would read seats from before a racing tap
 
     def _lock_group(self) -> int:

@@ -2,6 +2,7 @@
 rows, every field converted as the ORM converts it (JSON answers, times, flags), on either engine."""
 
 import pytest
+from django.db import connection, transaction
 
 from matches.domain.chart import sampled
 from matches.domain.rules import MatchEnd, MatchEndKind
@@ -70,3 +71,20 @@ def test_a_row_reached_by_a_link_is_the_querysets(fapfap):
             found = quick_reads.linked(model, link, getattr(row, link))
             assert fields(found) == fields(model.objects.filter(**{link: getattr(row, link)}).first())
         assert quick_reads.linked(model, "token", "no-such-link-at-all") is None
+
+
+def test_seats_of_a_sitting_with_their_players_are_the_querysets(fapfap):
+    expected = list(fapfap.seats.select_related("player").order_by("position"))
+    seats = quick_reads.seats_of(fapfap)
+    assert [fields(seat) for seat in seats] == [fields(seat) for seat in expected]
+    assert [fields(seat.player) for seat in seats] == [fields(seat.player) for seat in expected]
+    assert all(seat.sitting is fapfap for seat in seats)
+
+
+def test_the_locked_row_is_the_querysets(fapfap):
+    if connection.vendor != "postgresql":
+        pytest.skip("a row lock of PostgreSQL's (SQLite's transaction locks the whole file)")
+    with transaction.atomic():
+        found = quick_reads.locked(Sitting, fapfap.token)
+        assert fields(found) == fields(Sitting.objects.select_for_update().filter(token=fapfap.token).first())
+        assert quick_reads.locked(Sitting, "no-such-link-at-all") is None

@@ -121,6 +121,15 @@ def test_a_payment_marked_on_another_phone_since_this_page_was_read_is_not_marke
     assert late.status_code == 409 and list(Payment.objects.values_list("amount", flat=True)) == [10]
 
 
+def test_a_mark_paid_after_a_payment_no_page_showed_is_refused_not_let_past_the_check_above(client, owing):
+    ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
+    owing.mark_paid(ben, ana, 10, "CFA", by="other")
+    newest = Payment.objects.get().pk
+    forged = client.post(reverse("group-paid", args=[owing.token]), paying(owing, "20", after=newest + 1000))
+    assert forged.status_code == 400 and "That payment could not be read" in shown(forged.content.decode())
+    assert list(Payment.objects.values_list("amount", flat=True)) == [10]
+
+
 def test_a_part_paid_in_cents_is_kept_in_cents(client):
     group = Group.create("Skat", ["Ana", "Ben"])
     ana, ben = (p.pk for p in group.members())

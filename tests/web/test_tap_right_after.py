@@ -27,3 +27,13 @@ def test_the_second_phone_is_told_and_its_next_tap_records_the_next_hand():
     assert list(sitting.hands.values_list("number", flat=True).order_by("number")) == [1, 2]
     pushed = first.get(url(sitting, f"poll/?v={seen}"), **HX).content.decode()  # what the other phones get
     assert 'name="again"' not in pushed
+
+
+def test_a_tap_naming_a_version_no_page_showed_is_refused_not_let_past_the_hold():
+    """`seen` beyond the table's version came from no page: trusted, it would skip the hold above."""
+    sitting = Sitting.start("agram", NAMES[:3])
+    Client().post(url(sitting, "tap/"), {"number": 1, "winner": 3, "key": "first"}, **HX)
+    ahead = Sitting.objects.get(pk=sitting.pk).version + 1
+    forged = Client().post(url(sitting, "tap/"), {"number": 2, "winner": 3, "key": "second", "seen": ahead}, **HX)
+    assert forged.status_code == 400 and "a change of the table that was never made" in words(forged)
+    assert sitting.hands.count() == 1
