@@ -25,7 +25,10 @@ class ReplayWrites:
         replayed = replay(len(seats), self.match_end, played)
         if replayed.ended_at is not None and any(h.winner_id for h in hands[replayed.ended_at + 1 :]):
             end, last = hands[replayed.ended_at].number, hands[-1].number
-            raise Conflict("ends_before_later_hands", end=end, next=end + 1, last=last, number=corrected or end)
+            # An undo cannot reach back past a change of who plays (Table.can_undo): then no undo helps.
+            stuck = any(stay.joined > end + 1 or (stay.left or 0) > end + 1 for stay in table.stays)
+            code = "ends_before_changed_table" if stuck else "ends_before_later_hands"
+            raise Conflict(code, end=end, next=end + 1, last=last, number=corrected or end)
         moved = []  # only the hands whose running totals changed are written (an undo of the last: none)
         for hand, after in zip(hands, replayed.after, strict=True):
             if (hand.running, hand.threshold_after) != (list(after.totals), after.threshold):

@@ -42,6 +42,16 @@ def _ends_before_later_hands(params: Mapping[str, object]) -> str:
     ) % params
 
 
+def _ends_before_changed_table(params: Mapping[str, object]) -> str:
+    return ngettext(
+        "With this change the match ends at hand %(end)d, but hand %(last)d was played after it and who "
+        "plays has changed since: an undo cannot reach back past that, so this correction cannot be made.",
+        "With this change the match ends at hand %(end)d, but hands %(next)d to %(last)d were played after "
+        "it and who plays changed meanwhile: an undo cannot reach back past that, so this correction cannot be made.",
+        params["last"] - params["end"],
+    ) % params
+
+
 def _match_end_not_allowed(params: Mapping[str, object]) -> str:
     game = rules.get_game(params["slug"])
     choices = ", ".join(gettext(rules.MATCH_END_WORDS[kind]) for kind in game.match_ends)
@@ -87,6 +97,7 @@ REFUSALS: dict[str, object] = {
         "Hand %(number)d changed since your screen showed it (now %(winner)s): nothing was corrected."
     ),
     "ends_before_later_hands": _ends_before_later_hands,
+    "ends_before_changed_table": _ends_before_changed_table,
     "nothing_to_undo": gettext_lazy("There is no hand to undo yet."),
     "undo_unrecorded": gettext_lazy("Hand %(number)d has not been recorded: nothing was undone."),
     "undo_done_elsewhere": gettext_lazy("Hand %(number)d was already undone on another phone: it is open to tap again."),

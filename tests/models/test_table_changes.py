@@ -5,8 +5,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from matches.domain.errors import BadInput, Conflict
+from matches.domain.rules import MatchEnd, MatchEndKind
 from matches.domain.settlement import settle
 from matches.models import Group, Sitting, TableChange
+from matches.web.refusals import refusal_text
 
 from tests.conftest import examples
 
@@ -181,3 +183,22 @@ def test_no_seat_changes_once_the_match_is_over():
         sitting.seat_player("C")
     sitting.rename_player(0, "Ali")  # a misspelt name can still be put right
     assert sitting.table().seats[0].name == "Ali"
+
+
+@pytest.mark.parametrize("joined, code", [(4, "ends_before_later_hands"), (5, "ends_before_changed_table")])
+def test_a_correction_ending_the_match_early_says_when_no_undo_can_make_room_for_it(joined, code):
+    """Undo the hands after the new end, then correct: impossible once who plays changed after the first of them."""
+    sitting = Sitting.start("agram", ["Awa", "Bello", "Chidi"], MatchEnd(MatchEndKind.WINS, 3))
+    for number, winner in enumerate([0, 0, 1, 1], start=1):
+        if number == joined:
+            sitting.seat_player("Dede")
+        sitting.record_hand(number, winner)
+    if joined == 5:
+        sitting.seat_player("Dede")
+    sitting.record_hand(5, 2)
+    with pytest.raises(Conflict) as refused:
+        sitting.correct_hand(3, 0)  # Awa's third win: the match would end at hand 3
+    assert refused.value.code == code and refused.value.params["end"] == 3
+    assert sitting.hands.get(number=3).winner.name == "Bello"
+    said = refusal_text(refused.value)
+    assert ("cannot be made" in said) == (code == "ends_before_changed_table") and "hands 4 to 5" in said

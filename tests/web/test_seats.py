@@ -273,3 +273,11 @@ def test_a_tap_or_a_leave_for_one_not_playing_names_them_and_the_last_two_cannot
     assert again.status_code == 400 and f"{NAMES[1]} does not play this hand" in words(again)
     last = client.post(url(sitting, "seats/"), {"change": "leave", "seat": "1"})
     assert last.status_code == 400 and "Spar needs at least 2 players: nobody can leave the table now." in words(last)
+
+
+def test_one_who_left_before_any_hand_is_said_to_have_left_before_the_first_not_after_hand_0(client):
+    sitting = Sitting.start("agram", NAMES)
+    client.post(url(sitting, "seats/"), {"change": "leave", "seat": "2"}, HTTP_ACCEPT_LANGUAGE="fr")
+    seats, table = (words(client.get(url(sitting, path), HTTP_ACCEPT_LANGUAGE="fr")) for path in ("seats/", ""))
+    assert "A quitté la table avant la première main." in seats and "main 0" not in seats
+    assert f"{NAMES[1]} a quitté la table avant la première main." in table and "main 0" not in table

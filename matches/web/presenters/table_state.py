@@ -287,6 +287,7 @@ class TableState(Table):
             "joined": _("%(name)s joined the table and plays from hand %(number)d."),
             "back": _("%(name)s is back at the table and plays from hand %(number)d."),  # a leave taken back
             "left": _("%(name)s left the table after hand %(after)d."),
+            "left_first": _("%(name)s left the table before the first hand."),
             "renamed": _("%(before)s is now called %(name)s."),
         }
         first_hand = {seat.pk: seat.joined for seat in self.seats}
@@ -295,7 +296,8 @@ class TableState(Table):
             values = {"name": shared(change.name), "before": shared(change.name_before)}
             values.update(number=change.before, after=change.before - 1)
             back = change.kind == "joined" and first_hand.get(change.seat_id, change.before) < change.before
-            said.setdefault(change.before - 1, []).insert(0, words["back" if back else change.kind] % values)  # newest first
+            kind = "back" if back else "left_first" if change.kind == "left" and change.before == 1 else change.kind
+            said.setdefault(change.before - 1, []).insert(0, words[kind] % values)  # newest first
         return said
 
     def changed_after(self, number: int) -> list[str]:
