@@ -8,7 +8,6 @@ docstring does."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
@@ -50,31 +49,28 @@ def locked(model: type[Model], token: str) -> Model | None:
     return next(iter(model.objects.raw(LOCKED, [token])), None)
 
 
+def seated(link: str, token: str) -> list[Seat]:
+    """Seat.objects.filter(**{f"sitting__{link}": token}).select_related("sitting", "player").order_by("position"),
+    `link` a Sitting field ("token" or "watch_token"); the seats share one Sitting (the ORM makes one a row)"""
+    seats = []
+    for seat, sitting, player in read(SEATED_BY[link], [token], seated_models(), once=1):
+        seat.sitting, seat.player = sitting, player
+        seats.append(seat)
+    return seats
+
+
 def seats_of(sitting: Model) -> list[Seat]:
     """sitting.seats.select_related("player").order_by("position"): each seat's sitting is `sitting`"""
-    db = connections[DEFAULT_DB_ALIAS]
-    with db.cursor() as cursor:
-        cursor.execute(SEATS_OF, [sitting.pk])
-        rows = cursor.fetchall()
-        columns = tuple(column[0] for column in cursor.description)
-    seat_of, player_of = readers(db, (Seat, seated_models()[2]), columns)
     seats = []
-    for row in rows:
-        seat = seat_of(row)
-        seat.sitting, seat.player = sitting, player_of(row)
+    for seat, player in read(SEATS_OF, [sitting.pk], (Seat, seated_models()[2])):
+        seat.sitting, seat.player = sitting, player
         seats.append(seat)
     return seats
 
 
 def newest_hands(sitting_id: int, after: int) -> list[Hand]:
     """Hand.objects.filter(sitting_id=sitting_id, number__gt=after).order_by("-number")"""
-    db = connections[DEFAULT_DB_ALIAS]
-    with db.cursor() as cursor:
-        cursor.execute(NEWEST, [sitting_id, after])
-        rows = cursor.fetchall()
-        columns = tuple(column[0] for column in cursor.description)
-    (hand_of,) = readers(db, (Hand,), columns)
-    return [hand_of(row) for row in rows]
+    return [hand for (hand,) in read(NEWEST, [sitting_id, after], (Hand,))]
 
 
 def chart_points(sitting_id: int, numbers: Sequence[int]) -> list[tuple[int, list[int], int | None]]:
@@ -88,52 +84,54 @@ def chart_points(sitting_id: int, numbers: Sequence[int]) -> list[tuple[int, lis
     return [(number, RUNNING.from_db_value(running, None, connection), after) for number, running, after in rows]
 
 
-def seated(link: str, token: str) -> list[Seat]:
-    """Seat.objects.filter(**{f"sitting__{link}": token}).select_related("sitting", "player").order_by("position"),
-    `link` a Sitting field ("token" or "watch_token"); the seats share one Sitting (the ORM makes one a row)"""
-    db = connections[DEFAULT_DB_ALIAS]
-    with db.cursor() as cursor:
-        cursor.execute(SEATED_BY[link], [token])
-        rows = cursor.fetchall()
-        columns = tuple(column[0] for column in cursor.description)
-    (seat_of, sitting_of, player_of), seats = readers(db, seated_models(), columns), []
-    for row in rows:
-        seat = seat_of(row)
-        seat.sitting = seats[0].sitting if seats else sitting_of(row)
-        seat.player = player_of(row)
-        seats.append(seat)
-    return seats
-
-
 def seated_models() -> tuple[type[Model], ...]:
     """Seat, Sitting and Player, in the order of a SEATED row (the last two as Seat's keys name them)."""
     return Seat, Seat._meta.get_field("sitting").related_model, Seat._meta.get_field("player").related_model
 
 
-@lru_cache(maxsize=256)  # per database connection (a thread's), as the ORM's compiler asks each
-def readers(db, models: tuple[type[Model], ...], columns: tuple[str, ...]) -> list[Callable[[Sequence], Model]]:
-    """Per model of a row holding all columns of each of `models` in turn (SELECT "a".*, "b".*), what makes it
-    from its columns, which come in the order the database keeps them (a column added by a migration last)."""
-    made, start = [], 0
+def read(sql: str, params: list, models: tuple[type[Model], ...], once: int | None = None) -> list[list[Model]]:
+    """Per row of `sql`, which holds all columns of each of `models` in turn (SELECT "a".*, "b".*), one of each;
+    `once`: the index of a model that is the same on every row (a join's one side), made from the first."""
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+        columns = tuple(column[0] for column in cursor.description)
+    makers = MAKERS.get((db.alias, db.vendor, models, columns)) or made_for(db, models, columns)
+    made: list[list[Model]] = []
+    for row in rows:
+        made.append([made[0][i] if made and i == once else make(row, db) for i, make in enumerate(makers)])
+    return made
+
+
+# What makes each model from a row of these columns, by database and models: the columns come in the order the
+# database keeps them (a column added by a migration last), and each database converts its values its own way.
+MAKERS: dict[tuple, list[Callable]] = {}
+
+
+def made_for(db, models: tuple[type[Model], ...], columns: tuple[str, ...]) -> list[Callable]:
+    makers, start = [], 0
     for model in models:
         fields = model._meta.concrete_fields
         names = columns[start : start + len(fields)]
         if sorted(names) != sorted(field.column for field in fields):
             raise RuntimeError(f"{model._meta.db_table} has columns {names}, its model fields {fields}")
-        made.append(maker(db, model, {field: start + names.index(field.column) for field in fields}))
+        makers.append(maker(db, model, {field: start + names.index(field.column) for field in fields}))
         start += len(fields)
-    return made
+    MAKERS[db.alias, db.vendor, models, columns] = makers
+    return makers
 
 
-def maker(db, model: type[Model], where: dict) -> Callable[[Sequence], Model]:
-    """What makes `model` from a row holding each of its fields at `where[field]` (all of them)."""
+def maker(db, model: type[Model], where: dict) -> Callable[[Sequence, object], Model]:
+    """What makes `model` from a row holding each of its fields at `where[field]` (all of them), as the ORM's
+    compiler does: each value through the database's converters and the field's, then `from_db`."""
     names = [field.attname for field in where]  # in the model's order, as from_db takes them
     steps = []
     for field, index in where.items():
         column = field.get_col(model._meta.db_table)
         steps.append((index, db.ops.get_db_converters(column) + field.get_db_converters(db), column))
 
-    def make(row: Sequence) -> Model:
+    def make(row: Sequence, db) -> Model:  # `db`: the connection that read the row (this thread's)
         values = []
         for index, converters, column in steps:
             value = row[index]
