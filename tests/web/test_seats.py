@@ -281,3 +281,15 @@ def test_one_who_left_before_any_hand_is_said_to_have_left_before_the_first_not_
     seats, table = (words(client.get(url(sitting, path), HTTP_ACCEPT_LANGUAGE="fr")) for path in ("seats/", ""))
     assert "A quitté la table avant la première main." in seats and "main 0" not in seats
     assert f"{NAMES[1]} a quitté la table avant la première main." in table and "main 0" not in table
+
+
+def test_a_refused_come_back_is_told_beside_its_button_not_typed_into_the_newcomers_box(client):
+    sitting = Sitting.start("agram", ["Awa", "Bello", "Chidi", "Dede", "Ebo"])  # Agram seats five at most
+    client.post(url(sitting, "seats/"), {"change": "leave", "seat": "5"})
+    client.post(url(sitting, "seats/"), {"change": "join", "name": "Femi"})
+    refused = client.post(url(sitting, "seats/"), {"change": "join", "name": "Ebo"})
+    page = refused.content.decode()
+    assert refused.status_code == 400 and 'id="newcomer" name="name" value=""' in page
+    assert 'id="newcomer-error"' not in page
+    beside = page.split('<input type="hidden" name="name" value="Ebo">', 1)[1].split("</li>", 1)[0]
+    assert 'class="field-error"' in beside and "5" in words(beside)

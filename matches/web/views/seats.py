@@ -68,13 +68,16 @@ def seats_page(
     where: int | str | None = None,
 ) -> HttpResponse:
     """Who plays; after a refusal, what was typed stays in its own box with the refusal beside it: `where`
-    is "join" (the newcomer's box) or the seat (1-based) being renamed."""
+    is "join" (the newcomer's box, or the button of one who left and comes back) or the seat (1-based) being
+    renamed."""
     table = TableState.of(sitting.fresh_table(recent=1))
     renaming = where if isinstance(where, int) else None
     renamed = {"position": renaming - 1, "typed": typed or "", "message": notice} if renaming else None
     joining = notice if where == "join" and status >= 400 else ""
-    context = {"sitting": sitting, "table": table, "notice": notice, "typed": "" if renaming else typed or "",
-               "renamed": renamed, "join_refused": joining}
+    back = next((seat.position for seat in table.may_come_back if seat.name == typed), None) if joining else None
+    context = {"sitting": sitting, "table": table, "notice": notice, "renamed": renamed,
+               "typed": "" if renaming or back is not None else typed or "",
+               "join_refused": joining if back is None else "", "back_refused": back}
     return render(request, "matches/seats.html", context, status=status)
 
 
