@@ -37,8 +37,9 @@ UNIT_AMOUNTS = {
 
 
 def amount(unit: str, count: int) -> str:
-    """`count` of `unit` worded ("1 point", "2 hands won"); KeyError for a unit without wording."""
-    return UNIT_AMOUNTS[unit] % {"count": count, "amount": grouped(count)}
+    """`count` of `unit` worded ("1 point", "2 hands won", "−2 chips"); KeyError for a unit without wording.
+    The plural is chosen by the count without its sign: French reads −2 as singular (n > 1)."""
+    return UNIT_AMOUNTS[unit] % {"count": abs(count), "amount": grouped(count)}
 
 
 @cache
