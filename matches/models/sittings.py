@@ -23,7 +23,7 @@ from matches.models.replay_writes import ReplayWrites
 from matches.models.table_changes import TableChange, TableChangeVerbs
 from matches.models.table_verbs import TableVerbs
 from matches.models.table import HANDS_ON_TABLE, ChartPoint, Table
-from matches.models.tokens import TOKEN, LinkedQuerySet, new_token, reachable
+from matches.models.tokens import LinkedQuerySet, new_token, reachable
 from matches.models.verbs import SittingVerbs
 from matches.models.zones import ZONE_MAX_LENGTH, zone_named
 
@@ -142,8 +142,8 @@ class Sitting(SittingVerbs, ReplayWrites, TableVerbs, TableChangeVerbs, ReceiptV
     def reached_with_seats(cls, link: str, token: str) -> Sitting | None:
         """reached_by() with the seats and their players read in the same query: the next table() read of
         this copy takes them instead of reading them again (a page: one query fewer)."""
-        if not isinstance(token, str) or not TOKEN.fullmatch(token):
-            return cls.reached_by(link, token)  # (refused there, unread)
+        if not reachable(link, token):
+            return None
         seats = quick_reads.seated(link, token)
         if not seats:
             return cls.reached_by(link, token)

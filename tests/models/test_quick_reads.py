@@ -13,7 +13,8 @@ pytestmark = [pytest.mark.django_db, pytest.mark.engine]
 
 def fields(row) -> dict:
     """Each field's value and its type (SQLite gives 0 for False: equal, but not what the ORM gives)."""
-    return {field.attname: (getattr(row, field.attname), type(getattr(row, field.attname))) for field in type(row)._meta.concrete_fields}
+    values = {field.attname: getattr(row, field.attname) for field in type(row)._meta.concrete_fields}
+    return {name: (value, type(value)) for name, value in values.items()}
 
 
 @pytest.fixture
@@ -21,7 +22,8 @@ def fapfap() -> Sitting:
     """A grouped Fapfap match at a stake: answers in each hand's JSON, a corrected hand, a latecomer, a
     player who left (flags), a hand abandoned when a member ended it."""
     group = Group.create("Jeudi", ["Aïcha", "Boubacar", "Chaibou"])
-    sitting = group.start_match("fapfap", [player.pk for player in group.members()], stake_amount=100, stake_label="CFA")
+    seating = [player.pk for player in group.members()]
+    sitting = group.start_match("fapfap", seating, stake_amount=100, stake_label="CFA")
     for number, multiplier in enumerate(["1", "2", "4", "1", "2"], start=1):
         sitting.record_hand(number, number % 3, {"multiplier": multiplier})
     sitting.correct_hand(2, 0, {"multiplier": "4"})
@@ -35,7 +37,8 @@ def fapfap() -> Sitting:
 def test_newest_hands_are_the_querysets_rows_in_its_order(fapfap):
     for after in (0, 3, 7):
         expected = Hand.objects.filter(sitting_id=fapfap.pk, number__gt=after).order_by("-number")
-        assert [fields(hand) for hand in quick_reads.newest_hands(fapfap.pk, after)] == [fields(hand) for hand in expected]
+        read = quick_reads.newest_hands(fapfap.pk, after)
+        assert [fields(hand) for hand in read] == [fields(hand) for hand in expected]
     assert quick_reads.newest_hands(fapfap.pk, 0)[-1].extras == {"multiplier": "1"}  # JSON, not its text
 
 

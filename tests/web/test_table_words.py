@@ -368,7 +368,9 @@ def test_a_match_ended_early_says_so_on_its_result_for_good(client):
     assert "Ended early: hand 4 was not played." in shown(re.search(r"<textarea[^>]*>(.*?)</textarea>", ended, re.S)[1])
 
 
-@pytest.mark.parametrize("language, count, said", [("fr", -2, "−2 jetons"), ("fr", -1, "−1 jeton"), ("fr", 2, "2 jetons"), ("en", -2, "−2 chips")])
+@pytest.mark.parametrize(
+    "language, count, said", [("fr", -2, "−2 jetons"), ("fr", -1, "−1 jeton"), ("fr", 2, "2 jetons"), ("en", -2, "−2 chips")]
+)
 def test_a_count_below_zero_takes_the_plural_of_its_size(language, count, said):
     """French reads 0 and 1 as singular (n > 1): −2 chips must not read as one."""
     with translation.override(language):
