@@ -155,12 +155,12 @@ class World:
         s, w, g, gw, p = self.token, self.watch, self.group, self.group_watch, self.player
         return [
             "/", "/start/", "/start/agram/", "/demo/", "/sw.js", "/offline/",
-            f"/s/{s}/", f"/s/{s}/poll/", f"/s/{s}/links/", f"/s/{s}/me/",
+            f"/s/{s}/", f"/s/{s}/poll/", f"/s/{s}/links/", f"/s/{s}/share/", f"/s/{s}/me/",
             f"/w/{w}/", f"/w/{w}/poll/", f"/s/{s}/tap/", f"/s/{s}/undo/", f"/s/{s}/end/",
             f"/s/{s}/rematch/", f"/s/{s}/hands/", f"/s/{s}/hands/1/", f"/s/{self.chips_token}/chips/",
             f"/s/{s}/hands.csv", f"/s/{s}/seats/", f"/s/{s}/seen/", "/groups/new/", f"/g/{g}/", f"/g/{g}/new/", f"/g/{g}/new/agram/",
             f"/g/{g}/players/", f"/g/{g}/players/{p}/", f"/g/{g}/players/{p}/rename/",
-            f"/g/{g}/players/{p}/remove/", f"/g/{g}/players/{p}/erase/", f"/g/{g}/links/",
+            f"/g/{g}/players/{p}/remove/", f"/g/{g}/players/{p}/erase/", f"/g/{g}/links/", f"/g/{g}/share/",
             f"/gw/{gw}/", f"/g/{g}/matches/", f"/gw/{gw}/matches/", f"/s/{s}/group/", f"/g/{g}/hands.csv",
             f"/g/{g}/group.json", "/groups/import/", f"/g/{g}/tab/", f"/g/{g}/tab/paid/", f"/g/{g}/tab/back/",
             f"/g/{g}/tab/forgive/",

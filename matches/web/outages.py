@@ -119,7 +119,8 @@ class ServeThroughOutages:
                     return not_saved(request, error)
                 if not isinstance(error, LOST):
                     raise
-                logger.warning("database connection lost (run %d of %s %s): %s", run, request.method, request.path, error)
+                what = "busy: another writer held it too long" if is_locked(error) else "connection lost"
+                logger.warning("database %s (run %d of %s %s): %s", what, run, request.method, request.path, error)
                 start_afresh()
                 if writes.unsure() and not again:
                     break  # its write may or may not be saved: the phone is told so

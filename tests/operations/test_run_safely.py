@@ -75,7 +75,7 @@ def test_the_log_of_make_run_holds_no_link_token(tmp_path):
         host, port = url.removeprefix("http://").split(":")
         with socket.create_connection((host, int(port))) as dropped:  # a phone that goes away mid-request
             dropped.sendall(f"POST /s/{token}/tap/ HTTP/1.1\r\nHost: {host}\r\nContent-Length: 99\r\n\r\nnum".encode())
-        watch = Phone().get(table).body
+        watch = Phone().get(table + "share/").body
         watch_token = re.search(r"/w/([A-Za-z0-9_-]+)/", watch)[1]
         assert phone.post(table + "links/", {}, htmx=False).status == 302  # the link leaked: new links
         assert phone.get(table).status == 404 and phone.get(f"{url}/w/{watch_token}/").status == 404

@@ -139,9 +139,12 @@ def test_a_group_just_made_shows_its_link_where_the_message_says(language):
     (link,) = having(phone, "input", id="member-link")
     assert link.attrs["value"].endswith(group.get_absolute_url())
     assert link.ancestor("details").attrs.get("id") == "share" and "open" in link.ancestor("details").attrs
-    phone.get(phone.url)  # later visits: the links folded away again
+    phone.get(phone.url)  # later visits: the links folded away again, a link to them inside
+    (share,) = having(phone, "details", id="share")
+    assert "open" not in share.attrs and not having(phone, "input", id="member-link")
+    phone.get(f"{phone.url}share/")  # where that link leads a phone without JavaScript
     (link,) = having(phone, "input", id="member-link")
-    assert "open" not in link.ancestor("details").attrs
+    assert link.attrs["value"].endswith(group.get_absolute_url()) and "open" in link.ancestor("details").attrs
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -110,6 +110,6 @@ def test_who_held_back_an_ace_and_who_ran_out_of_chips_are_named_in_reading_orde
 
 def test_this_phone_belongs_to_offers_the_players_in_reading_order(client):
     sitting = seated("agram")
-    page = client.get(f"/s/{sitting.token}/", **EN).content.decode()
+    page = client.get(f"/s/{sitting.token}/share/", **EN).content.decode()
     select = page[page.index('id="my-seat"') : page.index("</select>")]
     assert in_order(select, MADE[:4]) == ["Boubacar", "Éloïse", "Ngono", "Zoé"]

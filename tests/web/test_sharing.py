@@ -1,5 +1,6 @@
 """Bringing phones to a table or a group: one share panel with both links and a QR code (made once per
-link), this phone's seat, links that give phones the laptop's LAN address; the watch link, which
+link), fetched when it is opened (or a page of its own), this phone's seat, links that give phones the laptop's
+LAN address; the watch link, which
 shows the table as the players' phones do without any control or the member link; and new links when
 one leaked, asked for first, cutting the old ones off at once. A group just made opens its panel."""
 
@@ -17,7 +18,14 @@ from tests.groups import ids, state
 from tests.pages import HX, NAMES, g, url, watch_url
 
 pytestmark = [pytest.mark.django_db, pytest.mark.engine]
-SHARE = re.compile(r'<details class="share" id="share"( open)?>')
+SHARE = re.compile(r'<details class="share" id="share"( open)?[\s>]')
+
+
+def panel(client, sitting, **headers) -> str:
+    """The table's share panel as the page fetches it when it is opened."""
+    response = client.get(url(sitting, "share/"), **HX, **headers)
+    assert response.status_code == 200 and "<html" not in response.content.decode()
+    return response.content.decode()
 
 
 def test_the_table_and_the_group_bring_phones_in_with_one_partial(client):
@@ -29,15 +37,29 @@ def test_the_table_and_the_group_bring_phones_in_with_one_partial(client):
         response = client.get(page)
         assert "matches/_share.html" in [template.name for template in response.templates]
         html = response.content.decode()
-        assert html.count('<details class="share" id="share">') == 1 and f"Bring more phones to {summary}" in html
+        assert html.count('<details class="share" id="share"\n  hx-get="') == 1 and f"Bring more phones to {summary}" in html
+        opened = client.get(f"{page}share/", **HX).content.decode()
         # Both ask before making new links: a leaked link is a deliberate, second tap.
-        assert re.search(r"<summary>A link leaked: make new links</summary>.*Yes, make new links", html, re.S)
-    group_page = client.get(group.get_absolute_url()).content.decode()
-    assert "This phone belongs to" not in group_page and f"/g/{group.token}/links/" in group_page
+        assert re.search(r"<summary>A link leaked: make new links</summary>.*Yes, make new links", opened, re.S)
+    group_panel = client.get(f"{group.get_absolute_url()}share/", **HX).content.decode()
+    assert "This phone belongs to" not in group_panel and f"/g/{group.token}/links/" in group_panel
+
+
+def test_the_share_panel_comes_when_it_is_opened_not_with_every_page(client, sitting):
+    page = client.get(url(sitting)).content.decode()
+    share = f"/s/{sitting.token}/share/"
+    assert f'hx-get="{share}" hx-trigger="toggle once"' in page and f'<a class="button" href="{share}">' in page  # no JavaScript: a link
+    assert 'class="segno"' not in page and f"/w/{sitting.watch_token}/" not in page
+    opened = client.get(share, **HX)
+    assert "HX-Request" in opened["Vary"] and opened.content.decode().startswith('<div class="share-body">')
+    whole = client.get(share)  # the link without JavaScript: a page of its own, the panel open, the way back
+    body = whole.content.decode()
+    assert "<html" in body and SHARE.search(body)[1] == " open" and 'class="segno"' in body
+    assert f'<a class="button" href="/s/{sitting.token}/">Back to the table</a>' in body
 
 
 def test_the_table_page_offers_a_qr_code_and_the_links(client, sitting):
-    page = client.get(url(sitting)).content.decode()
+    page = panel(client, sitting)
     assert '<svg width="' in page and 'class="segno"' in page
     assert f'value="http://testserver/s/{sitting.token}/"' in page
     assert f'value="http://testserver/w/{sitting.watch_token}/"' in page
@@ -50,11 +72,11 @@ def test_the_qr_code_is_made_once_per_link_not_per_view(client, sitting, monkeyp
     made = []
     real = segno.make
     monkeypatch.setattr(segno, "make", lambda *args, **kwargs: made.append(args[0]) or real(*args, **kwargs))
-    first = client.get(url(sitting)).content.decode()
-    assert client.get(url(sitting)).content.decode().count('class="segno"') == 1
+    first = panel(client, sitting)
+    assert panel(client, sitting).count('class="segno"') == 1
     assert made == [f"http://testserver/s/{sitting.token}/"] and 'class="segno"' in first
     sitting.rotate_links()
-    client.get(url(sitting))
+    panel(client, sitting)
     assert made[-1] == f"http://testserver/s/{sitting.token}/" and len(made) == 2  # new links, a new code
 
 
@@ -63,10 +85,10 @@ def test_the_share_panel_shows_each_phone_its_own_seat_and_host(sitting):
     ana, ben = Client(), Client()
     ana.get(url(sitting))
     ana.post(url(sitting, "me/"), {"seat": "2"})
-    assert '<option value="2" selected>' in ana.get(url(sitting)).content.decode()
-    page = ben.get(url(sitting)).content.decode()
+    assert '<option value="2" selected>' in panel(ana, sitting)
+    page = panel(ben, sitting)
     assert "selected>" not in page and "http://testserver/s/" in page
-    elsewhere = ben.get(url(sitting), HTTP_HOST="scores.example").content.decode()
+    elsewhere = panel(ben, sitting, HTTP_HOST="scores.example")
     assert "http://scores.example/s/" in elsewhere and "testserver" not in elsewhere
 
 
@@ -79,7 +101,7 @@ def test_claiming_a_seat_that_is_not_there_is_refused(client, sitting, seat):
 @override_settings(LAN_HOST="192.0.2.7", ALLOWED_HOSTS=["127.0.0.1", "localhost", "testserver"])
 @pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost:8000"])
 def test_links_shown_on_the_laptop_itself_give_phones_its_lan_address(client, sitting, host):
-    page = client.get(url(sitting), HTTP_HOST=host).content.decode()
+    page = panel(client, sitting, HTTP_HOST=host)
     assert f'value="http://192.0.2.7:8000/s/{sitting.token}/"' in page
     assert f'value="http://192.0.2.7:8000/w/{sitting.watch_token}/"' in page
     assert "127.0.0.1:8000/s/" not in page and "localhost:8000/s/" not in page
@@ -98,7 +120,7 @@ def test_make_run_prints_the_address_the_links_give_phones():
 
 @override_settings(LAN_HOST="192.0.2.7", ALLOWED_HOSTS=["score.example.org", "testserver"])
 def test_links_on_a_named_host_keep_its_name(client, sitting):
-    page = client.get(url(sitting), HTTP_HOST="score.example.org").content.decode()
+    page = panel(client, sitting, HTTP_HOST="score.example.org")
     assert f'value="http://score.example.org/s/{sitting.token}/"' in page
 
 
@@ -106,8 +128,9 @@ def test_a_group_just_made_opens_its_links_once(client):
     made = client.post("/groups/new/", {"name": "Jeudi", "players": "Ana\nBen"}, follow=True)
     page = made.content.decode()
     assert "Group made. Share its link (below) with the others." in page
-    assert SHARE.search(page)[1] == " open"
-    assert SHARE.search(client.get(made.redirect_chain[-1][0]).content.decode())[1] is None  # later: closed
+    assert SHARE.search(page)[1] == " open" and 'class="segno"' in page  # the panel comes with the page
+    later = client.get(made.redirect_chain[-1][0]).content.decode()
+    assert SHARE.search(later)[1] is None and 'class="segno"' not in later  # later: closed, fetched when opened
 
 
 def test_a_match_saved_into_a_new_group_opens_its_links(client):
@@ -179,11 +202,14 @@ def test_a_watch_link_cannot_change_anything(client, sitting, path):
 
 def test_making_new_links_asks_first_and_says_what_it_did(client):
     sitting = Sitting.start("agram", NAMES)
-    page = client.get(url(sitting)).content.decode()
+    page = panel(client, sitting)
     assert re.search(r"<summary>A link leaked: make new links</summary>.*Yes, make new links", page, re.S)
     client.post(url(sitting, "links/"))
     sitting.refresh_from_db()
-    assert "New links made: the old ones no longer work." in client.get(url(sitting)).content.decode()
+    told = client.get(url(sitting)).content.decode()
+    assert "New links made: the old ones no longer work." in told
+    assert SHARE.search(told)[1] == " open" and f'value="http://testserver/s/{sitting.token}/"' in told  # the new code
+    assert SHARE.search(client.get(url(sitting)).content.decode())[1] is None  # once
 
 
 def test_rotated_links_stop_working_and_the_new_ones_work(client, sitting):

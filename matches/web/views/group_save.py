@@ -22,13 +22,8 @@ from matches.web.once import Once, made_before, new_token
 from matches.web.refusals import refusal_text
 from matches.web.views.common import HtmxHttpRequest, known_phone, reached, remember
 from matches.web.views.errors import NO_SUCH_GROUP
-from matches.web.views.groups import (
-    JUST_MADE,
-    MatchLine,
-    group_name,
-    remember_group,
-    remembered_groups,
-)
+from matches.web.views.groups import MatchLine, group_name, remember_group, remembered_groups
+from matches.web.views.links import JUST_MADE
 from matches.web.views.limits import STARTS, over_limit
 
 MAX_NEW_PLAYERS = 30  # names a new group may be created with

@@ -11,7 +11,6 @@ from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import NoReverseMatch, reverse
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -24,7 +23,7 @@ from matches.web.views.common import wants_partial
 from matches.services.tab import read_tab
 from matches.web.presenters.tab import tab_context
 from matches.web.views.figures import tonight
-from matches.web.views.links import qr_svg, shareable_url
+from matches.web.views.links import JUST_MADE, group_share_context, opens_links
 from matches.web.live.regions import group_shown
 
 REMEMBERED_GROUPS = 20  # groups a phone keeps on its home screen
@@ -58,10 +57,6 @@ def _name(player: Player) -> str:
     return player.name
 
 
-JUST_MADE = "just-made"
-"""The tag of the message that follows a group just made to its page: the page opens its links."""
-
-
 def group_name(group: Group) -> str:
     return group.name or _("Your group")
 
@@ -88,7 +83,7 @@ class MatchLine:
 
 
 def group_context(request: HtmxHttpRequest, group: Group, watching: bool = False, links: bool = True) -> dict:
-    """The group page's data; with `links`, the links to bring phones in (QR only on a whole page)."""
+    """The group page's data; with `links`, the share panel's links to bring phones in (QR code included)."""
     players = by_name(group.players.named().order_by("pk"), _name)
     lines = match_lines(group, 0, watching)
     more = group.sittings.count() - len(lines)  # always counted: the same queries for any group
@@ -110,12 +105,7 @@ def group_context(request: HtmxHttpRequest, group: Group, watching: bool = False
         **tab_context(read_tab(group), phone="" if watching else known_phone(request) or "", zone=group.zone),
     }
     if links and not watching:
-        member_url = shareable_url(request, group.get_absolute_url())
-        context.update(
-            member_url=member_url,
-            watch_url=shareable_url(request, reverse("group-watch", args=[group.watch_token])),
-            qr=mark_safe(qr_svg(member_url)),
-        )
+        context.update(group_share_context(request, group))
     return context
 
 
@@ -168,9 +158,10 @@ def group_page(
         told = list(messages.get_messages(request))
         notice = joined(message.message for message in told)
         # A group just made: its links open at once, where the message says (no JavaScript needed).
-        extra.setdefault("share_open", any(JUST_MADE in (message.extra_tags or "").split() for message in told))
+        extra.setdefault("share_open", opens_links(told))
     partial = wants_partial(request)
-    context = group_context(request, group, links=not partial)
+    # Else the share panel's body comes when it is opened (share, below).
+    context = group_context(request, group, links=extra.get("share_open", False) and not partial)
     key = "member_notice" if region == "members" else "notice"
     context.update({key: notice, "status_is_error": status >= 400, **extra})
     return page_or_partial(request, "matches/group.html", region, context, status=status)
@@ -200,6 +191,17 @@ def after_change(request: HtmxHttpRequest, group: Group, notice: str, region: st
     return redirect(group)
 
 
+@require_safe
+@vary_on_headers("HX-Request")
+@reached(Group)
+def share(request: HtmxHttpRequest, group: Group) -> HttpResponse:
+    """The share panel's body (htmx, when the group page's panel is opened), or a page of its own."""
+    context = {"group": group, "name": group_name(group), **group_share_context(request, group)}
+    if request.htmx:
+        return render(request, "matches/_share.html#panel", context)
+    return render(request, "matches/share.html", {**context, "share_open": True, "back": group.get_absolute_url()})
+
+
 @action(Group)
 def rotate(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """New member and watch links; the old ones answer 404 from now on."""
@@ -207,5 +209,6 @@ def rotate(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     group.rotate_links()
     forget_group(request, old)
     remember_group(request, group)
-    messages.success(request, _("New links made: the old ones no longer work. Share the new one with the group."))
+    notice = _("New links made: the old ones no longer work. Share the new one with the group.")
+    messages.success(request, notice, extra_tags=JUST_MADE)  # the group page opens its links
     return go_to(request, group)

@@ -1,4 +1,5 @@
-"""The links that bring phones to a table: the member link as a QR code, the watch link, this phone's seat."""
+"""The links that bring phones to a table or a group: the member link as a QR code, the watch link, this
+phone's seat (_share.html's panel, fetched when the phone opens it, or with the page that opens it at once)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from matches.domain.names import by_name
-from matches.models import Sitting
+from matches.models import Group, Sitting
 from matches.web.presenters.table_state import TableState
 from matches.web.views.common import HtmxHttpRequest, claimed_seat
 
@@ -36,15 +37,34 @@ def shareable_url(request: HtmxHttpRequest, path: str) -> str:
     return url
 
 
+JUST_MADE = "just-made"
+"""The tag of the message that follows new links (or a group just made) to its page: the page opens its links."""
+
+
+def opens_links(told) -> bool:
+    """Whether the messages `told` on this page ask it to open its links at once."""
+    return any(JUST_MADE in (message.extra_tags or "").split() for message in told)
+
+
 def share_context(request: HtmxHttpRequest, sitting: Sitting, state: TableState) -> dict:
-    """What the share panel (_share.html, in the table page's render) shows: links, QR code, and this
-    phone's seat among `state`'s seats."""
-    member_url = shareable_url(request, sitting.get_absolute_url())
+    """What the share panel (_share.html#panel) shows of a table: links, QR code, and this phone's seat
+    among `state`'s seats."""
     return {
-        "share": True,
-        "member_url": member_url,
-        "watch_url": shareable_url(request, reverse("watch", args=[sitting.watch_token])),
-        "qr": mark_safe(qr_svg(member_url)),  # noqa: S308 - segno's own SVG markup
+        **links_context(request, sitting.get_absolute_url(), reverse("watch", args=[sitting.watch_token])),
         "my_seat": claimed_seat(request, sitting),
         "seats_by_name": by_name(state.playing_seats, attrgetter("name")),  # a list of people reads by name
+    }
+
+
+def group_share_context(request: HtmxHttpRequest, group: Group) -> dict:
+    """What the share panel shows of a group: its links and QR code."""
+    return links_context(request, group.get_absolute_url(), reverse("group-watch", args=[group.watch_token]))
+
+
+def links_context(request: HtmxHttpRequest, member_path: str, watch_path: str) -> dict:
+    member_url = shareable_url(request, member_path)
+    return {
+        "member_url": member_url,
+        "watch_url": shareable_url(request, watch_path),
+        "qr": mark_safe(qr_svg(member_url)),  # noqa: S308 - segno's own SVG markup
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -25,6 +25,8 @@ from matches.web.views.common import (
     shows_current_version,
 )
 from matches.web.views.errors import message_response
+from matches.web.views.links import JUST_MADE, share_context
+from matches.web.presenters.table_state import TableState
 from matches.web.views.table import poll_response, table_response
 
 
@@ -50,6 +52,17 @@ def changed_watch_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpRespon
     return poll_response(request, sitting, watching=True)
 
 
+@require_safe
+@vary_on_headers("HX-Request")
+@reached(Sitting)
+def share(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
+    """The share panel's body (htmx, when the table page's panel is opened), or a page of its own."""
+    context = {"sitting": sitting, **share_context(request, sitting, TableState.of(sitting.fresh_table(recent=1, chart=False)))}
+    if request.htmx:
+        return render(request, "matches/_share.html#panel", context)
+    return render(request, "matches/share.html", {**context, "share_open": True, "back": sitting.get_absolute_url()})
+
+
 @action(Sitting)
 def rotate(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """New member and watch links; the old ones answer 404 from now on."""
@@ -58,7 +71,8 @@ def rotate(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     forget(request, old)
     remember(request, sitting)
     claim_seat(request, sitting, seat)
-    messages.success(request, _("New links made: the old ones no longer work. Show the table this new QR code."))
+    notice = _("New links made: the old ones no longer work. Show the table this new QR code.")
+    messages.success(request, notice, extra_tags=JUST_MADE)  # the table page opens its links
     return go_to(request, sitting)
 
 

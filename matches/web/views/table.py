@@ -42,7 +42,7 @@ from matches.web.views.limits import STARTS, over_limit
 from matches.web.live.prerendered import keep
 from matches.web.outages import exact
 from matches.web.live.regions import Region
-from matches.web.views.links import share_context
+from matches.web.views.links import opens_links, share_context
 from matches.web.presenters.region import kept_middle, region_context
 
 
@@ -59,10 +59,13 @@ def table_response(
     """The match table page, or its `table` region for htmx (never cached: it changes). `correctable`:
     a hand the notice offers to correct; `watching`: the read-only watch view, no controls or member link;
     `tap_again`: this phone's taps say it was told another phone had just recorded the last hand."""
+    share_open = False
     if not notice and not request.htmx:
+        told = list(messages.get_messages(request))
         # Each only once: a plain form posted again before its answer would queue the same notice again.
-        said = [message.message for message in messages.get_messages(request)]
+        said = [message.message for message in told]
         notice = joined(reversed(dict.fromkeys(reversed(said))))  # each where it was said last
+        share_open = opens_links(told)
     swap = wants_partial(request)
     # One snapshot with the sitting's row, unless the caller just read it (a poll reads outside one). A page
     # read in one snapshot with its row takes the region's middle as kept for this version, without the chart.
@@ -72,8 +75,10 @@ def table_response(
     context.update(notice=notice, status_is_error=status >= 400, correctable=correctable, tap_again=tap_again)
     if not watching:  # what this phone saw (a phone without JavaScript says so here) or made; app.js keeps it too
         context["seen_changes"] = set(request.session.get("seen_changes", []))
-    if not swap and not watching:
-        context.update(share_context(request, sitting, state))
+    if not swap and not watching:  # the share panel's body comes when it is opened, unless it opens at once
+        context.update(share=True, share_open=share_open)
+        if share_open:
+            context.update(share_context(request, sitting, state))
     # (the standings' forms and links are this phone's, and so are the taps of a phone told to tap again)
     if swap and not watching and not sitting.is_finished and not tap_again:
         keep_for_the_push(sitting, context)
