@@ -93,9 +93,9 @@
     var elt = event.detail.elt;
     return Boolean(elt && elt.matches && elt.matches("form, button, a"));
   }
-  document.addEventListener("htmx:responseError", function (event) {
+  document.addEventListener("htmx:afterRequest", function (event) {
     var xhr = event.detail.xhr, notice = document.getElementById("notice");
-    if (event.detail.queued || !xhr || !asked(event)) return;
+    if (event.detail.queued || !xhr || xhr.status < 500 || !asked(event)) return;
     if (notice && xhr.getResponseHeader("HX-Retarget") === "#notice") {
       window.htmx.swap(notice, xhr.responseText, { swapStyle: "innerHTML" });
     } else {

@@ -357,7 +357,7 @@
   document.addEventListener("htmx:timeout", lost, true);
   // The server answered but could not save it now (its database away: 503 "try again"): the tap waits
   // on the table like one made offline, and is sent again by itself.
-  document.addEventListener("htmx:responseError", function (event) {
+  document.addEventListener("htmx:afterRequest", function (event) {
     var op = event.detail.xhr && event.detail.xhr.status >= 500 && sent.get(event.detail.elt);
     if (!op) return;
     sent.delete(event.detail.elt);

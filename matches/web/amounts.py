@@ -10,7 +10,7 @@ from django.utils import formats
 from django.utils.translation import gettext
 
 from matches.domain import money
-from matches.web.one_value import OneValueEach
+from matches.web.one_value import OneValueEach, PageNumber
 from matches.web.presenters.numbers import money_text, typed_amount
 
 
@@ -36,9 +36,9 @@ class PaidForm(OneValueEach):
     """Mark paid: who paid whom in which currency, the amount typed (left out: all that is owed), the newest
     payment the page showed (`after`), and the change's key made on the phone."""
 
-    payer = forms.IntegerField(min_value=1, max_value=2**62)
-    payee = forms.IntegerField(min_value=1, max_value=2**62)
-    after = forms.IntegerField(min_value=0, max_value=2**62)
+    payer = PageNumber(min_value=1, max_value=2**62)
+    payee = PageNumber(min_value=1, max_value=2**62)
+    after = PageNumber(min_value=0, max_value=2**62)
     currency = forms.CharField(max_length=40, required=False, strip=False)
     amount = forms.CharField(max_length=60, required=False)
     key = forms.RegexField(r"\A[A-Za-z0-9_-]*\Z", max_length=32, required=False)

@@ -33,3 +33,20 @@ class OneValueEach(forms.Form):
         except TwoValues as refusal:
             raise forms.ValidationError(str(refusal)) from None
         return data
+
+
+def is_digits(text: str) -> bool:
+    """Whether `text` is a number as a page or a link writes it: ASCII digits only (str.isdecimal takes other
+    scripts' digits too, and int() reads them)."""
+    return text.isascii() and text.isdecimal()
+
+
+class PageNumber(forms.IntegerField):
+    """A number a page writes in a hidden field (a hand, a seat, a version): ASCII digits (a minus sign is
+    left to the field's bounds, which say what to fix). Django's IntegerField also reads "+14", " 14 ",
+    "1.0", "14_0" (as 140) and other scripts' digits, none of which came from a page here."""
+
+    def to_python(self, value):
+        if value not in self.empty_values and not is_digits(str(value).removeprefix("-")):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)

@@ -11,15 +11,15 @@ from django.utils.translation import gettext_lazy as _
 from matches.domain import rules
 from matches.domain.capacity import MATCH_HANDS
 from matches.models import KEY_MAX_LENGTH
-from matches.web.one_value import OneValueEach
+from matches.web.one_value import OneValueEach, PageNumber
 
 MAX_SEATS = max(game.max_players for game in rules.GAMES.values())
 TAP_FIELDS = {"number", "winner", "stamp", "key", "seen", "again", "csrfmiddlewaretoken"}  # the rest: the answers
 
 
-def hand_number(missing: str) -> forms.IntegerField:
+def hand_number(missing: str) -> PageNumber:
     """The hand a request is about; `missing` says what to fix when it is absent."""
-    return forms.IntegerField(
+    return PageNumber(
         min_value=1,
         max_value=MATCH_HANDS + 1,  # the hand after a full match is refused as such; beyond, no match has it
         error_messages={
@@ -60,14 +60,14 @@ class TapForm(OneValueEach):
     """A tap: its hand number and the winner's 1-based seat; other posted fields are the game's extras."""
 
     number = hand_number(_("The tap did not say which hand it was for."))
-    winner = forms.IntegerField(
+    winner = PageNumber(
         min_value=1,
         max_value=MAX_SEATS,
         error_messages={"required": _("Tap a player's name."), **NO_SUCH_SEAT},
     )
 
     key = key_field()
-    seen = forms.IntegerField(required=False, min_value=1, error_messages={"invalid": OLDER_PAGE, "min_value": OLDER_PAGE})
+    seen = PageNumber(required=False, min_value=1, error_messages={"invalid": OLDER_PAGE, "min_value": OLDER_PAGE})
     # Tapped again after "another phone recorded that hand just before": the phone means the next hand.
     again = forms.BooleanField(required=False)
 
@@ -110,7 +110,7 @@ class TableChangeForm(OneValueEach):
         choices=[("join", "join"), ("leave", "leave"), ("rename", "rename")],
         error_messages={"required": _("Say which change this is."), "invalid_choice": _("Say which change this is.")},
     )
-    seat = forms.IntegerField(min_value=1, max_value=99, required=False, error_messages=NO_SUCH_SEAT)
+    seat = PageNumber(min_value=1, max_value=99, required=False, error_messages=NO_SUCH_SEAT)
     key = key_field()
     name = forms.CharField(required=False, strip=False)  # the verb's name rule says what is too long
     was = forms.CharField(required=False, strip=False, max_length=400)  # a rename's: the name the page showed
@@ -125,7 +125,7 @@ class TableChangeForm(OneValueEach):
 class ChipsForm(OneValueEach):
     """Cat Tê's new stacks: `seen` the batches the phone had seen (so a double tap hands out one)."""
 
-    seen = forms.IntegerField(
+    seen = PageNumber(
         min_value=0,
         error_messages={
             key: _("The chips button did not say which hand-out it saw: reload the page, then tap again.")

@@ -159,6 +159,9 @@ def test_stale_tap_for_a_past_hand_never_lands_on_the_open_hand(client, sitting)
         ({"number": 9, "winner": 1}, 409, "Hand 9 has not started: hand 1 is being played."),
         ({"number": MATCH_HANDS + 1, "winner": 1}, 409, "has not started"),  # the hand after a full match: a hand
         ({"number": 10**30, "winner": 1}, 400, "There is no hand of that number: reload the page"),  # (not echoed)
+        # A number no page writes: other scripts' digits, a sign, spaces, a decimal point, Python's underscores.
+        *(({"number": number, "winner": 1}, 400, "Hand numbers are whole numbers") for number in ("１", "١", "+1", " 1 ", "1_0")),
+        *(({"number": 1, "winner": winner}, 400, "There is no such seat at this table") for winner in ("1.0", "２", " 2")),
     ],
 )
 @pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])

@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
+from matches.web.one_value import is_digits
 from matches.models import Group, Sitting
 from matches.web.live.feeds import hub
 from matches.web.live.hub import GROUP, PENDING, SITTING, Hub, Listener
@@ -52,7 +53,7 @@ async def group_watch_events(request: HttpRequest, token: str) -> HttpResponse:
 def seen_version(request: HttpRequest) -> int | None:
     """The version the phone shows: Last-Event-ID when reconnecting, else the page's `?v=`."""
     seen = request.headers.get("Last-Event-ID") or request.GET.get("v", "")
-    return int(seen) if seen.isdecimal() and len(seen) < 12 else None
+    return int(seen) if is_digits(seen) and len(seen) < 12 else None
 
 
 async def sitting_stream(request: HttpRequest, token: str, watching: bool) -> HttpResponse:

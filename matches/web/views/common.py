@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
+from matches.web.one_value import is_digits
 from matches.domain.errors import TableError
 from matches.models import Group, Recorder, Sitting
 from matches.models.snapshot import read_snapshot
@@ -81,7 +82,7 @@ def reached(
 def shows_current_version(request: HtmxHttpRequest, token: str, watching: bool) -> bool:
     """Whether this htmx poll's `?v=N` is the version of the sitting its link reaches: one read."""
     seen = request.GET.get("v", "")
-    if not (request.htmx and seen.isdecimal()):
+    if not (request.htmx and is_digits(seen)):
         return False
     version = Sitting.objects.reached_by(link_field(watching), token).values_list("version", flat=True).first()
     return str(version) == seen

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from matches.web.one_value import is_digits
 from matches.domain.names import by_name
 from matches.models import Group, Player, Seat, Sitting
 from matches.web.bidi import joined
@@ -133,7 +134,7 @@ def matches_page(request: HtmxHttpRequest, group: Group, watching: bool) -> Http
     """One page of the group's matches; a page number beyond them (or not one) shows the nearest page."""
     pages = max(1, -(-group.sittings.count() // MATCHES_SHOWN))
     asked = request.GET.get("page", "")
-    page = min(int(asked), pages) if asked.isdecimal() and len(asked) < 6 and int(asked) > 0 else 1
+    page = min(int(asked), pages) if is_digits(asked) and len(asked) < 6 and int(asked) > 0 else 1
     token = group.watch_token if watching else group.token
     here = reverse("group-watch-matches" if watching else "group-matches", args=[token])
     context = {

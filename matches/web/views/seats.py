@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from matches.web.one_value import is_digits
 from matches.domain.errors import TableError
 from matches.models import Repeated, Sitting
 from matches.web.bidi import bdi, sentence
@@ -85,6 +86,6 @@ def seats_page(
 def seen(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """A phone without JavaScript saw a change of an earlier hand's money: its line goes from its table."""
     change = request.POST.get("change", "")
-    if change.isdecimal() and len(change) < 19:
+    if is_digits(change) and len(change) < 19:
         saw(request, int(change))
     return redirect(sitting)

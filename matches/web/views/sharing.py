@@ -12,7 +12,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from matches.web.bidi import bdi, sentence
 from matches.models import Sitting
-from matches.web.one_value import TwoValues, posted_once
+from matches.web.one_value import TwoValues, is_digits, posted_once
 from matches.web.views.common import (
     HtmxHttpRequest,
     action,
@@ -86,7 +86,7 @@ def me(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     seats = sitting.seats.count()
     if raw == "":
         claim_seat(request, sitting, None)
-    elif raw.isdecimal() and len(raw) <= 2 and 1 <= int(raw) <= seats:
+    elif is_digits(raw) and len(raw) <= 2 and 1 <= int(raw) <= seats:
         claim_seat(request, sitting, int(raw) - 1)
     else:
         return message_response(request, _("Pick your name from the list."), 400)

@@ -17,7 +17,7 @@ from matches.services.tab import forgive as forgive_tab
 from matches.services.tab import owed_now, read_tab
 from matches.web.bidi import sentence
 from matches.web.amounts import AmountRefused, PaidForm, read_amount
-from matches.web.one_value import TwoValues, posted_once
+from matches.web.one_value import TwoValues, is_digits, posted_once
 from matches.web.presenters.tab import money_moves, paid_sentence, payment_words, tab_context, wiped_words, yours_tonight
 from matches.web.refusals import refusal_text
 from matches.web.views.common import HtmxHttpRequest, action, known_phone, phone_id, reached
@@ -88,7 +88,7 @@ def take_back(request: HtmxHttpRequest, group: Group) -> HttpResponse:
         asked = posted_once(request.POST, "payment")
     except TwoValues as refusal:
         return said(request, group, str(refusal), status=400)
-    if not (asked.isdecimal() and len(asked) < 20):
+    if not (is_digits(asked) and len(asked) < 20):
         return said(request, group, refusal_text(TableError("payment_gone")), status=400)
     try:
         back = group.take_back(int(asked), by=known_phone(request) or "")

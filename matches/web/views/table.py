@@ -378,7 +378,7 @@ HISTORY_PAGE = 10
 def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """The sitting's hands newest first, HISTORY_PAGE at a time (`?from=N`: the page holding hand N)."""
     asked = request.GET.get("from", "").strip()
-    holding = int(asked) if asked.isdecimal() and len(asked.lstrip("0")) < 10 else None
+    holding = int(asked) if asked.isdecimal() and len(asked.lstrip("0")) < 10 else None  # typed: any digits
     read, last = sitting.history_page(holding, HISTORY_PAGE)
     state = TableState.of(read)
     state.this_phone = known_phone(request) or ""  # "this phone" or "another phone" made a change
