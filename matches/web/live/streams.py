@@ -18,11 +18,11 @@ from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_safe
 
-from matches.web.one_value import is_digits
 from matches.models import Group, Sitting
 from matches.web.live.feeds import hub
 from matches.web.live.hub import GROUP, PENDING, SITTING, Hub, Listener
 from matches.web.live.regions import Region, find, shown_version, versions
+from matches.web.one_value import is_digits
 from matches.web.tokens import link_field
 
 RETRY_MS = 2000  # how soon a phone's browser reconnects after the connection drops

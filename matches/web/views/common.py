@@ -11,10 +11,10 @@ from django.shortcuts import redirect, render
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from matches.web.one_value import is_digits
 from matches.domain.errors import TableError
 from matches.models import Group, Recorder, Sitting
 from matches.models.snapshot import read_snapshot
+from matches.web.one_value import is_digits
 from matches.web.refusals import refusal_text
 from matches.web.tokens import link_field
 from matches.web.views.errors import message_response, no_such_group, no_such_sitting, wants_partial

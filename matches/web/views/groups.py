@@ -15,10 +15,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from matches.web.one_value import is_digits
 from matches.domain.names import by_name
 from matches.models import Group, Player, Seat, Sitting
 from matches.web.bidi import joined
+from matches.web.one_value import is_digits
 from matches.web.views.common import HtmxHttpRequest, action, go_to, known_phone, page_or_partial, phone_id, reached
 from matches.web.views.common import wants_partial
 from matches.services.tab import read_tab

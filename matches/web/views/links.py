@@ -62,6 +62,7 @@ def group_share_context(request: HtmxHttpRequest, group: Group) -> dict:
 
 
 def links_context(request: HtmxHttpRequest, member_path: str, watch_path: str) -> dict:
+    """The member and watch links as other phones open them, and the member link's QR code."""
     member_url = shareable_url(request, member_path)
     return {
         "member_url": member_url,

@@ -10,10 +10,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from matches.web.one_value import is_digits
 from matches.domain.errors import TableError
 from matches.models import Repeated, Sitting
 from matches.web.bidi import bdi, sentence
+from matches.web.one_value import is_digits
 from matches.web.table_forms import TableChangeForm
 from matches.web.presenters.table_state import TableState
 from matches.web.refusals import refusal_text
