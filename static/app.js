@@ -289,6 +289,20 @@
   }
   document.addEventListener("DOMContentLoaded", offer);
   document.addEventListener("htmx:afterSettle", offer); // the match ended on a tap: the standings came by htmx
+  // The share panel's body (links, QR code, who this phone is) comes each time the panel is opened: who sits
+  // at the table may have changed since. With no network, the panel says so; opened again, it tries again.
+  document.addEventListener("toggle", function (event) {
+    var panel = event.target, body = panel.querySelector && panel.querySelector(".share-body");
+    if (!panel.open || !panel.dataset || !panel.dataset.panel || !body || !window.htmx) return;
+    if (!navigator.onLine) {
+      var note = document.createElement("p");
+      note.className = "share-body hint";
+      note.textContent = panel.dataset.offline || "";
+      body.replaceWith(note);
+      return;
+    }
+    window.htmx.ajax("GET", panel.dataset.panel, { source: body, target: body, swap: "outerHTML" });
+  }, true); // (toggle does not bubble)
   // A link in a read-only box: one tap selects all of it, ready to copy by hand.
   document.addEventListener("focusin", function (event) {
     if (event.target.matches && event.target.matches("input[readonly]")) event.target.select();

@@ -321,6 +321,11 @@
   // newer at once, a group page's change too), and the current table is asked for at once as well (a tap made
   // on another phone meanwhile; a 204 when none was), unless a panel is open: then the push waits for it.
   window.addEventListener("pagehide", stop);
+  // A plain form sent (new links, a seat claimed): the page is on its way to the answer. A push meanwhile (these
+  // very links made new) must not take it elsewhere first: that would drop the answer, and the new links in it.
+  document.addEventListener("submit", function (event) {
+    if (!event.defaultPrevented && !event.target.hasAttribute("hx-post")) stop();
+  });
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted) return;
     sure = Date.now();
