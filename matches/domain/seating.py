@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from matches.domain.rules.core import Game, Leader, NextDealer, RuleError, gettext_noop
+from matches.domain.rules.core import Game, Leader, NextDealer, RuleError, gettext_noop, seat_number
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,8 @@ class Hand:
 
     def _renumbered(self, question, seat: object) -> object:
         try:
-            position = int(seat) - 1
-        except (TypeError, ValueError):
+            position = seat_number(seat) - 1
+        except ValueError:
             return seat  # (the game's rules refuse it in words)
         if not 0 <= position < self.width:
             raise RuleError(

@@ -49,6 +49,8 @@ class WholeNumberField(forms.IntegerField):
 
     def to_python(self, value):
         text = str(value).strip() if value is not None else value
+        if text and "_" in text:  # int() reads "1_0" as 10: nobody types a number so
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         if text and GROUPED.fullmatch(text):
             value = re.sub(r"\D", "", text)
         return super().to_python(value)

@@ -47,6 +47,8 @@ class PageNumber(forms.IntegerField):
     "1.0", "14_0" (as 140) and other scripts' digits, none of which came from a page here."""
 
     def to_python(self, value):
-        if value not in self.empty_values and not is_digits(str(value).removeprefix("-")):
+        text = str(value)
+        below_zero = text.startswith("-") and is_digits(text[1:]) and text.strip("-0") != ""  # ("-0" is no number)
+        if value not in self.empty_values and not (is_digits(text) or below_zero):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         return super().to_python(value)

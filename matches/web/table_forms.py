@@ -48,7 +48,11 @@ OLDER_PAGE = _("This button is from an older page: reload the page, then tap aga
 def stamp_field() -> forms.CharField:
     """A hand's stamp as the page showed it (an undo's, a correction's): without it, the change could undo
     what another phone did since. One longer than any stamp came from no page here."""
-    return forms.CharField(max_length=12, error_messages=dict.fromkeys(("required", "max_length"), OLDER_PAGE))
+    return forms.CharField(
+        max_length=12,
+        validators=[RegexValidator(r"\A[A-Za-z0-9_-]+\Z")],  # as models.tokens.new_stamp writes them
+        error_messages=dict.fromkeys(("required", "max_length", "invalid"), OLDER_PAGE),
+    )
 
 
 NO_SUCH_SEAT = dict.fromkeys(

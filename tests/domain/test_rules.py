@@ -113,6 +113,9 @@ REFUSED = [
     ("cat-te", 2, 0, {"how": "last"}, "Cat Tê needs at least 3 players"),
     ("eighty-three", 3, 0, {"bonus": ["4"]}, "There is no seat 4 at this table."),
     ("eighty-three", 3, 0, {"bonus": ["x"]}, "Pick players by their seat number"),
+    # Numbers no page sends, which int() would read as seats: other scripts' digits, a sign, spaces, underscores.
+    *(("eighty-three", 3, 0, {"bonus": [seat]}, "Pick players by their seat number") for seat in ("٢", "２", "+2", " 2", "0_2")),
+    ("cat-te", 4, 0, {"how": "sweep", "aces": ["١"]}, "Pick players by their seat number"),  # (not read as the winner)
     ("eighty-three", 3, 0, {"ace": "maybe"}, "Answer yes or no."),
     ("fapfap", 3, 0, {"multiplier": ["1", "4"]}, "Give one answer, not several."),  # posted twice
     ("cat-te", 4, 0, {"how": ["last", "zz"]}, "Give one answer, not several."),

@@ -294,7 +294,7 @@ def test_cat_te_chips_can_be_reissued_once_when_someone_runs_out(client):
     assert sitting.chips_reissued == 1 and sitting.table().balances() == [8, 2, 2]
 
 
-@pytest.mark.parametrize("seen", [-1, 2])
+@pytest.mark.parametrize("seen", [-1, 2, "-0", "٠"])  # ("-0" and another script's 0: no page writes them)
 def test_a_chips_count_no_page_showed_is_refused_as_a_stale_button_not_as_another_phone(client, seen):
     sitting = start(client, "cat-te", {"end_kind": "hands", "end_target": "9", "starting_chips": "2"}, ["A", "B", "C"])
     client.post(url(sitting, "tap/"), {"number": 1, "winner": 1, "how": "flush"})  # B and C: 0 chips

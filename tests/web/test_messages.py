@@ -138,6 +138,8 @@ def test_a_number_written_with_its_thousands_grouped_is_taken_as_written(client,
         ("agram", {"end_kind": "hands", "end_target_hands": "0.5"}, "Type N as a whole number, like 10."),
         ("letzter-stich", {"end_kind": "points", "end_target_points": "5OO"}, "Type N as a whole number, like 500."),
         ("cat-te", {"starting_chips": "2.5"}, "Type the chips each as a whole number, like 20."),
+        ("cat-te", {"starting_chips": "1_0"}, "Type the chips each as a whole number, like 20."),  # (int() reads 10)
+        ("agram", {"end_kind": "hands", "end_target_hands": "1_0"}, "Type N as a whole number, like 10."),
     ],
 )
 def test_every_number_field_says_what_to_type_when_it_is_not_a_whole_number(client, game, extra, message):

@@ -161,7 +161,7 @@ def test_stale_tap_for_a_past_hand_never_lands_on_the_open_hand(client, sitting)
         ({"number": 10**30, "winner": 1}, 400, "There is no hand of that number: reload the page"),  # (not echoed)
         # A number no page writes: other scripts' digits, a sign, spaces, a decimal point, Python's underscores.
         *(({"number": number, "winner": 1}, 400, "Hand numbers are whole numbers") for number in ("１", "١", "+1", " 1 ", "1_0")),
-        *(({"number": 1, "winner": winner}, 400, "There is no such seat at this table") for winner in ("1.0", "２", " 2")),
+        *(({"number": 1, "winner": winner}, 400, "There is no such seat at this table") for winner in ("1.0", "２", " 2", "-0")),
     ],
 )
 @pytest.mark.parametrize("headers", [{}, HX], ids=["plain", "htmx"])

@@ -62,6 +62,7 @@ def test_undo_removes_the_named_last_hand(client, sitting, headers, status):
         ({"stamp": "AAAAAAAA"}, 400, "Say which hand this is about."),
         ({"number": 2}, 400, "This button is from an older page"),  # no stamp: a stale screen
         ({"number": 2, "stamp": ""}, 400, "This button is from an older page"),
+        *(({"number": 2, "stamp": stamp}, 400, "This button is from an older page") for stamp in ("junk!", "a.0", "é")),
         ({"number": "x"}, 400, "Hand numbers are whole numbers"),
     ],
 )

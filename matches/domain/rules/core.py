@@ -146,8 +146,8 @@ class Question:
         positions = set()
         for seat in seats:
             try:
-                position = int(seat) - 1
-            except (TypeError, ValueError):
+                position = seat_number(seat) - 1
+            except ValueError:
                 raise RuleError(
                     gettext_noop("%(prompt)s Pick players by their seat number, not %(seat)s."),
                     prompt=self.prompt,
@@ -168,6 +168,16 @@ class Question:
         if self.kind == "choice":
             return self.choices[0].value
         return False if self.kind == "flag" else ()
+
+
+def seat_number(raw: object) -> int:
+    """A seat number as a page posts it (ASCII digits) or as the code passes it (an int); ValueError for anything
+    else: int() would also read "+2", " 2 ", "0_2" and other scripts' digits, which no page sends."""
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str) and raw.isascii() and raw.isdecimal():
+        return int(raw)
+    raise ValueError(raw)
 
 
 Scorer = Callable[[int, int, Mapping[str, object]], tuple[int, ...]]
