@@ -57,7 +57,8 @@ def changed_watch_poll(request: HtmxHttpRequest, sitting: Sitting) -> HttpRespon
 @reached(Sitting)
 def share(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """The share panel's body (htmx, when the table page's panel is opened), or a page of its own."""
-    context = {"sitting": sitting, **share_context(request, sitting, TableState.of(sitting.fresh_table(recent=1, chart=False)))}
+    state = TableState.of(sitting.fresh_table(recent=1, chart=False))  # (who plays the open hand)
+    context = {"sitting": sitting, **share_context(request, sitting, state)}
     if request.htmx:
         return render(request, "matches/_share.html#panel", context)
     return render(request, "matches/share.html", {**context, "share_open": True, "back": sitting.get_absolute_url()})
