@@ -59,8 +59,10 @@ class TableVerbs:
                 raise Conflict("chips_match_over")
             if seen > self.chips_reissued or seen < 0:
                 raise BadInput("chips_unseen")
-            if seen < self.chips_reissued:
-                raise Conflict("chips_reissued_elsewhere")
+            if seen < self.chips_reissued:  # since this screen, this phone or another handed chips out
+                done = self.receipts.filter(verb=Receipt.Verb.CHIPS).last()
+                here = by.phone and done is not None and done.by_phone == by.phone
+                raise Conflict("chips_reissued_here" if here else "chips_reissued_elsewhere")
             table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
             if not table.someone_ran_out:
                 raise Conflict("nobody_ran_out")

@@ -270,8 +270,11 @@ class SittingVerbs:
             table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
             last = table.last_hand
             gone = last is None or number > last.number
-            if gone and stamp is not None and self.receipts.filter(verb=Receipt.Verb.UNDO, number=number).exists():
-                raise Conflict("undo_done_elsewhere", number=number)  # this phone saw it recorded: another undid it
+            undone = self.receipts.filter(verb=Receipt.Verb.UNDO, number=number)
+            done = undone.last() if gone and stamp is not None else None
+            if done is not None:  # this screen saw it recorded: since, this phone or another undid it
+                here = by.phone and done.by_phone == by.phone
+                raise Conflict("undo_done_here" if here else "undo_done_elsewhere", number=number)
             if last is None:
                 raise Conflict("nothing_to_undo")
             if number > last.number:

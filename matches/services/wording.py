@@ -101,6 +101,7 @@ REFUSALS: dict[str, object] = {
     "nothing_to_undo": gettext_lazy("There is no hand to undo yet."),
     "undo_unrecorded": gettext_lazy("Hand %(number)d has not been recorded: nothing was undone."),
     "undo_done_elsewhere": gettext_lazy("Hand %(number)d was already undone on another phone: it is open to tap again."),
+    "undo_done_here": gettext_lazy("Hand %(number)d was already undone from this phone: it is open to tap again."),
     "undo_not_last": gettext_lazy("Hand %(number)d is not the last hand any more: nothing was undone."),
     "undo_changed": gettext_lazy("Hand %(number)d changed since your screen showed it (now %(winner)s): nothing was undone."),
     "already_over": gettext_lazy("This match is already over."),
@@ -109,6 +110,7 @@ REFUSALS: dict[str, object] = {
     "version_unseen": gettext_lazy("This tap names a change of the table that was never made: reload the page, then tap again."),
     "chips_unseen": gettext_lazy("The chips button did not say which hand-out it saw: reload the page, then tap again."),
     "chips_reissued_elsewhere": gettext_lazy("Chips were just re-issued from another phone."),
+    "chips_reissued_here": gettext_lazy("Chips were just re-issued from this phone: nothing more was handed out."),
     "nobody_ran_out": gettext_lazy("Nobody has run out of chips yet."),
     # A player's name (matches.domain.names) and a group's verbs (matches.models.groups).
     "name_blank": gettext_lazy("Type the player's name."),

@@ -136,6 +136,20 @@ def test_an_undo_of_a_hand_never_recorded_says_so_not_that_another_phone_undid_i
     with pytest.raises(TableError) as elsewhere:
         sitting.undo_hand(1, stamp=stamp, by=A)
     assert elsewhere.value.code == "undo_done_elsewhere"
+    with pytest.raises(TableError) as here:  # the phone that undid it, from a screen still showing it (another tab)
+        sitting.undo_hand(1, stamp=stamp, by=B, key="b-again")
+    assert here.value.code == "undo_done_here"
+
+
+def test_chips_handed_out_since_the_screen_say_which_phone_did_it():
+    sitting = Sitting.start("cat-te", ["Ana", "Ben", "Chloé"], starting_chips=2)
+    sitting.record_hand(1, 0, extras={"how": "flush"})  # Ben and Chloé: no chip left
+    sitting.reissue_chips(0, key="b-chips", by=B)
+    for phone, code in ((A, "chips_reissued_elsewhere"), (B, "chips_reissued_here")):
+        with pytest.raises(TableError) as told:
+            sitting.reissue_chips(0, key=f"{phone.phone}-later", by=phone)
+        assert told.value.code == code
+    assert sitting.chips_reissued == 1
 
 
 def test_a_tap_for_the_next_hand_right_after_another_phone_recorded_the_last_is_held_until_tapped_again():
