@@ -56,6 +56,10 @@ class Receipt(models.Model):
     def __str__(self) -> str:
         return f"{self.verb} {self.number or ''} at version {self.version}"
 
+    def made_by(self, by) -> bool:
+        """Whether the phone of Recorder `by` made this change (a phone unknown to the server never did)."""
+        return bool(by.phone) and self.by_phone == by.phone
+
 
 def as_kept(hand, seats) -> dict:
     """What a receipt keeps of a hand: its winner's seat, answers and points ({} for none or abandoned)."""

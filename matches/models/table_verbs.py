@@ -61,7 +61,7 @@ class TableVerbs:
                 raise BadInput("chips_unseen")
             if seen < self.chips_reissued:  # since this screen, this phone or another handed chips out
                 done = self.receipts.filter(verb=Receipt.Verb.CHIPS).last()
-                here = by.phone and done is not None and done.by_phone == by.phone
+                here = done is not None and done.made_by(by)
                 raise Conflict("chips_reissued_here" if here else "chips_reissued_elsewhere")
             table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
             if not table.someone_ran_out:

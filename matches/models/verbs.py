@@ -270,11 +270,11 @@ class SittingVerbs:
             table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
             last = table.last_hand
             gone = last is None or number > last.number
-            undone = self.receipts.filter(verb=Receipt.Verb.UNDO, number=number)
-            done = undone.last() if gone and stamp is not None else None
-            if done is not None:  # this screen saw it recorded: since, this phone or another undid it
-                here = by.phone and done.by_phone == by.phone
-                raise Conflict("undo_done_here" if here else "undo_done_elsewhere", number=number)
+            done = None
+            if gone and stamp is not None:  # this screen saw it recorded: since, this phone or another undid it?
+                done = self.receipts.filter(verb=Receipt.Verb.UNDO, number=number).last()
+            if done is not None:
+                raise Conflict("undo_done_here" if done.made_by(by) else "undo_done_elsewhere", number=number)
             if last is None:
                 raise Conflict("nothing_to_undo")
             if number > last.number:

@@ -24,7 +24,7 @@ from matches.web.views.common import wants_partial
 from matches.services.tab import read_tab
 from matches.web.presenters.tab import tab_context
 from matches.web.views.figures import tonight
-from matches.web.views.links import JUST_MADE, group_share_context, opens_links
+from matches.web.views.links import JUST_MADE, group_share_context, opens_links, share_response
 from matches.web.live.regions import group_shown
 
 REMEMBERED_GROUPS = 20  # groups a phone keeps on its home screen
@@ -198,9 +198,7 @@ def after_change(request: HtmxHttpRequest, group: Group, notice: str, region: st
 def share(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """The share panel's body (htmx, when the group page's panel is opened), or a page of its own."""
     context = {"group": group, "name": group_name(group), **group_share_context(request, group)}
-    if request.htmx:
-        return render(request, "matches/_share.html#panel", context)
-    return render(request, "matches/share.html", {**context, "share_open": True, "back": group.get_absolute_url()})
+    return share_response(request, context, back=group.get_absolute_url())
 
 
 @action(Group)

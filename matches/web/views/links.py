@@ -8,7 +8,9 @@ from operator import attrgetter
 
 import segno
 from django.conf import settings
+from django.http import HttpResponse
 from django.http.request import split_domain_port
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
@@ -59,6 +61,13 @@ def share_context(request: HtmxHttpRequest, sitting: Sitting, state: TableState)
 def group_share_context(request: HtmxHttpRequest, group: Group) -> dict:
     """What the share panel shows of a group: its links and QR code."""
     return links_context(request, group.get_absolute_url(), reverse("group-watch", args=[group.watch_token]))
+
+
+def share_response(request: HtmxHttpRequest, context: dict, back: str) -> HttpResponse:
+    """The share panel's body for htmx (the page's panel opened), else a page of its own with the way `back`."""
+    if request.htmx:
+        return render(request, "matches/_share.html#panel", context)
+    return render(request, "matches/share.html", {**context, "share_open": True, "back": back})
 
 
 def links_context(request: HtmxHttpRequest, member_path: str, watch_path: str) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -25,7 +25,7 @@ from matches.web.views.common import (
     shows_current_version,
 )
 from matches.web.views.errors import message_response
-from matches.web.views.links import JUST_MADE, share_context
+from matches.web.views.links import JUST_MADE, share_context, share_response
 from matches.web.presenters.table_state import TableState
 from matches.web.views.table import poll_response, table_response
 
@@ -59,9 +59,7 @@ def share(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     """The share panel's body (htmx, when the table page's panel is opened), or a page of its own."""
     state = TableState.of(sitting.fresh_table(recent=1, chart=False))  # (who plays the open hand)
     context = {"sitting": sitting, **share_context(request, sitting, state)}
-    if request.htmx:
-        return render(request, "matches/_share.html#panel", context)
-    return render(request, "matches/share.html", {**context, "share_open": True, "back": sitting.get_absolute_url()})
+    return share_response(request, context, back=sitting.get_absolute_url())
 
 
 @action(Sitting)
