@@ -18,6 +18,18 @@ GROUP_NAME_MAX_LENGTH = 40
 # typed, so a name holding it is refused, not kept.
 UNREADABLE = "\ufffd"
 INVISIBLE = {"\u200b", "\u2060", "\ufeff", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
+# Unicode's default-ignorable code points (DerivedCoreProperties.txt): shown as nothing, whatever their
+# category (Hangul fillers are letters). A name keeps an emoji's joiners, but keys and the blank check skip
+# them all, so "Chloe" with a joiner after it is Chloé, and a name of fillers alone is blank.
+IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)
+# Alphabets whose letters look alike ("o" in Latin, Greek and Cyrillic): a word mixing them is refused,
+# so that no name can pass for another player's. Japanese and Korean words mix their scripts with Han.
+LOOKALIKE_SCRIPTS = {"LATIN", "GREEK", "CYRILLIC", "ARMENIAN", "CHEROKEE", "COPTIC"}
 # Keys drop the combining marks NFKD splits off Latin letters ("ï" = i + U+0308); marks of other
 # scripts (Devanagari, Arabic vowels) are letters' parts and stay.
 ACCENTS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0xFE20, 0xFE2F))
@@ -42,20 +54,40 @@ def clean_name(raw: str) -> str:
     return " ".join("".join(kept).split())
 
 
+def is_ignorable(char: str) -> bool:
+    return any(low <= ord(char) <= high for low, high in IGNORABLE)
+
+
 def is_visible(name: str) -> bool:
-    """At least one letter, digit or symbol (an emoji counts)."""
-    return any(unicodedata.category(char)[0] in "LNS" for char in name)
+    """At least one letter, digit or symbol (an emoji counts) that shows as something."""
+    return any(unicodedata.category(char)[0] in "LNS" and not is_ignorable(char) for char in name)
+
+
+def script_of(char: str) -> str:
+    """The alphabet a letter belongs to, as its Unicode name starts ("LATIN", "GREEK"...)."""
+    return unicodedata.name(char, "").partition(" ")[0]
+
+
+def mixed_word(name: str) -> str | None:
+    """The first word of `name` holding letters of two look-alike alphabets ("Brun\u03bf": Latin, Greek o)."""
+    for word in name.split():
+        scripts = {script_of(char) for char in word if unicodedata.category(char)[0] == "L"}
+        if len(scripts & LOOKALIKE_SCRIPTS) > 1:
+            return word
+    return None
 
 
 def name_refusal(name: str) -> BadInput | None:
     """Why cleaned `name` cannot be a player's ("name_blank", "name_unreadable", "name_too_long" with `max` and
-    `length`), else None."""
+    `length`, "name_mixed_scripts" with `name`, the word), else None."""
     if not is_visible(name):
         return BadInput("name_blank")
     if UNREADABLE in name:
         return BadInput("name_unreadable")
     if len(name) > NAME_MAX_LENGTH:
         return BadInput("name_too_long", max=NAME_MAX_LENGTH, length=len(name))
+    if (word := mixed_word(name)) is not None:
+        return BadInput("name_mixed_scripts", name=word)
     return None
 
 
@@ -82,9 +114,10 @@ def _is_accent(char: str) -> bool:
 
 
 def name_key(name: str) -> str:
-    """The cleaned name case-folded, accents (NFKD) and extra spaces dropped: one key per player."""
+    """The cleaned name case-folded, accents (NFKD), characters shown as nothing and extra spaces dropped: one
+    key per player."""
     decomposed = unicodedata.normalize("NFKD", clean_name(name).casefold())
-    return " ".join("".join(char for char in decomposed if not _is_accent(char)).split())
+    return " ".join("".join(char for char in decomposed if not _is_accent(char) and not is_ignorable(char)).split())
 
 
 def same_name(a: str, b: str) -> bool:

@@ -39,6 +39,7 @@ def test_clean_name(raw, stored):
 
 
 VISIBLE = [("Aïcha", True), ("7", True), ("🂡", True), ("...", False), ("", False), (" - ", False), ("عائشة", True)]
+VISIBLE += [("\u3164", False), ("\u115f\u1160", False), ("\u00ad", False)]  # fillers and a soft hyphen show nothing
 
 
 @pytest.mark.parametrize("name, visible", VISIBLE)
@@ -52,6 +53,12 @@ REFUSED = [
     ("é" * (NAME_MAX_LENGTH + 1), "name_too_long", {"max": 40, "length": 41}),
     ("", "name_blank", {}),
     ("?!", "name_blank", {}),
+    ("Brun\u03bf", "name_mixed_scripts", {"name": "Brun\u03bf"}),  # a Greek o among Latin letters
+    ("Mamadou Dj\u0456bo", "name_mixed_scripts", {"name": "Dj\u0456bo"}),  # a Cyrillic i
+    ("Aïcha عائشة", None, {}),  # two alphabets, a word each
+    ("山田さん", None, {}),  # Japanese mixes Han and kana
+    ("Nguyễn Văn An", None, {}),
+    ("Ǆemal ʻOkina", None, {}),  # a Latin digraph, a modifier letter
 ]
 
 
@@ -79,6 +86,8 @@ SAME = [
     ("Straße", "STRASSE"),
     ("Ｂｏｂ", "Bob"),  # full-width letters (NFKD)
     ("Ai\u200bcha", "Aicha"),
+    ("Chloe\u200d", "Chloé"),  # a joiner, which a name keeps for emoji, shows as nothing
+    ("Ai\u00adcha", "Aicha"),  # a soft hyphen
 ]
 DIFFERENT = [
     ("Aicha", "Aisha"),

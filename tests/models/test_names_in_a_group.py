@@ -22,7 +22,8 @@ def said(caught) -> str:
     return shown(str(refusal_text(caught.value)))
 
 
-SPELLINGS = ["Aicha", "aïcha ", "AÏCHA", "A\u0308icha"]
+# Case, accents, spacing, and characters shown as nothing (a joiner, a soft hyphen, a variation selector).
+SPELLINGS = ["Aicha", "aïcha ", "AÏCHA", "A\u0308icha", "Aïcha\u200d", "Aï\u00adcha", "Aïcha\ufe0f"]
 
 
 @pytest.mark.parametrize("typed", SPELLINGS)
@@ -68,3 +69,24 @@ def test_an_archive_with_one_player_twice_in_other_letters_is_refused(group):
     with pytest.raises(ArchiveError) as caught:
         import_group(broken)
     assert caught.value.message == "players[0] (Aïcha) and players[1] (AICHA) name the same player: rename one."
+
+
+@pytest.mark.parametrize("typed", ["Bo\u03bfbacar", "B\u043eubacar"])  # a Greek, a Cyrillic o
+def test_a_name_mixing_look_alike_alphabets_is_refused_so_it_cannot_pass_for_a_member(group, typed):
+    with pytest.raises(BadInput) as caught:
+        group.add_player(typed)
+    assert said(caught) == (
+        f"{typed} mixes letters of alphabets that look alike (Latin, Greek, Cyrillic…): "
+        "type each word of a name in one alphabet."
+    )
+    aicha = group.members().get(name="Aïcha")
+    with pytest.raises(BadInput):
+        group.rename_player(aicha.pk, typed)
+    assert sorted(group.members().values_list("name", flat=True)) == ["Aïcha", "Boubacar"]
+
+
+def test_an_archive_keeps_a_name_that_mixes_alphabets_from_before_that_rule(group):
+    data = export_group(group)
+    data["players"][1]["name"] = "Bo\u03bfbacar"
+    imported = import_group(data)
+    assert "Bo\u03bfbacar" in set(imported.members().values_list("name", flat=True))

@@ -10,7 +10,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import formats, timezone
 
-from matches.models import Sitting
+from matches.models import Group, Sitting
 from matches.web.presenters.table_state import TableState
 from matches.domain.rules import MatchEnd, MatchEndKind
 
@@ -109,6 +109,23 @@ def test_the_match_table_page_shows_the_settlement_while_playing(client):
         assert set(paid(nets, payments).values()) == {0} and payments
     # After hand 2 (Mbarga x1): Mbarga -400 + 200, Ngono 800 - 100, Ateba -400 - 100.
     assert nets == {"Mbarga": "\u2212200", "Ngono": "+700", "Ateba": "\u2212500"}
+
+
+BEFORE_PAYMENTS = "This match alone, before any payment: what is still owed is in the group’s tab."
+
+
+@pytest.mark.django_db
+def test_a_group_matchs_settlement_says_the_group_tab_holds_what_is_still_owed(client):
+    sitting = fapfap(client)
+    tap(client, sitting, 1, 2, {"multiplier": "4"})
+    assert BEFORE_PAYMENTS not in shown(client.get(url(sitting)).content.decode())  # no group, no tab
+    Group.create("Vendredi", NAMES).save_sitting(sitting)
+    answer = tap(client, sitting, 2, 1, {"multiplier": "1"}).content.decode()
+    assert [len(settlements(answer)), shown(answer).count(BEFORE_PAYMENTS)] == [1, 1]
+    sitting.refresh_from_db()
+    sitting.end_match(3)
+    for page in (client.get(url(sitting)).content.decode(), client.get(f"/w/{sitting.watch_token}/").content.decode()):
+        assert "Match over" in page and shown(page).count(BEFORE_PAYMENTS) == 1
 
 
 @pytest.mark.django_db

@@ -206,14 +206,14 @@ RESULTS = [
         {},
         [(3, {}), (3, {})],
         "<strong>C</strong> wins the match with 2 hands won.",
-        "<strong>C</strong> gagne la partie avec 2 mains gagnées.",
+        "<strong>C</strong> a gagné la partie avec 2 mains gagnées.",
     ),
     (
         "sink-sink",
         {},
         [(2, {})],
         "<strong>B</strong> wins the match with 1 hand won.",
-        "<strong>B</strong> gagne la partie avec 1 main gagnée.",
+        "<strong>B</strong> a gagné la partie avec 1 main gagnée.",
     ),
     (
         "agram-mali",
@@ -227,21 +227,21 @@ RESULTS = [
         {"end_kind": "thresholds"},
         [(1, {}), (1, {}), (1, {"ace": "1"})],
         "<strong>A</strong> wins the match with 11 points.",
-        "<strong>A</strong> gagne la partie avec 11 points.",
+        "<strong>A</strong> a gagné la partie avec 11 points.",
     ),
     (
         "spar",
         {},
         [(2, {"card": "other"})],
         "<strong>B</strong> wins the match with 1 point.",
-        "<strong>B</strong> gagne la partie avec 1 point.",
+        "<strong>B</strong> a gagné la partie avec 1 point.",
     ),
     (
         "fapfap",
         {"stake_amount": "100", "stake_label": "FCFA"},
         [(2, {"multiplier": "4"}), (1, {"multiplier": "2"}), (2, {"multiplier": "1"})],
         "<strong>B</strong> wins the match with +800\u00a0FCFA (5 stakes won).",  # at a stake: the money first
-        "<strong>B</strong> gagne la partie avec +800\u00a0FCFA (5 mises gagnées).",
+        "<strong>B</strong> a gagné la partie avec +800\u00a0FCFA (5 mises gagnées).",
     ),
     (
         "fapfap",
@@ -255,7 +255,7 @@ RESULTS = [
         {"end_kind": "hands", "end_target": "9", "starting_chips": "20"},
         [(1, {"how": "last"}), (2, {"how": "sweep", "aces": ["3"]}), (1, {"how": "flush"})],
         "<strong>A</strong> wins the match with 24 chips (+4).",  # and what they come to against the 20 given
-        "<strong>A</strong> gagne la partie avec 24 jetons (+4).",
+        "<strong>A</strong> a gagné la partie avec 24 jetons (+4).",
     ),
     (
         "letzter-stich",
@@ -294,7 +294,7 @@ def test_every_games_result_has_no_unit_in_brackets(client, slug, language):
     result = RESULT.search(client.get(url(sitting), HTTP_ACCEPT_LANGUAGE=language).content.decode())[1]
     # Cat Tê's chips say what they come to against the stacks handed out: a number, never a unit, in brackets.
     assert not re.search(r"\([^)]*[^\W\d]", result) and re.fullmatch(
-        r"<strong>B</strong> (\w+ la partie avec|wins the match with) \d+ [\w ]+( \(\+\d+\))?\.",
+        r"<strong>B</strong> (a gagné la partie avec|wins the match with) \d+ [\w ]+( \(\+\d+\))?\.",
         result,
     ), result
 

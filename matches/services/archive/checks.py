@@ -144,7 +144,9 @@ def _player(entry: object, where: str) -> PlayerEntry:
     entry = read_object(entry, where)
     check_fields(entry, where, PLAYER_FIELDS)
     name = read_text(entry, "name", f"{where}.name", NAME_MAX_LENGTH)
-    if (refusal := name_refusal(name)) is not None:  # (too long: read_text said so)
+    refusal = name_refusal(name)
+    if refusal is not None and refusal.code != "name_mixed_scripts":  # (too long: read_text said so)
+        # (a name mixing alphabets may be older than that rule: the group keeps it, as it kept it)
         if refusal.code != "name_blank":  # a character no one typed
             raise ArchiveError(f"{where}.name: {refusal_sentence(refusal)}")
         raise ArchiveError(
