@@ -114,7 +114,7 @@ class TableChangeVerbs:
             name = checked_name(name)
             other = same_as(name, [other for other in seats if other.pk != seat.pk], _seat_name)
             if other is not None:
-                raise BadInput("name_at_table", name=other.name)
+                raise BadInput("name_at_table" if other.left is None else "name_left_earlier", name=other.name)
             if self.group_id is not None:
                 seat.player = self.group.rename_player(seat.player_id, name)
             else:

@@ -81,6 +81,7 @@ REFUSALS: dict[str, object] = {
     "name_at_table": gettext_lazy("%(name)s is at this table already."),
     "table_change_over": gettext_lazy("This match is over: who plays can no longer change."),
     "name_left_table": gettext_lazy("%(name)s left this match: they can play the next one."),
+    "name_left_earlier": gettext_lazy("%(name)s played in this match before leaving it: choose another name."),
     "undo_table_changed": gettext_lazy(
         "Who plays changed after hand %(number)d, so it cannot be undone: correct it on the hands page instead."
     ),

@@ -67,6 +67,21 @@ def test_a_copy_of_a_tap_after_its_hand_was_undone_and_recorded_again_says_who_w
     assert "Tap the winner again" not in said
 
 
+def test_a_copy_of_an_undo_says_how_its_hand_stands_now(client):
+    """A copy of an undo changes nothing; once the hand was tapped again, it names who holds it."""
+    sitting = Sitting.start("agram", NAMES[:3])
+    client.post(url(sitting, "tap/"), {"number": 1, "winner": 2, "key": "tap-1-key"}, **HX)
+    undo = {"number": 1, "stamp": sitting.hands.get().stamp, "key": "undo-1-key"}
+    client.post(url(sitting, "undo/"), undo, **HX)
+    assert "Hand 1 undone: tap its winner again." in words(client.post(url(sitting, "undo/"), undo, **HX))
+    client.post(url(sitting, "tap/"), {"number": 1, "winner": 3, "key": "tap-1-again"}, **HX)
+    version = Sitting.objects.get(pk=sitting.pk).version
+    copy = client.post(url(sitting, "undo/"), undo, **HX)
+    assert copy.status_code == 200 and Sitting.objects.get(pk=sitting.pk).version == version
+    assert f"Hand 1 was undone, then recorded again: {NAMES[2]}" in words(copy)
+    assert "tap its winner again" not in words(copy)
+
+
 def test_the_pages_for_one_phone_key_each_change_and_the_pushed_region_leaves_it_to_the_phone(client):
     sitting = Sitting.start("agram", NAMES[:3])
     sitting.record_hand(1, 0)

@@ -82,6 +82,9 @@ def test_the_table_says_its_fingerprint_and_gives_offline_js_its_words(client):
     for word in ["data-offline-since", "data-offline-waiting", "data-offline-refused", "data-offline-hand"]:
         assert word in page
     assert 'data-offline-waiting="Main {number}\u00a0: {name}, en attente d’envoi"' in page
+    # The count of what waits counts undos too: taps ("appuis"), not hands.
+    assert 'data-offline-one="1 appui en attente d’envoi"' in page
+    assert 'data-offline-many="{count} appuis en attente d’envoi"' in page
     region = client.get(f"/s/{sitting.token}/", HTTP_HX_REQUEST="true").content.decode()
     assert "data-fingerprint" in region and "2 hands" in region and "last: <bdi>Aïcha</bdi>" in region
 

@@ -91,6 +91,26 @@ def test_a_change_that_cannot_be_made_says_why_and_changes_nothing(client, data,
     assert sitting.changes == 0 and [seat.name for seat in sitting.seated()] == NAMES[:3]
 
 
+def test_a_name_taken_by_a_player_who_left_is_refused_with_why(client):
+    sitting = Sitting.start("agram", NAMES)
+    sitting.record_hand(1, 1)
+    client.post(url(sitting, "seats/"), {"change": "leave", "seat": "2"})
+    sitting.record_hand(2, 0)
+    rename = client.post(url(sitting, "seats/"), {"change": "rename", "seat": "1", "name": NAMES[1].upper()})
+    assert rename.status_code == 400
+    assert f"{NAMES[1]} played in this match before leaving it: choose another name." in words(rename)
+    join = client.post(url(sitting, "seats/"), {"change": "join", "name": NAMES[1]}, **FR)
+    assert join.status_code == 400 and f"{NAMES[1]} a quitté cette partie et pourra jouer à la suivante." in words(join)
+
+
+@pytest.mark.parametrize("change", [{"change": "join"}, {"change": "rename", "seat": "2"}])
+def test_a_name_mixing_look_alike_alphabets_cannot_sit_as_a_copy_of_a_player(client, change):
+    sitting = Sitting.start("agram", NAMES[:3])
+    answer = client.post(url(sitting, "seats/"), {**change, "name": "\u0410" + NAMES[0][1:]})  # a Cyrillic A
+    assert answer.status_code == 400 and "mixes letters of alphabets that look alike" in words(answer)
+    assert [seat.name for seat in sitting.seated()] == NAMES[:3]
+
+
 def test_a_refused_rename_keeps_the_typed_name_in_its_own_row_not_in_the_newcomers_box(client):
     sitting = Sitting.start("agram", NAMES[:3])
     answer = client.post(url(sitting, "seats/"), {"change": "rename", "seat": "3", "name": NAMES[0]})

@@ -52,8 +52,16 @@ def undone_words(state: TableState, undo: Receipt, unseen: bool = False) -> str:
 def first_answer(state: TableState, receipt: Receipt) -> str:
     """The words the change's first answer said, for its copy (as the hand stands now)."""
     sitting, number = state.sitting, receipt.number
-    if receipt.verb in (Receipt.Verb.TAP, Receipt.Verb.CORRECT):
+    if receipt.verb in (Receipt.Verb.TAP, Receipt.Verb.CORRECT, Receipt.Verb.UNDO):
         hand = sitting.hands.filter(number=number).select_related("winner__player").first()
+        if receipt.verb == Receipt.Verb.UNDO:
+            if hand is None or hand.winner is None:  # still open (or abandoned by an early end)
+                return _("Hand %(number)d undone: tap its winner again.") % {"number": number}
+            # Tapped again since the undo: the copy says how the hand stands, not "tap it again".
+            return sentence(
+                _("Hand %(number)d was undone, then recorded again: %(name)s."),
+                {"number": number, "name": bdi(hand.winner.name)},
+            )
         if hand is None or hand.winner is None:
             return ""
         how = state.describe(hand)
@@ -63,8 +71,6 @@ def first_answer(state: TableState, receipt: Receipt) -> str:
         else:
             words = _("Hand %(number)d corrected: %(name)s (%(how)s).") if how else _("Hand %(number)d corrected: %(name)s.")
         return sentence(words, values)
-    if receipt.verb == Receipt.Verb.UNDO:
-        return _("Hand %(number)d undone: tap its winner again.") % {"number": number}
     if receipt.verb == Receipt.Verb.CHIPS:
         chips = sitting.starting_chips or 0
         return ngettext("Everyone received %(chips)d more chip.", "Everyone received %(chips)d more chips.", chips) % {
