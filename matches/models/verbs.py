@@ -233,7 +233,8 @@ class SittingVerbs:
     ) -> Hand:
         """Change a recorded hand's winner or answers and replay what follows (may reopen the match).
         `stamp` as the phone saw it: changed since -> Conflict unless it already matches (a retry).
-        Raises Conflict when a member ended the match or the hand was not won."""
+        Raises Conflict when a member ended the match or the hand was not won, BadInput when the hand
+        says this already."""
         with transaction.atomic():
             seats = self._lock()
             self._check_key(key)
@@ -248,6 +249,8 @@ class SittingVerbs:
                     return hand
                 now = next(seat.name for seat in seats if seat.pk == hand.winner_id)
                 raise Conflict("correct_changed", number=number, winner=now)
+            if hand.winner_id == seats[winner].pk and hand.extras == as_stored(cleaned):
+                raise BadInput("correct_unchanged", number=number)  # no receipt, no "corrected at"
             before = as_kept(hand, seats)
             hand.winner, hand.extras, hand.points = seats[winner], cleaned, list(points)
             hand.corrected_at, hand.stamp = timezone.now(), new_stamp()

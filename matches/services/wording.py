@@ -100,6 +100,7 @@ REFUSALS: dict[str, object] = {
     "ends_before_later_hands": _ends_before_later_hands,
     "ends_before_changed_table": _ends_before_changed_table,
     "nothing_to_undo": gettext_lazy("There is no hand to undo yet."),
+    "correct_unchanged": gettext_lazy("Hand %(number)d says this already: nothing was changed."),
     "undo_unrecorded": gettext_lazy("Hand %(number)d has not been recorded: nothing was undone."),
     "undo_done_elsewhere": gettext_lazy("Hand %(number)d was already undone on another phone: it is open to tap again."),
     "undo_done_here": gettext_lazy("Hand %(number)d was already undone from this phone: it is open to tap again."),

@@ -3,8 +3,8 @@ page a page at a time (reaching any hand, at the same cost at 10 hands and at 5,
 every player's points and who recorded it ("this phone", "another phone", a seat's name). A correction
 page shows a hand as recorded, asking nothing until a tap; later totals follow and a match whose
 deciding hand changed opens again, saying so; a correction is made once however often it is sent, and
-refused, changing nothing, from an older screen, for another hand, past a match a member ended, or
-where it would end the match before hands played since (saying which to undo first)."""
+refused, changing nothing, from an older screen, for another hand, past a match a member ended, when the
+hand says it already, or where it would end the match before hands played since (saying which to undo first)."""
 
 import re
 
@@ -14,7 +14,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from matches.domain import rules
-from matches.models import HANDS_ON_TABLE, Sitting
+from matches.models import HANDS_ON_TABLE, Receipt, Sitting
 
 from tests.big_groups import fill
 from tests.conftest import WORKED, play, shown, snapshot
@@ -268,6 +268,29 @@ def test_a_correction_from_a_screen_older_than_another_phones_correction_changes
     assert stale.status_code == 409 and "Hand 2 changed since your screen showed it (now B)" in text
     assert "Recorded: <strong>B</strong>" in text  # the page shows the hand as it is now, with its new stamp
     assert snapshot(sitting) == before
+
+
+def test_a_correction_to_what_the_hand_says_already_changes_nothing_and_keeps_no_receipt(client, sitting):
+    sitting.record_hand(1, 0)
+    before = snapshot(sitting)
+    answer = client.post(url(sitting, "hands/1/"), stamped(sitting, 1, winner=1), **HX)
+    assert answer.status_code == 400 and "Hand 1 says this already: nothing was changed." in shown(answer.content.decode())
+    assert snapshot(sitting) == before and sitting.hands.get(number=1).corrected_at is None
+    assert not sitting.receipts.filter(verb=Receipt.Verb.CORRECT).exists()
+
+
+def test_a_correction_that_ends_eighty_three_says_no_threshold_it_no_longer_plays_to(client):
+    """A 10, B 10 (playing to 15); A 15, B 15 with B's bonus (to 20); without it A wins at 15."""
+    sitting = Sitting.start("eighty-three", ["A", "B", "C"])
+    taps = [(1, {}), (2, {}), (1, {}), (2, {"ace": "1"}), (2, {"ace": "1", "last": "1"})]
+    taps += [(1, {"ace": "1", "last": "1", "bonus": "2"}), (1, {"ace": "1"}), (2, {})]
+    taps += [(1, {"ace": "1", "last": "1", "bonus": "2"})]
+    for number, (winner, answers) in enumerate(taps, start=1):
+        tapped(client, sitting, number, winner, **answers)
+    assert Sitting.objects.get(pk=sitting.pk).threshold == 20
+    body = shown(client.post(url(sitting, "hands/9/"), stamped(sitting, 9, winner=1, ace="1", last="1"), **HX).content.decode())
+    assert Sitting.objects.get(pk=sitting.pk).is_finished and "Match over" in body
+    assert "Hand 9 corrected: A" in body and "now playing to" not in body
 
 
 @pytest.mark.parametrize(

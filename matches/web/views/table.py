@@ -202,9 +202,10 @@ def hand_notice(plain: str, with_how: str, state: TableState, hand) -> str:
 
 
 def what_changed(sitting: Sitting, threshold: int | None, was_finished: bool) -> list[str]:
-    """What a change did to the match beyond its hand: a raised threshold, the match ended or reopened."""
+    """What a change did to the match beyond its hand: a moved threshold it still plays to, the match reopened."""
     changes = []
-    if sitting.threshold != threshold and sitting.threshold is not None and sitting.tied_at is not None:
+    moved = sitting.threshold != threshold and sitting.threshold is not None and sitting.tied_at is not None
+    if moved and not sitting.is_finished:  # (a match this change ended plays to no threshold now)
         changes.append(
             _("Tie at %(tie)d: now playing to %(threshold)d.")
             % {"tie": sitting.tied_at, "threshold": sitting.threshold}
