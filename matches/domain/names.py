@@ -17,10 +17,11 @@ GROUP_NAME_MAX_LENGTH = 40
 # What a browser shows for a character it could not read (a null character sent back in a refused form): never
 # typed, so a name holding it is refused, not kept.
 UNREADABLE = "\ufffd"
+# Dropped from a name as typed: spaces and marks that only steer how text runs (some of IGNORABLE below).
 INVISIBLE = {"\u200b", "\u2060", "\ufeff", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
 # Unicode's default-ignorable code points (DerivedCoreProperties.txt): shown as nothing, whatever their
-# category (Hangul fillers are letters). A name keeps an emoji's joiners, but keys and the blank check skip
-# them all, so "Chloe" with a joiner after it is Chloé, and a name of fillers alone is blank.
+# category (Hangul fillers are letters). A name keeps the rest of them (an emoji's joiners), but keys and
+# the blank check skip them all, so "Chloe" with a joiner after it is Chloé, and a name of fillers is blank.
 IGNORABLE = (
     (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
     (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
