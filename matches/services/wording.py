@@ -119,7 +119,8 @@ REFUSALS: dict[str, object] = {
     "name_unreadable": gettext_lazy("This name holds a character that could not be read (�): retype it."),
     "name_too_long": gettext_lazy("Keep names to %(max)d characters (this one has %(length)d)."),
     "name_mixed_scripts": gettext_lazy(
-        "%(name)s mixes letters of alphabets that look alike (Latin, Greek, Cyrillic…): type each word of a name in one alphabet."
+        "%(name)s mixes letters of alphabets that look alike (Latin, Greek, Cyrillic…): "
+        "type each word of a name in one alphabet."
     ),
     "name_taken": gettext_lazy("%(name)s is in this group already."),
     "name_erased": gettext_lazy("%(name)s is the name an erased player keeps: choose another name."),

@@ -274,7 +274,8 @@ def test_a_correction_to_what_the_hand_says_already_changes_nothing_and_keeps_no
     sitting.record_hand(1, 0)
     before = snapshot(sitting)
     answer = client.post(url(sitting, "hands/1/"), stamped(sitting, 1, winner=1), **HX)
-    assert answer.status_code == 400 and "Hand 1 says this already: nothing was changed." in shown(answer.content.decode())
+    assert answer.status_code == 400
+    assert "Hand 1 says this already: nothing was changed." in shown(answer.content.decode())
     assert snapshot(sitting) == before and sitting.hands.get(number=1).corrected_at is None
     assert not sitting.receipts.filter(verb=Receipt.Verb.CORRECT).exists()
 
@@ -288,7 +289,8 @@ def test_a_correction_that_ends_eighty_three_says_no_threshold_it_no_longer_play
     for number, (winner, answers) in enumerate(taps, start=1):
         tapped(client, sitting, number, winner, **answers)
     assert Sitting.objects.get(pk=sitting.pk).threshold == 20
-    body = shown(client.post(url(sitting, "hands/9/"), stamped(sitting, 9, winner=1, ace="1", last="1"), **HX).content.decode())
+    correction = stamped(sitting, 9, winner=1, ace="1", last="1")  # B's bonus taken off
+    body = shown(client.post(url(sitting, "hands/9/"), correction, **HX).content.decode())
     assert Sitting.objects.get(pk=sitting.pk).is_finished and "Match over" in body
     assert "Hand 9 corrected: A" in body and "now playing to" not in body
 
