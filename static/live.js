@@ -230,7 +230,10 @@
         lost = lost.filter(function (other) { return other !== key; });
         field.value = old.value;
       }
-      if (kept.focus && kept.focus.key === key) { // (after the value: setting it moves the caret to the end)
+      // Back where the swap took it from (htmx may have focused the new box already), unless a finger put it
+      // elsewhere meanwhile; after the value: setting it moves the caret to the end
+      var active = document.activeElement, free = !active || active === document.body || active === field;
+      if (kept.focus && kept.focus.key === key && free) {
         field.focus({ preventScroll: true });
         field.setSelectionRange(kept.focus.start, kept.focus.end);
       }

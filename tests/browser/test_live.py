@@ -157,6 +157,29 @@ def test_a_group_page_changed_elsewhere_keeps_what_this_phone_typed_and_was_told
     assert page.errors == []
 
 
+def test_a_group_page_changed_elsewhere_leaves_the_focus_where_the_finger_moved_it_during_the_swap(
+    browser, live_server
+):
+    """The focus goes back into the fresh region's box only when the swap took it away: a box tapped while the
+    fresh region was settling keeps it (and what is typed next goes there, not into the box focused before)."""
+    from matches.models import Group
+
+    group = Group.create("Vendredi", ["Mbarga", "Ngono"])
+    sitting = group.start_match("fapfap", [player.pk for player in group.members()], stake_amount=50, stake_label="€")
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    (page,) = phones_at(browser, live_server.url + group.get_absolute_url(), count=1)
+    page.locator("#new-player").fill("Fatou")
+    page.evaluate("""() => document.addEventListener("htmx:afterSwap", () => {
+        document.querySelector(".open-payments input[type=text]").focus();
+    }, { once: true })""")
+    group.rename_player(group.members().get(name="Ngono").pk, "Nadia")  # from another phone
+    expect(page.locator("#group")).to_contain_text("Nadia")
+    page.keyboard.type("0.5")
+    expect(page.locator(".open-payments").get_by_role("textbox")).to_be_focused()
+    expect(page.locator("#new-player")).to_have_value("Fatou")
+    assert page.errors == []
+
+
 def test_a_group_page_changed_elsewhere_keeps_a_refused_name_and_says_when_a_typed_payment_is_gone(
     browser, live_server
 ):
