@@ -22,6 +22,10 @@ from django.conf import settings
 # A link's first segment, then its token (any segment there: a malformed one hides too), the slashes
 # plain or percent-encoded (an address in a query string). A label starts with "~": never matched again.
 LINK = re.compile(r"((?:/|%2F)(?:s|w|g|gw)(?:/|%2F))([A-Za-z0-9_-]+)", re.IGNORECASE)
+# A database's error quotes the statement it failed on, its values written in (PostgreSQL's "LINE 1: SELECT
+# ... WHERE "token" = 'Cw39...", cut anywhere, the caret under it, and its DETAIL, CONTEXT and QUERY lines): no
+# label fits a token cut short, so those lines go; the error's first line says what happened.
+STATEMENT = re.compile(r"^[ \t]*(?:LINE \d+:|DETAIL:|CONTEXT:|QUERY:).*(?:\n[ \t]*\^[ \t]*$)?\n?", re.MULTILINE)
 TRACEBACK = logging.Formatter()
 
 
@@ -32,15 +36,23 @@ def label(token: str) -> str:
 
 
 def hidden(text: str) -> str:
+    return links_hidden(STATEMENT.sub("", text))
+
+
+def links_hidden(text: str) -> str:
     return LINK.sub(lambda found: found[1] + label(found[2]), text)
+
+
+def tells_secrets(text: str) -> bool:
+    return bool(LINK.search(text) or STATEMENT.search(text))
 
 
 class HideLinkTokens(logging.Filter):
     """Rewrites a record so that neither its message, its arguments nor its error text holds a token."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str):
-            record.msg = hidden(record.msg)
+        if isinstance(record.msg, str):  # (a statement's lines are taken out of the message once formatted)
+            record.msg = links_hidden(record.msg)
         if isinstance(record.args, tuple):  # each argument alone: formatters that read them still can
             record.args = tuple(self.argument(value) for value in record.args)
         elif isinstance(record.args, dict):
@@ -49,7 +61,7 @@ class HideLinkTokens(logging.Filter):
             message = record.getMessage()
         except Exception:  # a logging call with the wrong arguments: logging reports it when it is shown
             return True
-        if LINK.search(message):  # a token split between the message and its arguments
+        if tells_secrets(message):  # a token split between the message and its arguments
             record.msg, record.args = hidden(message), ()
         if record.exc_info and not record.exc_text:
             record.exc_text = hidden(TRACEBACK.formatException(record.exc_info))
@@ -63,7 +75,7 @@ class HideLinkTokens(logging.Filter):
             text = str(value)
         except Exception:  # shown as logging shows any argument that cannot be written
             return value
-        return hidden(text) if LINK.search(text) else value
+        return hidden(text) if tells_secrets(text) else value
 
 
 class WithoutTraceback(logging.Filter):

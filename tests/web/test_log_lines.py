@@ -53,6 +53,29 @@ def test_a_link_in_a_message_of_our_own_or_in_an_error_is_hidden_too(sitting, ca
     assert caplog.text.count(label(sitting.token)) == 3
 
 
+@pytest.mark.engine
+def test_a_database_error_quoting_its_statement_logs_no_part_of_a_token(sitting, caplog):
+    """PostgreSQL quotes the failed statement with its values written in, cut anywhere ("LINE 1: ... WHERE
+    "token" = 'Cw39WKvu..."), then a caret, DETAIL and CONTEXT lines: none of it reaches the log."""
+    from django.db import DatabaseError, connection, transaction
+
+    logger = logging.getLogger("matches.web")
+    with caplog.at_level(logging.WARNING), pytest.raises(DatabaseError) as failed:
+        with transaction.atomic(), connection.cursor() as cursor:  # a broken statement, as a lost connection's
+            cursor.execute('SELECT * FROM "matches_sitting" WHERE "token" = %s AND', [sitting.token])
+    with caplog.at_level(logging.WARNING):
+        logger.warning("database connection lost (run 3 of POST /s/%s/tap/): %s", sitting.token, failed.value)
+        quoted = f'''SELECT * FROM "matches_group" WHERE "watch_token" = '{sitting.watch_token[:13]}...'''
+        logger.warning("lost: terminating connection due to administrator command\nLINE 1: %s\n%s^\n"
+                       "DETAIL:  Key (token)=(%s) already exists.\nCONTEXT:  while locking tuple (0,1)", quoted,
+                       " " * 40, sitting.token[3:])
+    lines = told(caplog)
+    for secret in (sitting.token, sitting.watch_token):
+        assert not [line for line in lines if secret[:6] in line or secret[3:9] in line], secret
+    assert "terminating connection due to administrator command" in caplog.text  # what happened stays
+    assert f"/s/{label(sitting.token)}/tap/" in caplog.text
+
+
 def test_a_label_is_short_steady_and_not_the_token(sitting):
     assert label(sitting.token) == label(sitting.token) != label(sitting.watch_token)
     assert len(label(sitting.token)) <= 10 and sitting.token[:4] not in label(sitting.token)
