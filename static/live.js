@@ -17,12 +17,21 @@
   var ASKING_MS = 30000; // a request still counted after this got no answer event: it no longer holds pushes
   var BEHIND_MS = 3000; // not sure of the table this long (a stream that drops reconnects within 2 s): say so
   var sure = Date.now(); // when this phone last knew it showed the server's table
+  // The stream pings as it opens and every beat (its data: the beat in seconds). An open stream silent a beat
+  // and a half may be dead with no error (a Wi-Fi or a proxy gone quiet, which the browser notices minutes
+  // later, if at all): the phone says it is behind and opens the stream again, once a beat at most.
+  var beatMs = 30000;
+  var said = 0; // when the stream last said something (or was opened: it has a beat and a half to speak)
+  var reopened = 0;
   var hiddenAt = 0;
 
   function live() { return document.querySelector("[data-events]"); }
   function versionOf(element) { return Number(element && element.dataset.version) || 0; }
-  function streaming() { return source && source.readyState === 1 && failures === 0; }
+  function streaming() {
+    return source && source.readyState === 1 && failures === 0 && Date.now() - said < 1.5 * beatMs;
+  }
   function heard() { sure = Date.now(); sayBehind(); }
+  function streamSaid() { said = Date.now(); failures = 0; heard(); }
   function waiting() {
     var now = Date.now();
     asking = asking.filter(function (config) { return now - config.heldPushes < ASKING_MS; });
@@ -33,17 +42,20 @@
     var region = live();
     if (!region || !window.EventSource || source || !navigator.onLine) return;
     source = new EventSource(region.dataset.events + "?v=" + (region.dataset.version || ""));
+    said = Date.now();
     source.addEventListener("open", function () { // the server answers again: offline.js stops saying otherwise
-      failures = 0;
-      heard();
+      heard(); // (its first ping, sent with the answer, says the stream itself is through)
       document.dispatchEvent(new CustomEvent("lasttrick:answered"));
     });
     source.addEventListener("table", function (event) {
-      failures = 0;
-      heard();
+      streamSaid();
       hold(event.data, Number(event.lastEventId));
     });
-    source.addEventListener("changed", function () { failures = 0; heard(); refreshGroup(); });
+    source.addEventListener("changed", function () { streamSaid(); refreshGroup(); });
+    source.addEventListener("ping", function (event) {
+      streamSaid();
+      beatMs = 1000 * Number(event.data) || beatMs;
+    });
     source.addEventListener("gone", function (event) {
       stop();
       if (event.data) window.location.assign(event.data); else window.location.reload();
@@ -90,7 +102,15 @@
     line.appendChild(reload);
     region.parentNode.insertBefore(line, region);
   }
-  setInterval(sayBehind, 1000);
+  function reopenIfSilent() {
+    var now = Date.now();
+    if (!source || now - said < 1.5 * beatMs || now - reopened < beatMs) return;
+    reopened = now;
+    failures += 1; // counted as a failure: a stream that stays silent leaves the table to the poll meanwhile
+    stop();
+    connect();
+  }
+  setInterval(function () { reopenIfSilent(); sayBehind(); }, 1000);
 
   // --- a pushed table: shown unless it is older than the one on screen, once nothing is open ---
   function hold(html, version) {

@@ -238,8 +238,8 @@ class EventStream:
         self.comments = 0
 
     def next(self, timeout: float = 5.0, heartbeats: int = 0) -> Event | None:
-        """The next event (comments counted, not returned); TimeoutError if none comes in `timeout`.
-        With `heartbeats`, None once that many more comments came first."""
+        """The next event (heartbeats counted, not returned); TimeoutError if none comes in `timeout`.
+        With `heartbeats`, None once that many more heartbeats came first."""
         deadline = time.monotonic() + timeout
         goal = self.comments + heartbeats
         name, data, ident = "message", [], ""
@@ -255,6 +255,12 @@ class EventStream:
             if line == "":
                 raise EOFError("the server closed the stream")
             line = line.rstrip("\n")
+            if line == "" and name == "ping":  # a heartbeat: counted, not returned
+                name, data, ident = "message", [], ""
+                self.comments += 1
+                if heartbeats and self.comments >= goal:
+                    return None
+                continue
             if line == "":
                 if data or name != "message":
                     return Event(name, "\n".join(data), ident)
@@ -262,9 +268,7 @@ class EventStream:
             field, _, value = line.partition(":")
             value = value[1:] if value.startswith(" ") else value
             if field == "":
-                self.comments += 1
-                if heartbeats and self.comments >= goal:
-                    return None
+                continue  # a comment
             elif field == "event":
                 name = value
             elif field == "data":

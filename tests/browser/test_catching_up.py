@@ -101,6 +101,28 @@ def test_a_phone_back_from_two_minutes_in_the_background_shows_every_tap_it_miss
     shows_the_servers_table(page, sitting)
 
 
+def test_a_phone_whose_open_stream_goes_silent_says_it_is_behind_then_catches_up(browser, live_server):
+    """A connection that dies without an error (a Wi-Fi or a proxy gone quiet: no byte, no close) leaves the
+    stream open in the browser's eyes. Past a beat and a half with no ping (the phone's clock moved on, the
+    server's pings on real time), the table says this phone is not up to date and opens its stream again."""
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, "360x640", clock=True, locale="fr-FR")
+    page.goto(live_server.url + sitting.get_absolute_url())
+    stream_open(page)
+    held = []  # the stream opened again: held with no answer, as the dead network holds it
+    page.route("**/s/*/events/**", lambda route: held.append(route))
+    page.clock.run_for(40_000)  # quiet, within its beat and a half (30 s pings)
+    expect(page.locator("#behind")).to_have_count(0)
+    assert held == []
+    page.clock.run_for(10_000)
+    expect(page.locator("#behind")).to_contain_text("Pas à jour")
+    until(page, lambda: held)
+    other_phones_tap(sitting, 1)
+    held[0].continue_()  # the network passes bytes again
+    page.unroute("**/s/*/events/**")
+    shows_the_servers_table(page, sitting, "Main")
+
+
 def test_a_phone_whose_stream_is_refused_says_it_is_behind_then_catches_up(browser, live_server):
     """Online, but the server's stream cannot be had (a proxy in the way, the server restarting): the
     table says this phone is not up to date instead of showing an old score as current."""

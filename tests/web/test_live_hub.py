@@ -298,7 +298,7 @@ def test_a_stream_whose_table_read_waits_on_the_database_keeps_its_heartbeats_an
 
     said = asyncio.run(run())
     gc.collect()  # a failed task nobody read says so when it is collected
-    assert said[0].startswith("retry:") and said[1:] == [": ping\n\n"] * 3
+    assert said[0].startswith("retry:") and said[1:] == ["event: ping\ndata: 0.02\n\n"] * 3
     assert "never retrieved" not in caplog.text
 
 

@@ -1,8 +1,10 @@
 """The phones' live connections: Server-Sent Events, held by the ASGI server's event loop (no thread).
 
 Each event's id is the sitting's version: a phone that reconnects sends it back (Last-Event-ID) and
-gets the current table at once if it missed anything. A comment every HEARTBEAT_SECONDS keeps carrier
-NATs and proxies from closing a quiet connection."""
+gets the current table at once if it missed anything. A `ping` event as the stream opens and every
+HEARTBEAT_SECONDS keeps carrier NATs and proxies from closing a quiet connection, and tells the page that a
+quiet stream is alive: one silent past its heartbeat may be dead without an error (a Wi-Fi gone quiet),
+and the page says so and reopens it (static/live.js). An event, not a comment: a page never sees those."""
 
 from __future__ import annotations
 
@@ -79,21 +81,21 @@ async def table_events(
     live: Hub, listener: Listener, sitting_id: int, seen: int | None, language: str, watching: bool, token: str
 ) -> AsyncIterator[str]:
     try:
-        yield f"retry: {RETRY_MS}\n\n"
+        yield f"retry: {RETRY_MS}\n\n" + ping()
         while True:
             region = live.region_now(sitting_id, language, watching)
             if region is PENDING:
                 # A read that waits for the database (its pool, its lock) still lets a heartbeat through.
                 reading = retrieved(asyncio.ensure_future(live.region(sitting_id, language, watching)))
                 while not (await asyncio.wait({reading}, timeout=settings.LIVE_HEARTBEAT_SECONDS))[0]:
-                    yield ": ping\n\n"
+                    yield ping()
                 try:
                     region = reading.result()
                 except DatabaseError:  # the database is away: say nothing new, try at the next wake or heartbeat
                     region = NOT_READ
             if region is NOT_READ:  # read again at the next change, or soon: the phone must not stay behind
                 if not await woken(listener.changed, min(READ_AGAIN_SECONDS, settings.LIVE_HEARTBEAT_SECONDS)):
-                    yield ": ping\n\n"
+                    yield ping()
                 continue
             if region is None or region.links[1 if watching else 0] != token:
                 yield event("gone", "")  # deleted, or its links were made new: the page says so
@@ -105,7 +107,7 @@ async def table_events(
                 yield table_event(region)
                 seen = region.version
             if not await woken(listener.changed):
-                yield ": ping\n\n"
+                yield ping()
             elif live.region_now(sitting_id, language, watching, render=False) is PENDING:
                 # A moment, for the tap's view to keep the region it renders after its commit (then changes a
                 # moment apart make one push); one kept already goes at once.
@@ -134,11 +136,11 @@ async def group_events_of(group_id: int, now: object, missed: bool) -> AsyncIter
     live = hub()
     listener = live.listen(GROUP, group_id, now)
     try:
-        yield f"retry: {RETRY_MS}\n\n"
+        yield f"retry: {RETRY_MS}\n\n" + ping()
         if missed:
             yield event("changed", "")
         while True:
-            yield event("changed", "") if await woken(listener.changed) else ": ping\n\n"
+            yield event("changed", "") if await woken(listener.changed) else ping()
     finally:
         live.leave(GROUP, group_id, listener)
 
@@ -171,6 +173,11 @@ def try_again() -> HttpResponse:
 @lru_cache(maxsize=256)  # written once per version and language, whatever the number of phones
 def table_event(region: Region) -> str:
     return f"id: {region.version}\n" + event("table", region.html)
+
+
+def ping() -> str:
+    """The heartbeat, its data the period in seconds: the page waits that long, and a half more, for the next."""
+    return event("ping", f"{settings.LIVE_HEARTBEAT_SECONDS:g}")
 
 
 def event(name: str, data: str) -> str:
