@@ -268,6 +268,13 @@ class Group(TabVerbs, models.Model):
             raise Conflict("not_in_group")
         return player
 
+    def _on_tab(self, player_id: int) -> Player:
+        """A player whose payments the tab takes: any of the group's, erased ones too (what they owe stays)."""
+        player = self.players.filter(pk=player_id).first() if player_id <= LARGEST_ID else None
+        if player is None:
+            raise Conflict("not_in_group")
+        return player
+
     def _checked_name(self, raw: str, keep: Player | None = None) -> str:
         """`raw` as a name (names.checked_name) no other player has; `keep` may keep its own name in other
         letters; a newcomer may be a former player back."""

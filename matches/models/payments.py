@@ -76,7 +76,8 @@ class TabVerbs:
         """`payer` paid `payee` `amount` of `currency`; a copy of the change of `key` is the first one's
         payment. BadInput: the same player twice, an amount not from 1 to LARGEST_PAYMENT, an overlong
         currency; Conflict: a player not (or no longer) in the group, or a payment of that pair marked
-        since the phone read the tab (the payment of pk `after`, the newest it saw)."""
+        since the phone read the tab (the payment of pk `after`, the newest it saw). An erased player's
+        payments are taken: what they owed, or were owed, stays on the tab."""
         if payer == payee:
             raise BadInput("paid_self")
         if not isinstance(amount, int) or not 0 < amount <= LARGEST_PAYMENT:
@@ -94,8 +95,8 @@ class TabVerbs:
                 raise Conflict("paid_meanwhile")
             made = Payment.objects.create(
                 group=group,
-                payer=group._member(payer),
-                payee=group._member(payee),
+                payer=group._on_tab(payer),
+                payee=group._on_tab(payee),
                 amount=amount,
                 currency=currency,
                 marked_by_phone=by[:PHONE_MAX_LENGTH],
@@ -112,7 +113,7 @@ class TabVerbs:
         the newest it saw), else nothing is owed between them in `currency` now."""
         if payer == payee:
             return BadInput("paid_self")
-        if self.find_player(payer) is None or self.find_player(payee) is None:
+        if not self.players.filter(pk__in=[payer, payee]).count() == 2:
             return Conflict("not_in_group")
         between = models.Q(payer_id=payer, payee_id=payee) | models.Q(payer_id=payee, payee_id=payer)
         if self.payments.filter(between, currency=currency, pk__gt=after).exists():

@@ -126,17 +126,26 @@ def test_marking_a_payment_refuses_nonsense_and_writes_nothing(payer, payee, amo
     assert (Payment.objects.count(), group.version) == (0, version)
 
 
-def test_marking_a_payment_refuses_a_player_of_another_group_or_erased():
+def test_marking_a_payment_refuses_a_player_of_another_group():
     group, other = Group.create("Tab", ["Ana", "Ben"]), Group.create("Other", ["Zoe"])
-    ana, ben = (p.pk for p in group.members())
+    ana, _ = (p.pk for p in group.members())
     for stranger in (other.members()[0].pk, 2**70):
         with pytest.raises(Conflict) as refused:
             group.mark_paid(ana, stranger, 5, "CFA")
         assert refused.value.code == "not_in_group"
-    group.erase_player(ben)
-    with pytest.raises(Conflict):
-        group.mark_paid(ana, ben, 5, "CFA")
     assert not Payment.objects.exists()
+
+
+def test_what_an_erased_player_owes_stays_on_the_tab_and_can_be_marked_paid():
+    group = Group.create("Tab", ["Ana", "Ben"])
+    sitting = group.start_match("fapfap", [p.pk for p in group.members()], stake_amount=100, stake_label="CFA")
+    sitting.record_hand(1, 0, {"multiplier": "1"})  # Ben owes Ana 100
+    ana, ben = (p.pk for p in group.members())
+    group.erase_player(ben)
+    ((owed,),) = [read_tab(group).owed]
+    assert (owed.payer, owed.payee, owed.amount) == (ben, ana, 100)
+    group.mark_paid(ben, ana, 60, "CFA", by="ph1")
+    assert [(o.payer, o.amount) for o in read_tab(group).owed] == [(ben, 40)]
 
 
 @pytest.mark.parametrize("back_at, allowed", [("00:30", True), ("05:59", True), ("06:00", False)])
