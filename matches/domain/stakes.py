@@ -25,7 +25,8 @@ class Stakes:
     """A sitting's chips and stake: `chips` stack per player (0: none); `batches` the hand open at each
     re-issue (inf: undated); `stake` per stake, or with chips what one chip is worth, in smallest units of
     `unit` (0: none; matches.domain.money); `parts` when the table changed
-    mid-match (else none); `joined` the first hand of each seat (none: every seat from hand 1)."""
+    mid-match (else none); `joined` the first hand of each seat (none: every seat from hand 1); `skipped`
+    how many batches each seat's player missed, handed out before they sat down (at the hand they joined too)."""
 
     chips: int = 0
     batches: tuple[float, ...] = ()
@@ -34,6 +35,7 @@ class Stakes:
     parts: tuple[Part, ...] = ()
     joined: tuple[int, ...] = ()
     left: tuple[int | None, ...] = ()
+    skipped: tuple[int, ...] = ()
 
     @classmethod
     def of(
@@ -47,26 +49,35 @@ class Stakes:
         parts: Sequence[Part] = (),
         joined: Sequence[int] = (),
         left: Sequence[int | None] = (),
+        skipped: Sequence[int] = (),
     ):
         """From a sitting's fields; a batch counted but not dated goes after every hand."""
         batches = sorted(dated)[:count] + [math.inf] * (count - min(count, len(dated)))
         chips = (starting or 0) if uses_chips else 0
-        return cls(chips, tuple(batches), stake or 0, unit, tuple(parts), tuple(joined), tuple(left))
+        return cls(chips, tuple(batches), stake or 0, unit, tuple(parts), tuple(joined), tuple(left), tuple(skipped))
 
     def stack(self, batches: int) -> int:
         """Chips handed to each player once `batches` stacks followed the first (0 without chips)."""
         return self.chips * (1 + batches)
 
-    def issued(self, before: float = math.inf, joined: int = 1, left: float | None = None) -> int:
+    def issued(self, before: float = math.inf, joined: int = 1, left: float | None = None, skipped: int = 0) -> int:
         """Chips handed to each player by the time hand `before` was open (default: by now); to one who sat
-        down at hand `joined`, a stack then and each one handed out since, until they `left`."""
-        return self.stack(sum(1 for b in self.batches if joined <= b <= before and (left is None or b < left)))
+        down at hand `joined`, a stack then and each one handed out since (not the first `skipped`, handed
+        out before, at that hand too), until they `left`."""
+        given = enumerate(self.batches)
+        return self.stack(sum(1 for i, b in given if i >= skipped and joined <= b <= before and (left is None or b < left)))
 
     def issued_to_each(self, before: float = math.inf) -> list[int]:
         """`issued` for each seat, by when it sat down and left."""
         if not self.joined:
             return []
-        return [self.issued(before, joined, left) for joined, left in zip(self.joined, self.left or [None] * len(self.joined))]
+        seats = zip(self.joined, self.left or [None] * len(self.joined), self.skipped or [0] * len(self.joined))
+        return [self.issued(before, joined, left, skipped) for joined, left, skipped in seats]
+
+    def given_to(self, batch: int, seats: Sequence[int]) -> list[int]:
+        """Of `seats` (those at the table), the ones the `batch`-th batch (from 0, as handed out) reached: not
+        one taken after it."""
+        return [seat for seat in seats if not self.skipped or batch >= self.skipped[seat]]
 
     def handed_out_after(self, number: int) -> int:
         """Chips handed to each player right after hand `number` (before the next one)."""

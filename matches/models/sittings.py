@@ -117,16 +117,30 @@ class Sitting(SittingVerbs, ReplayWrites, TableVerbs, TableChangeVerbs, ReceiptV
         game = self.rules
         stake = self.stake_amount if game.uses_stake or game.uses_chips else None
         batches = (self.reissued_before, self.chips_reissued)
-        parts = self._parts() if self.changes else ((), (), ())
+        parts = self._parts() if self.changes else ((), (), (), ())
         return Stakes.of(game.uses_chips, self.starting_chips, *batches, stake, self.stake_label, *parts)
 
-    def _parts(self) -> tuple[list[Part], list[int], list[int | None]]:
-        """The parts of a match whose table changed, and each seat's first hand and the one it left at."""
+    def _parts(self) -> tuple[list[Part], list[int], list[int | None], list[int]]:
+        """The parts of a match whose table changed, each seat's first hand, the one it left at, and the
+        chips batches handed out before it sat down."""
         stays = [seating.Stay(*stay) for stay in self.seats.order_by("position").values_list("joined", "left")]
         starts = {1} | {stay.joined for stay in stays} | {stay.left for stay in stays if stay.left}
         running = dict(self.table_changes.exclude(kind=TableChange.Kind.RENAMED).values_list("before", "running"))
         parts = [Part(start, seating.playing(stays, start), tuple(running.get(start, ()))) for start in sorted(starts)]
-        return parts, [stay.joined for stay in stays], [stay.left for stay in stays]
+        return parts, [stay.joined for stay in stays], [stay.left for stay in stays], self._batches_missed()
+
+    def _batches_missed(self) -> list[int]:
+        """For each seat, the chips batches handed out before its player first sat down (none but Cat Tê's;
+        a batch and a seat taken at the same open hand are told apart by when each happened)."""
+        if not self.chips_reissued:
+            return []
+        handed = sorted(self.receipts.filter(verb=Receipt.Verb.CHIPS).values_list("at", flat=True))
+        latecomers = self.table_changes.filter(kind=TableChange.Kind.JOINED, seat__joined__gt=1).order_by("pk")
+        sat_down: dict[int, object] = {}
+        for position, at in latecomers.values_list("seat__position", "at"):
+            sat_down.setdefault(position, at)  # the first time (a come-back sits down again)
+        positions = self.seats.order_by("position").values_list("position", flat=True)
+        return [sum(1 for when in handed if when < sat_down[p]) if p in sat_down else 0 for p in positions]
 
     @property
     def zone(self):

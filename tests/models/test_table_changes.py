@@ -127,6 +127,23 @@ def test_a_newcomer_to_cat_te_gets_the_starting_chips():
     assert sitting.table().balances() == [21, 18, 18, 23]
 
 
+def test_a_cat_te_newcomer_gets_only_the_chips_handed_out_after_they_sat_down_at_that_hand_too():
+    """A batch and a seat taken while the same hand is open: who came first decides (the batch is for those at
+    the table then), both ways round."""
+    sitting = Sitting.start("cat-te", ["Lan", "Minh", "Đức"], starting_chips=2)
+    sitting.record_hand(1, 0, {"how": "flush"})  # Minh and Đức pay 2 each: they ran out
+    sitting.reissue_chips(0)
+    sitting.seat_player("Hoa")  # after the batch: their one stack only
+    assert sitting.table().balances() == [8, 2, 2, 2]
+    sitting.record_hand(2, 3, {"how": "last"})  # Hoa wins one from each
+    sitting.seat_player("Tuấn")
+    sitting.unseat_player(0)  # Lan goes, before the next batch
+    sitting.record_hand(3, 1, {"how": "flush"})  # Minh wins 2 from each of Đức (who had 1), Hoa and Tuấn
+    sitting.seat_player("Vy")  # before the batch: a stack, then the batch as everyone
+    sitting.reissue_chips(1)
+    assert sitting.table().balances() == [7, 9, 1, 5, 2, 4]  # Lan, gone, got no batch
+
+
 def test_the_seat_changes_keep_the_game_s_number_of_players():
     sitting = Sitting.start("cat-te", ["A", "B", "C", "D", "E", "F"])
     with pytest.raises(BadInput) as refused:

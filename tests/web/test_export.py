@@ -211,6 +211,16 @@ def test_cat_te_file_hands_out_the_starting_stack_and_each_batch_on_rows_of_thei
     assert tally(client.get(url(sitting)).content.decode())[1] == {"Aïcha": [7, 1], "Bako": [4, 1], "Chaibou": [1, 0]}
 
 
+def test_cat_te_file_gives_a_batch_only_to_those_seated_when_it_was_handed_out(client):
+    sitting = Sitting.start("cat-te", NAMES, starting_chips=2)
+    sitting.record_hand(1, 0, {"how": "flush"})
+    sitting.reissue_chips(0)
+    sitting.seat_player("Hawa")  # after the batch, while hand 2 is open
+    rows = read_csv(client, sitting)
+    given = [(row["player"], row["how"]) for row in rows if row["row_type"] == "chips" and row["player"] == "Hawa"]
+    assert given == [("Hawa", "2 chips on sitting down")]
+
+
 def test_a_batch_is_dated_by_the_hand_open_when_it_was_handed_out(client):
     sitting = Sitting.start("cat-te", NAMES, MatchEnd(MatchEndKind.HANDS, 9), starting_chips=1)
     sitting.record_hand(1, 0, {"how": "last"})

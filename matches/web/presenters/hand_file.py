@@ -126,8 +126,8 @@ def match_rows(state: TableState, hands: Iterable[Hand], match: dict[str, object
         number = hand.number
         playing = state.playing_hand(number)  # (every seat, unless the table changed mid-match)
         while given < len(batches) and batches[given] <= number:
+            yield from chips_rows(state, common, state.stakes.given_to(given, playing))
             given += 1
-            yield from chips_rows(state, common, playing)
         yield from arrivals(state, common, number)
         played = True
         money = None
@@ -146,8 +146,8 @@ def match_rows(state: TableState, hands: Iterable[Hand], match: dict[str, object
             yield row
     number += played  # the open hand
     while given < len(batches):
+        yield from chips_rows(state, common, state.stakes.given_to(given, state.playing_hand(number)))
         given += 1
-        yield from chips_rows(state, common, state.playing_hand(number))
     yield from arrivals(state, common, number)
     if played:
         yield from net_rows(state, common, totals, wins)
