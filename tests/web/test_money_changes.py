@@ -67,6 +67,20 @@ def test_the_phone_that_corrected_an_earlier_hand_is_not_told_another_phone_did_
     assert "Hand 1 changed on another phone" in words(Client().get(url(sitting)))
 
 
+@pytest.mark.parametrize("htmx", [True, False])
+def test_the_phone_that_corrected_a_hand_for_money_is_told_what_moved_in_its_notice(client, htmx):
+    sitting = fapfap()
+    client.get(url(sitting))
+    form = stamped(sitting, 1, winner=2, multiplier="1", key="fix1")
+    answer = client.post(url(sitting, "hands/1/"), form, **(HX if htmx else {}), follow=not htmx)
+    # Ngono x2 (+800, the others -400 each) became Boubacar x1 (+400, the others -200 each)
+    assert re.search(
+        r"Hand 1 corrected: Boubacar \(with a 4 or higher[^)]*\)\. It moved: Aïcha \+200 FCFA, Boubacar \+800 FCFA, "
+        r"Ngono −1,000 FCFA\.",
+        words(answer),
+    )
+
+
 @pytest.mark.parametrize("game, setup", [("agram", {}), ("fapfap", {})])  # no money: Agram; no stake: Fapfap
 def test_no_line_where_no_money_or_chips_moved_or_for_the_last_hand(client, game, setup):
     sitting = Sitting.start(game, NAMES, **setup)

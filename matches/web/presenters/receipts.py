@@ -108,6 +108,16 @@ def money_changes(state: TableState) -> list[MoneyChange]:
 def change_words(state: TableState, receipt: Receipt, stake: int) -> str:
     """ "Hand 5 changed on Boubacar's phone at 21:47: Ngono (x2) → Boubacar (x1): Ngono −400, Boubacar +400."
     (an undo: "Hand 5 undone on ...: Ngono (x2): Ngono −400, Boubacar +400.")."""
+    when = formats.time_format(timezone.localtime(receipt.at, state.sitting.zone), "H:i")
+    values = {"number": receipt.number, "who": who_made(state, receipt), "time": when, "was": hand_words(state, receipt.before),
+              "now": hand_words(state, receipt.after), "moves": moves(state, receipt, stake) or "0"}  # fmt: skip
+    if receipt.verb == Receipt.Verb.UNDO:
+        return _("Hand %(number)d undone on %(who)s at %(time)s: %(was)s: %(moves)s.") % values
+    return _("Hand %(number)d changed on %(who)s at %(time)s: %(was)s → %(now)s: %(moves)s.") % values
+
+
+def moves(state: TableState, receipt: Receipt, stake: int) -> str:
+    """What a change moved for whom, by name: "Ngono −400 FCFA, Boubacar +400 FCFA" ("" when nothing)."""
     seats = state.seats
     playing = state.playing_hand(receipt.number)
     chips = state.sitting.rules.uses_chips
@@ -116,13 +126,16 @@ def change_words(state: TableState, receipt: Receipt, stake: int) -> str:
     label = state.sitting.stake_label
     named = by_name([p for p in playing if moved[p]], lambda p: seats[p].name)
     written = (lambda amount: money_text(amount, label, signed=True)) if stake else signed_points
-    moves = [f"{shared(seats[p].name)} {written(moved[p])}" for p in named]
-    when = formats.time_format(timezone.localtime(receipt.at, state.sitting.zone), "H:i")
-    values = {"number": receipt.number, "who": who_made(state, receipt), "time": when, "was": hand_words(state, receipt.before),
-              "now": hand_words(state, receipt.after), "moves": ", ".join(moves) or "0"}  # fmt: skip
-    if receipt.verb == Receipt.Verb.UNDO:
-        return _("Hand %(number)d undone on %(who)s at %(time)s: %(was)s: %(moves)s.") % values
-    return _("Hand %(number)d changed on %(who)s at %(time)s: %(was)s → %(now)s: %(moves)s.") % values
+    return ", ".join(f"{shared(seats[p].name)} {written(moved[p])}" for p in named)
+
+
+def moved_words(state: TableState, receipt: Receipt | None) -> str:
+    """For the phone that made a correction in a match for money or chips: "It moved: Ngono −400 FCFA, ..."."""
+    stake = state.sitting.stake_amount or 0
+    if receipt is None or not (stake or state.sitting.rules.uses_chips):
+        return ""
+    moved = moves(state, receipt, stake)
+    return _("It moved: %(moves)s.") % {"moves": moved} if moved else ""
 
 
 def gains(kept: dict, playing: tuple[int, ...], stake: int, width: int, chips: bool = False) -> list[int]:

@@ -21,7 +21,7 @@ from matches.web.bidi import bdi, joined, sentence
 from matches.domain.errors import AlreadyRecorded, Conflict, TableError
 from matches.web.table_forms import ChipsForm, CorrectionForm, HandNumberForm, TapForm, UndoForm
 from matches.models import Receipt, Repeated, Sitting, UndoneSince
-from matches.web.presenters.receipts import first_answer, first_kept, other_changes, taken_back, undone_words
+from matches.web.presenters.receipts import first_answer, first_kept, moved_words, other_changes, taken_back, undone_words
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.answers import answer_forms, choice_prompt
 from matches.web.views.common import (
@@ -288,8 +288,8 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
         except TableError as refusal:  # shown with the hand as it is now
             hand = won_hand() or hand
             return correction_page(request, sitting, hand, refusal_text(refusal), status=refusal.status)
-        made = sitting.receipts.filter(verb=Receipt.Verb.CORRECT, number=number, by_phone=phone_id(request))
-        saw(request, made.values_list("pk", flat=True).last())  # the phone that made it knows what moved
+        made = sitting.receipts.filter(verb=Receipt.Verb.CORRECT, number=number, by_phone=phone_id(request)).last()
+        saw(request, made.pk if made else None)  # the phone that made it is told what moved, in its notice
         state = TableState.of(sitting.fresh_table())
         notice = hand_notice(
             _("Hand %(number)d corrected: %(name)s."),
@@ -297,7 +297,8 @@ def correct(request: HtmxHttpRequest, sitting: Sitting, number: int) -> HttpResp
             state,
             hand,
         )
-        return after_change(request, sitting, joined([notice, *what_changed(sitting, *before)]), state)
+        said = [notice, moved_words(state, made), *what_changed(sitting, *before)]
+        return after_change(request, sitting, joined(part for part in said if part), state)
     return correction_page(request, sitting, hand)
 
 
