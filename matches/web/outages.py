@@ -108,7 +108,7 @@ class ServeThroughOutages:
         if iscoroutinefunction(view) or connection.in_atomic_block:  # the streams; a test's transaction
             return None
         again = getattr(view, "run_again_after_lost_commit", False)
-        writes, started = Writes(), monotonic()
+        writes, started, busy = Writes(), monotonic(), False
         for run in range(1, RUNS + 1):
             writes.start()
             try:
@@ -119,7 +119,8 @@ class ServeThroughOutages:
                     return not_saved(request, error)
                 if not isinstance(error, LOST):
                     raise
-                what = "busy: another writer held it too long" if is_locked(error) else "connection lost"
+                busy = is_locked(error)
+                what = "busy: another writer held it too long" if busy else "connection lost"
                 logger.warning("database %s (run %d of %s %s): %s", what, run, request.method, request.path, error)
                 start_afresh()
                 if writes.unsure() and not again:
@@ -127,4 +128,4 @@ class ServeThroughOutages:
                 waited = is_locked(error) or isinstance(error.__cause__, PoolTimeout)  # SQLITE_TIMEOUT; the pool's
                 if waited or monotonic() - started > RUNS_WITHIN_SECONDS:
                     break  # it waited its time already: another run would only wait as long again
-        return try_again(request, unsure=writes.unsure())
+        return try_again(request, unsure=writes.unsure(), busy=busy)

@@ -102,6 +102,22 @@ def test_a_change_whose_outcome_is_unknown_is_a_503_try_again_never_a_500(client
     assert sitting.finished_at is not None  # it was saved: the phone is told to look, not to end it again
 
 
+def test_a_plain_form_the_database_was_too_busy_to_take_says_so_with_a_way_back_to_its_table(client):
+    """SQLite's lock held by another writer past its wait (a backup, a long import): not a lost database."""
+
+    class Locked(DropConnection):
+        def __call__(self, execute, sql, params, many, context):
+            raise OperationalError("database is locked")
+
+    sitting = Sitting.start("agram", WORKED)
+    response = lost(client, "post", f"/s/{sitting.token}/end/", drop=Locked(), data={"number": 1})
+    page = response.content.decode()
+    assert response.status_code == 503 and "too busy for a moment: nothing was changed" in shown(page)
+    assert "lost its database" not in page and f'href="/s/{sitting.token}/"' in page
+    sitting.refresh_from_db()
+    assert sitting.finished_at is None
+
+
 @pytest.mark.parametrize("path", ["end/", "/start/agram/"])
 def test_a_change_that_lost_its_connection_inside_its_transaction_is_made_once_on_a_new_one(client, path):
     """The database drops an open transaction with its connection: nothing of it was saved, so the

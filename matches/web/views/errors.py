@@ -48,10 +48,13 @@ def message_response(
     request: HttpRequest, message: str, status: int, back: str = "", reload_after: int = 0
 ) -> HttpResponse:
     """A 4xx/5xx answer carrying `message`: the notice fragment for htmx, a full page otherwise (with a
-    way `back` to the page the request came from, when given; reloading itself after `reload_after` s)."""
+    way `back` to the page the request came from: given, or a plain form's table or group page; reloading
+    itself after `reload_after` s)."""
     if wants_partial(request):
         response = render(request, "error.html#message", {"message": message}, status=status)
         return reswap(retarget(response, "#notice"), "innerHTML")
+    if not back and request.method == "POST" and (page := PAGE_OF_ACTION.match(request.path)):
+        back = page.group(0)  # (reloading this answer would only send the form again)
     context = {"message": message, "back": back, "reload_after": reload_after}
     return render(request, "error.html", context, status=status)
 
@@ -98,12 +101,17 @@ BACKING_SERVICE_ERRORS = (OperationalError, InterfaceError, RedisConnectionError
 RETRY_AFTER = 3  # seconds: a database restart or failover is usually over by then
 
 
-def try_again(request: HttpRequest, unsure: bool = False) -> HttpResponse:
+def try_again(request: HttpRequest, unsure: bool = False, busy: bool = False) -> HttpResponse:
     """503 with Retry-After: a backing service is away for a moment. The table's script sends a tap
     again by itself; a page asked for by GET reloads itself (error.html's refresh). `unsure`: a change
-    was on its way to the database when it went, and may or may not be saved."""
-    if unsure:
+    was on its way to the database when it went, and may or may not be saved; `busy`: the database was
+    there but another writer held it too long (SQLite's lock)."""
+    if unsure and busy:
+        message = _("The server was too busy to finish saving this: look at the page again before you repeat it.")
+    elif unsure:
         message = _("The server lost its database while saving this: look at the page again before you repeat it.")
+    elif busy:
+        message = _("The server was too busy for a moment: nothing was changed. Try again in a few seconds.")
     else:
         message = _("The server lost its database for a moment: nothing was changed. Try again in a few seconds.")
     page = request.method in ("GET", "HEAD")  # asked again by itself; a form's POST is the player's to send
@@ -164,13 +172,11 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
         refused["Allow"] = "GET, HEAD, POST"
         return refused
     if getattr(request, "htmx", False):
-        message, back = _("This page was open too long or came from elsewhere. Reload the page, then tap again."), ""
-    else:  # a plain form: reloading this answer would only send it again
-        page = PAGE_OF_ACTION.match(request.path)
-        back = page.group(0) if page else ""
+        message = _("This page was open too long or came from elsewhere. Reload the page, then tap again.")
+    else:  # a plain form: its way back is its page (message_response)
         message = _(
             "This page was open too long or came from elsewhere: nothing was done. Open it again, then tap again."
         )
-    response = message_response(request, message, 403, back)
+    response = message_response(request, message, 403)
     response["X-CSRF-Token"] = get_token(request)
     return response
