@@ -74,7 +74,7 @@ def test_two_offline_phones_tapping_one_hand_differently_end_with_one_hand_and_a
     second.context.set_offline(False)
     refused = second.locator(".refused")
     expect(refused).to_be_visible(timeout=15_000)
-    expect(refused).to_contain_text("Not recorded from this phone: hand 1, Djibo.")
+    expect(refused).to_contain_text("This phone’s tap for hand 1, Djibo:")
     expect(refused).to_contain_text("Hand 1 is already recorded: Aïcha")
     expect(refused.get_by_role("link", name="Correct hand 1")).to_be_visible()
     shot(second, "offline-refused-other-phone")
