@@ -3,6 +3,7 @@ language whatever the number of phones (matches.web.live.hub), and what the feed
 
 import asyncio
 import gc
+import logging
 import time
 
 import pytest
@@ -335,3 +336,22 @@ def test_a_feed_whose_connection_held_connects_again_at_once_and_one_that_failed
     """A cut of a connection that had held (a restart, a pooler): the phones wait on the reconnection."""
     pause = feeds.reconnect_pause(None if held is None else time.monotonic() - held)
     assert pause == (feeds.RECONNECT_SECONDS if waits else 0)
+
+
+def test_a_feed_whose_server_stays_away_says_so_once_then_every_few_minutes_and_once_back(caplog, monkeypatch):
+    """It tries again every second: one line each time would bury the rest of the log."""
+    now = [1000.0]
+    monkeypatch.setattr(feeds.time, "monotonic", lambda: now[0])
+    outage = feeds.Outage("Redis")
+    with caplog.at_level(logging.WARNING, logger=feeds.logger.name):
+        for _ in range(feeds.STILL_AWAY_SECONDS + 60):  # five minutes and more of tries, a second apart
+            outage.lost(ConnectionRefusedError("refused"))
+            now[0] += 1
+        outage.back()
+        outage.back()  # (each connection after: nothing to say)
+    said = [record.getMessage() for record in caplog.records]
+    assert said == [
+        "live updates: Redis connection lost (refused); reconnecting",
+        f"live updates: Redis still away after {feeds.STILL_AWAY_SECONDS} s (refused); reconnecting",
+        f"live updates: Redis connection back after {feeds.STILL_AWAY_SECONDS + 60} s",
+    ]

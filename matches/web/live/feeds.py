@@ -23,6 +23,7 @@ from matches.web.live.sqlite_commits import commits_of
 
 logger = logging.getLogger(__name__)
 RECONNECT_SECONDS = 1.0
+STILL_AWAY_SECONDS = 300  # while a feed's server stays away, the log says so again this often
 # A change is looked for this long after its time: a tap's transaction may commit a little after the
 # time it wrote, and a check may come late on a busy machine.
 RECENT_SECONDS = 5.0
@@ -151,20 +152,44 @@ async def group_versions(group_ids) -> dict[int, tuple]:
         return {}
 
 
+class Outage:
+    """What the log says of a feed's connection: once when it is lost, again only every STILL_AWAY_SECONDS
+    while its server stays away (it tries again every second), and once when it is back."""
+
+    def __init__(self, name: str) -> None:
+        self.name, self.since, self.said = name, 0.0, 0.0
+
+    def lost(self, error: Exception) -> None:
+        now = time.monotonic()
+        if not self.since:
+            self.since = self.said = now
+            logger.warning("live updates: %s connection lost (%s); reconnecting", self.name, error)
+        elif now - self.said >= STILL_AWAY_SECONDS:
+            self.said = now
+            logger.warning("live updates: %s still away after %d s (%s); reconnecting", self.name, now - self.since, error)
+
+    def back(self) -> None:
+        if self.since:
+            logger.warning("live updates: %s connection back after %d s", self.name, time.monotonic() - self.since)
+            self.since = 0.0
+
+
 async def listen_postgres(hub: Hub) -> None:
     import psycopg
 
+    outage = Outage("PostgreSQL")
     while True:
         held = None
         try:
             async with await psycopg.AsyncConnection.connect(conninfo(), autocommit=True) as listening:
                 await listening.execute(f"LISTEN {CHANNEL}")
                 held = time.monotonic()
+                outage.back()
                 await caught_up(hub)
                 async for notify in listening.notifies():
                     heard(hub, notify.payload)
         except (psycopg.Error, OSError) as error:
-            logger.warning("live updates: PostgreSQL connection lost (%s); reconnecting", error)
+            outage.lost(error)
         await asyncio.sleep(reconnect_pause(held))
 
 
@@ -172,6 +197,7 @@ async def listen_redis(hub: Hub) -> None:
     import redis
     import redis.asyncio
 
+    outage = Outage("Redis")
     while True:
         held = None
         try:
@@ -179,12 +205,13 @@ async def listen_redis(hub: Hub) -> None:
             async with client, client.pubsub() as pubsub:
                 await pubsub.subscribe(CHANNEL)
                 held = time.monotonic()
+                outage.back()
                 await caught_up(hub)
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
                         heard(hub, message["data"].decode("utf-8", "replace"))
         except (redis.RedisError, OSError) as error:
-            logger.warning("live updates: Redis connection lost (%s); reconnecting", error)
+            outage.lost(error)
         await asyncio.sleep(reconnect_pause(held))
 
 
