@@ -5,9 +5,12 @@ integer coordinates and sampling down to `max_points` keep the tap's answer smal
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
+
+import regex
 
 # Sizes in viewBox units, about CSS px on a 360 px phone (the drawing spans the page's width there):
 # text of FONT units (app.css: .chart text) stays 12 px or more.
@@ -22,7 +25,7 @@ LABEL_GAP = NAME_ASCENT + NAME_DESCENT + 1  # the least vertical distance betwee
 TOP = -(NAME_ASCENT + 4)  # room above the plot for the top value, written above its grid line
 LEFT, RIGHT, BOTTOM = -2, WIDTH + NAME_GAP + NAMES_WIDTH, HEIGHT + 6
 CHART_POINTS = 40  # hands drawn at most: longer matches are sampled evenly, the newest hand always in
-NAME_CHARS = 12  # longer names are shortened in the drawing (the table beside it has them whole)
+NAME_CHARS = 12  # letters of a longer name's drawing (the table beside it has it whole); a wide one counts 2
 MORE = "…"  # the last letter of a shortened name
 
 
@@ -185,8 +188,14 @@ def draw(
 
 
 def shortened(name: str, chars: int = NAME_CHARS) -> str:
-    """`name` in at most `chars` characters: cut, with "…" as its last, when longer."""
-    return name if len(name) <= chars else name[: chars - 1] + MORE
+    """`name` in at most `chars` letters, a wide one (an emoji, a CJK character) counted as two: cut, with "…"
+    as its last, when longer. Cut between what a reader sees as letters (an accent, a joined emoji stay whole)."""
+    letters = regex.findall(r"\X", name)
+    widths = [2 if unicodedata.east_asian_width(letter[0]) in "WF" else 1 for letter in letters]
+    if sum(widths) <= chars:
+        return name
+    kept = [width for width in accumulate(widths) if width <= chars - 1]
+    return "".join(letters[: len(kept)]) + MORE
 
 
 def step_line(xs: Sequence[int], ys: Sequence[int | None]) -> str:

@@ -160,6 +160,22 @@ def test_long_matches_are_sampled_and_long_names_shortened_in_the_drawing():
     assert chart.lines[0].label == "Ousmane Abd…" and chart.lines[0].name == names[0]
 
 
+@pytest.mark.parametrize(
+    "name, drawn",
+    [
+        ("Ousmane Abdoulaye", "Ousmane Abd…"),
+        ("😀" * 20, "😀" * 5 + "…"),  # an emoji takes two letters' room
+        ("Chloe\u0301" * 3, "Chloe\u0301Chloe\u0301C…"),  # an accent typed apart stays on its letter
+        ("Ami👨‍👩‍👧Familles", "Ami👨‍👩‍👧Famill…"),  # one joined emoji: whole
+        ("Ami Famille👨‍👩‍👧", "Ami Famille…"),  # ...or left out whole, never cut inside
+        ("阮氏明開心快樂", "阮氏明開心…"),
+        ("Short name", "Short name"),
+    ],
+)
+def test_a_long_name_is_shortened_between_the_letters_a_reader_sees_and_by_the_room_they_take(name, drawn):
+    assert shortened(name) == drawn
+
+
 def test_chips_start_from_the_stacks_and_the_threshold_is_drawn():
     chart = score_chart(["A", "B"], [[2, -2]], start=[20, 20], thresholds=[10, 10])
     assert chart.rows == ((20, 20), (22, 18)) and chart.steps
