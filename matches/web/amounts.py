@@ -51,7 +51,8 @@ class AmountRefused(ValueError):
 def read_amount(typed: str, label: str, low: int, high: int) -> int:
     """`typed` in smallest units of `label`'s currency, from `low` to `high`; raises AmountRefused."""
     places, typed = money.decimals(label), without_label(typed.strip(), label)
-    words = {"currency": label, "places": places, "example": typed_amount(10**places // 2 if places else 100, label)}
+    example = max(low, min(10**places // 2 if places else 100, high))  # one this field takes
+    words = {"currency": label, "places": places, "example": typed_amount(example, label)}
     try:
         amount = money.parse_amount(typed[:60], places, formats.get_format("DECIMAL_SEPARATOR"))
     except money.AmountError as refusal:

@@ -98,7 +98,7 @@ def test_cat_te_chips_are_conserved(how, aces, seats):
 
 REFUSED = [
     ("agram", 4, 4, {}, "Seat 5 is not at this table."),
-    ("agram", 6, 0, {}, "Agram is for 2 to 5 players: six hands of six need 36 cards, the pack has 35."),
+    ("agram", 6, 0, {}, "Agram is for 2 to 5 players: six players of six cards each need 36, the pack has 35."),
     ("sink-sink", 1, 0, {}, "Sink-Sink needs at least 2 players"),
     ("agram-mali", 7, 0, {}, "Agram in Mali is for 2 to 6 players: seven hands of five need 35 cards"),
     ("agram", 4, 0, {"multiplier": "2"}, "Agram records only the winner of a hand."),

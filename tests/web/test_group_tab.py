@@ -82,6 +82,13 @@ def test_a_part_paid_that_is_not_an_amount_up_to_what_is_owed_is_refused_beside_
     assert not Payment.objects.exists()
 
 
+def test_the_example_a_refused_part_paid_gives_is_one_the_field_takes(client, owing):
+    url = reverse("group-paid", args=[owing.token])
+    assert client.post(url, paying(owing, "60")).status_code == 302  # 40 owed now
+    refused = client.post(url, paying(owing, "abc", after=Payment.objects.get().pk))
+    assert "Type the amount in figures only, like 40." in refused.content.decode()
+
+
 def test_no_more_than_is_owed_now_is_marked_paid_whatever_the_page_said(client, owing):
     url = reverse("group-paid", args=[owing.token])
     assert client.post(url, paying(owing, "60")).status_code == 302

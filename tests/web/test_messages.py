@@ -41,11 +41,11 @@ def test_too_many_players_says_the_range_once(game, language):
         ("sipa", "en", "Sipa is for 2 to 5 players."),
         ("cat-te", "en", "Cat Tê is for 3 to 6 players."),
         ("sipa", "fr", "Sipa se joue de 2 à 5 joueurs."),
-        ("agram", "en", "Agram is for 2 to 5 players: six hands of six need 36 cards, the pack has 35."),
+        ("agram", "en", "Agram is for 2 to 5 players: six players of six cards each need 36, the pack has 35."),
         (
             "agram",
             "fr",
-            "Agram se joue de 2 à 5 joueurs\u00a0: six mains de six demandent 36 cartes, le jeu n’en a que 35.",
+            "Agram se joue de 2 à 5 joueurs\u00a0: six joueurs à six cartes chacun en demandent 36, le jeu n’en a que 35.",
         ),
     ],
 )

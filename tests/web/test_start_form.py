@@ -106,7 +106,7 @@ def test_add_stops_at_the_games_maximum_and_says_why_in_its_place(client, header
 
 def test_the_reason_for_the_maximum_is_the_packs_when_there_is_one(client, db):
     page = client.post("/start/agram/", start_data(["A", "B", "C", "D", "E"], action="add")).content.decode()
-    assert "Agram is played by at most 5 players: six hands of six need 36 cards, the pack has 35." in page
+    assert "Agram is played by at most 5 players: six players of six cards each need 36, the pack has 35." in page
     sipa = client.post("/start/sipa/", start_data(list("ABCDE"), action="add")).content.decode()
     assert "Sipa is played by at most 5 players." in sipa
 
@@ -125,7 +125,7 @@ def test_the_range_and_the_maximum_are_said_in_french(client):
     page = client.get("/start/agram/", **FR).content.decode()
     assert "Agram\u00a0: de 2 à 5 joueurs" in page
     full = client.post("/start/agram/", start_data(list("ABCDE"), action="add"), **FR).content.decode()
-    assert "Agram se joue à 5 joueurs au plus\u00a0: six mains de six demandent 36 cartes" in full
+    assert "Agram se joue à 5 joueurs au plus\u00a0: six joueurs à six cartes chacun en demandent 36" in full
 
 
 # --- C: a default belongs to its own match end -------------------------------------------

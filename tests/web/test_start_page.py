@@ -135,7 +135,7 @@ def test_a_leftover_number_does_not_block_an_open_match(client):
             "agram",
             ["A", "B", "C", "D", "E", "F"],
             {},
-            "Agram is for 2 to 5 players: six hands of six need 36 cards, the pack has 35.",
+            "Agram is for 2 to 5 players: six players of six cards each need 36, the pack has 35.",
         ),
         ("agram", ["A"], {}, "Agram needs at least 2 players"),
         ("cat-te", ["A", "B"], {"end_kind": "hands", "end_target": "12"}, "Cat Tê needs at least 3 players"),

@@ -102,7 +102,7 @@ AGRAM = Game(
     deal_batches=(3, 3),
     ranking=AGRAM_RANKING,
     deciding_trick=_("Whoever wins the 6th and last trick wins the hand."),
-    too_many_players=_("six hands of six need 36 cards, the pack has 35."),
+    too_many_players=_("six players of six cards each need 36, the pack has 35."),
     **_ONE_WIN,
 )
 
