@@ -113,7 +113,7 @@ class TabVerbs:
         the newest it saw), else nothing is owed between them in `currency` now."""
         if payer == payee:
             return BadInput("paid_self")
-        if not self.players.filter(pk__in=[payer, payee]).count() == 2:
+        if self.players.filter(pk__in=[payer, payee]).count() != 2:  # erased players too: their debts stay
             return Conflict("not_in_group")
         between = models.Q(payer_id=payer, payee_id=payee) | models.Q(payer_id=payee, payee_id=payer)
         if self.payments.filter(between, currency=currency, pk__gt=after).exists():
