@@ -116,6 +116,10 @@ def test_a_plain_form_the_database_was_too_busy_to_take_says_so_with_a_way_back_
     assert "lost its database" not in page and f'href="/s/{sitting.token}/"' in page
     sitting.refresh_from_db()
     assert sitting.finished_at is None
+    for form in ("/groups/new/", "/start/agram/"):  # a form with a page of its own: back to it
+        data = {"name": "Vendredi", "players": "Ana\nBen"} if "groups" in form else start_data(["Ana", "Ben"])
+        page = lost(client, "post", form, drop=Locked(), data=data).content.decode()
+        assert "too busy for a moment" in shown(page) and f'href="{form}"' in page
 
 
 @pytest.mark.parametrize("path", ["end/", "/start/agram/"])

@@ -25,6 +25,8 @@ logger = logging.getLogger(__name__)
 
 # The page a form was sent from: a match table or a group page (its actions' addresses start with it).
 PAGE_OF_ACTION = re.compile(rf"^/(s|g)/{TOKEN_PATTERN}/")
+# Forms with an address of their own, shown again by a GET of it.
+FORM_PAGES = {"start-game", "group-new", "group-import"}
 # An address of a sitting's (/s/, /w/) or a group's (/g/, /gw/) link, well-formed or not.
 LINK_ADDRESS = re.compile(r"^/(s|w|g|gw)/([^/]*)(/|$)")
 
@@ -48,13 +50,15 @@ def message_response(
     request: HttpRequest, message: str, status: int, back: str = "", reload_after: int = 0
 ) -> HttpResponse:
     """A 4xx/5xx answer carrying `message`: the notice fragment for htmx, a full page otherwise (with a
-    way `back` to the page the request came from: given, or a plain form's table or group page; reloading
-    itself after `reload_after` s)."""
+    way `back` to the page the request came from: given, or a plain form's page, or its table's or group's;
+    reloading itself after `reload_after` s)."""
     if wants_partial(request):
         response = render(request, "error.html#message", {"message": message}, status=status)
         return reswap(retarget(response, "#notice"), "innerHTML")
-    if not back and request.method == "POST" and (page := PAGE_OF_ACTION.match(request.path)):
-        back = page.group(0)  # (reloading this answer would only send the form again)
+    if not back and request.method == "POST":  # (reloading this answer would only send the form again)
+        page = PAGE_OF_ACTION.match(request.path)
+        form_page = request.resolver_match and request.resolver_match.url_name in FORM_PAGES
+        back = page.group(0) if page else request.path if form_page else ""
     context = {"message": message, "back": back, "reload_after": reload_after}
     return render(request, "error.html", context, status=status)
 
