@@ -195,6 +195,22 @@ def test_start_from_the_group_with_a_newcomer_goes_to_the_match_table(client, gr
     assert "Djibo deals" in table
 
 
+def test_the_new_match_form_offers_the_groups_match_this_phone_is_still_playing(client, group):
+    """Back from the table lands on the form again: it leads back to the match rather than inviting a second
+    (another table of the group may still start one). Another group's match, or a finished one, is not offered."""
+    url = g(group, "new/agram/")
+    assert "Match in progress" not in client.get(url).content.decode()
+    i = ids(group)
+    post_form(client, group, [f"m{i['Djibo']}", f"m{i['Aïcha']}"], "start", {})
+    sitting = Sitting.objects.get()
+    page = client.get(url).content.decode()
+    assert "Match in progress on this phone: Agram." in page and f'href="{sitting.get_absolute_url()}"' in page
+    other = Group.create("Autre", ["Ana", "Ben"])
+    assert "Match in progress" not in client.get(g(other, "new/agram/")).content.decode()
+    sitting.end_match()
+    assert "Match in progress" not in client.get(url).content.decode()
+
+
 def test_enter_with_no_newcomer_typed_starts_with_the_settings_chosen(client, group):
     i = ids(group)
     data = {"end_kind": "wins", "end_target_wins": "7", "end_target_hands": "zz"}  # the other N does not matter

@@ -162,6 +162,15 @@ def remembered_tokens(request: HttpRequest) -> list[str]:
     return list(request.session.get("sittings", []))
 
 
+def match_in_progress(request: HttpRequest, group: Group | None = None) -> Sitting | None:
+    """The newest unfinished match (of `group`) this phone remembers, offered above a form that starts one."""
+    tokens = remembered_tokens(request)
+    if not tokens:
+        return None
+    found = Sitting.objects.unfinished().member_links(tokens)
+    return (found.filter(group=group) if group else found).order_by("-started_at", "-pk").first()
+
+
 def go_to(request: HtmxHttpRequest, target: str | Sitting | Group) -> HttpResponse:
     """Send the phone to `target` (an address, or what has one): a redirect for a plain request, htmx's
     client-side redirect (HX-Redirect) for htmx."""

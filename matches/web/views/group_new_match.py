@@ -29,7 +29,7 @@ from matches.web.seating import (
     seat_newcomer,
 )
 from matches.web.texts import pack_line, player_range, rule_message, table_full, uneven_deals
-from matches.web.views.common import HtmxHttpRequest, go_to, known_phone, page_or_partial, reached, remember
+from matches.web.views.common import HtmxHttpRequest, go_to, known_phone, match_in_progress, page_or_partial, reached, remember
 from matches.web.views.errors import message_response
 from matches.web.views.groups import group_name, remember_group
 from matches.web.views.limits import STARTS, over_limit
@@ -68,7 +68,8 @@ def new_match(request: HtmxHttpRequest, group: Group, game: str) -> HttpResponse
         seating = last_table(group, entry, members)
         initial = remembered_settings(group, entry)
         form = settings_form(entry, len(seating), initial)
-        return show_new_match(request, group, entry, members, seating, form, remembered=bool(initial))
+        playing = match_in_progress(request, group)
+        return show_new_match(request, group, entry, members, seating, form, remembered=bool(initial), playing=playing)
     data = request.POST
     try:
         seating, gone = posted_seating(data, members)
@@ -216,8 +217,10 @@ def show_new_match(
     newcomer_error: str = "",
     remembered: bool = False,
     bound: bool = True,
+    playing: Sitting | None = None,
 ) -> HttpResponse:
-    """The new-match page or its htmx form region; `bound=False` shows values without errors."""
+    """The new-match page or its htmx form region; `bound=False` shows values without errors; `playing`:
+    this phone's match of the group still being played, offered first."""
     if not bound and form.is_bound:
         form = settings_form(game, len(seating), {key: form.data.get(key) for key in form.data})
     seated_ids = {s.member for s in seating}
@@ -245,6 +248,7 @@ def show_new_match(
         # A member typed in other letters, accents or spacing: offered, one tap to seat them.
         "offer": same_as(clean_name(typed), others, lambda player: player.name) if newcomer_error else None,
         "remembered": remembered,
+        "playing": playing,
         "once": new_token(),
     }
     return page_or_partial(request, "matches/group_new_match.html", "new-match", context, status=status)

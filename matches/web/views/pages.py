@@ -24,7 +24,7 @@ from matches.models import Group, Seat, Sitting
 from matches.models.snapshot import read_snapshot
 from matches.web.texts import pack_line, player_range, table_full, uneven_deals
 from matches.models.zones import posted_zone
-from matches.web.views.common import HtmxHttpRequest, known_phone, page_or_partial, remember, remembered_tokens
+from matches.web.views.common import HtmxHttpRequest, known_phone, match_in_progress, page_or_partial, remember, remembered_tokens
 from matches.web.views.errors import message_response
 from matches.web.views.groups import optional_url, remember_group, remembered_groups
 from matches.web.views.limits import STARTS, over_limit
@@ -95,14 +95,6 @@ def start(request: HtmxHttpRequest, game: str) -> HttpResponse:
     if request.htmx:
         return HttpResponseClientRedirect(sitting.get_absolute_url())
     return redirect(sitting)
-
-
-def match_in_progress(request: HtmxHttpRequest) -> Sitting | None:
-    """The newest unfinished match this phone remembers, offered on the start page."""
-    tokens = remembered_tokens(request)
-    if not tokens:
-        return None
-    return Sitting.objects.unfinished().member_links(tokens).order_by("-started_at", "-pk").first()
 
 
 def show_start(
