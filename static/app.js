@@ -172,6 +172,15 @@
     if (record && record.getBoundingClientRect().bottom > window.innerHeight) record.scrollIntoView({ block: "end" });
   }, true);
 
+  // Escape closes the panel the focus is in (a name's answers, Undo's question), back on its summary.
+  document.addEventListener("keydown", function (event) {
+    var open = event.key === "Escape" && event.target.closest && event.target.closest("details[open]");
+    if (!open) return;
+    open.open = false;
+    var summary = open.querySelector("summary");
+    if (summary) summary.focus();
+  });
+
   // Fresh table (an answer or a poll): whatever the connection warning said is out of date.
   document.addEventListener("htmx:afterSwap", function (event) {
     var notice = document.getElementById("notice");

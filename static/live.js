@@ -150,11 +150,67 @@
     if (pushed.version <= versionOf(region)) return;
     var anchor = region.querySelector(".taps, .tally");
     var before = anchor ? anchor.getBoundingClientRect().top : 0;
+    var place = placeOf(region);
     window.htmx.swap(region, pushed.html, { swapStyle: "outerHTML" });
     var after = document.querySelector("#table " + (anchor && anchor.matches(".taps") ? ".taps" : ".tally"));
     if (anchor && after) window.scrollBy(0, after.getBoundingClientRect().top - before);
+    focusPlace(live(), place);
+    tell(live());
     document.dispatchEvent(new CustomEvent("lasttrick:table", { detail: { version: pushed.version } }));
   }
+
+  // --- a keyboard or a screen reader keeps its place through a fresh table ---
+  // Another phone's change: the focus goes back to the same control (the same name's button, Undo...), else
+  // to one of its kind, else to the control at its place; and the change is told (the polite #told line: the
+  // hands played and who won the last). This phone's own change: its answer's notice takes the focus, which a
+  // screen reader then reads.
+  var FOCUSABLE = "button, a[href], summary, input, select, textarea";
+  function placeOf(region) {
+    var active = document.activeElement;
+    if (!region || !active || !region.contains(active)) return null;
+    var form = active.closest("form");
+    return {
+      kind: active.tagName + "." + active.className, action: form && form.getAttribute("action"),
+      name: active.getAttribute("name"), value: active.getAttribute("value"),
+      index: Array.prototype.indexOf.call(region.querySelectorAll(FOCUSABLE), active),
+    };
+  }
+  function focusPlace(region, place) {
+    var active = document.activeElement;
+    if (!region || !place || (active && active !== document.body)) return; // (kept, or moved by a finger)
+    var all = Array.prototype.slice.call(region.querySelectorAll(FOCUSABLE));
+    var kind = all.filter(function (control) { return control.tagName + "." + control.className === place.kind; });
+    var same = kind.filter(function (control) {
+      var form = control.closest("form");
+      return (form && form.getAttribute("action")) === place.action && control.getAttribute("name") === place.name &&
+        control.getAttribute("value") === place.value;
+    });
+    var found = same[0] || kind[0] || all[Math.min(place.index, all.length - 1)];
+    if (found) found.focus({ preventScroll: true });
+  }
+  function tell(region) {
+    var told = document.getElementById("told");
+    var said = region && region.querySelectorAll("[data-fingerprint] span");
+    if (!told || !said || !said.length) return;
+    told.textContent = Array.prototype.slice.call(said, 0, 2).map(function (part) { return part.textContent; }).join("");
+  }
+  var swapping = null; // the table htmx is swapping in: a poll's (another phone's change) or this phone's answer
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target, config = event.detail.requestConfig;
+    swapping = target && target.id === "table" ?
+      { place: placeOf(target), polled: !config || config.verb === "get" } : null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var swapped = swapping, region = live(), notice = region && region.querySelector(".notice[role=status]");
+    swapping = null;
+    if (!swapped || !region) return;
+    if (swapped.polled) tell(region);
+    var active = document.activeElement;
+    if (active && active !== document.body) return; // (kept, or put elsewhere by a finger)
+    if (swapped.polled || !notice) { focusPlace(region, swapped.place); return; }
+    notice.setAttribute("tabindex", "-1"); // (the tapped button was disabled while its answer came: no place)
+    notice.focus({ preventScroll: true });
+  });
   // Counted once sent (htmx:beforeSend): a request cancelled before (offline.js, with no network) never
   // gets an answer event to count it off.
   document.addEventListener("htmx:beforeSend", function (event) {

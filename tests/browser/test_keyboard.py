@@ -1,0 +1,51 @@
+"""A keyboard or a screen reader keeps its place at the table: another phone's change leaves the focus on the
+same control and is told politely; this phone's own change puts the focus on its answer; Escape closes a panel."""
+
+import pytest
+from playwright.sync_api import expect
+
+from matches.models import Sitting
+
+from tests.browsers import open_phone, stream_open, wait_for_push, watch_console
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
+
+
+def test_another_phones_tap_leaves_the_focus_on_the_same_name_and_is_told(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser)
+    errors = watch_console(page)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    stream_open(page)
+    page.locator("button.tap", has_text="Chaibou").focus()
+    sitting.record_hand(1, 0)  # from another phone
+    wait_for_push(page, 1)
+    expect(page.locator("#who-won .hand")).to_have_text("Hand 2")
+    expect(page.locator("button.tap", has_text="Chaibou")).to_be_focused()
+    expect(page.locator("#told")).to_have_text("1 hand · last: Aïcha")
+    assert errors == []
+
+
+def test_a_keyboard_tap_puts_the_focus_on_its_answer(browser, live_server):
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    page.locator("button.tap", has_text="Djibo").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#table .notice")).to_have_text("Hand 1 recorded: Djibo.")
+    expect(page.locator("#table .notice")).to_be_focused()
+
+
+def test_escape_closes_the_panel_the_focus_is_in(browser, live_server):
+    sitting = Sitting.start("fapfap", NAMES)
+    page = open_phone(browser)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    name = page.locator("details.ask summary", has_text="Boubacar")
+    name.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("details.ask[open]")).to_have_count(1)
+    page.keyboard.press("Tab")
+    page.keyboard.press("Escape")
+    expect(page.locator("details.ask[open]")).to_have_count(0)
+    expect(name).to_be_focused()
