@@ -141,13 +141,26 @@ class Group(TabVerbs, models.Model):
         self._adopt(group)
         return player
 
-    def rotate_links(self) -> None:
-        """New member and watch links; the old ones stop working at once (a link leaked)."""
+    def rotate_links(self) -> dict[str, str]:
+        """New member and watch links, for the group and each of its matches (the group's page lists their
+        links, and each leads to the group's): the old ones stop working at once (a link leaked). A match
+        outside the group no longer leads to its rematch in it. Returns each match's old member link's token
+        and its new one."""
         with transaction.atomic():
             group = self._lock()
             group.token, group.watch_token = new_token(), new_token()
             group._touch(fields=["token", "watch_token"])
+            moved = {}
+            for pk, token in Sitting.objects.filter(group=group).values_list("pk", "token"):
+                moved[token] = new_token()
+                mine = Sitting.objects.filter(pk=pk)
+                mine.update(token=moved[token], watch_token=new_token(), version=models.F("version") + 1)
+            leading_in = Sitting.objects.filter(next_sitting__group=group).exclude(group=group)
+            changed = [*Sitting.objects.filter(group=group).values_list("pk", flat=True), *leading_in.values_list("pk", flat=True)]
+            leading_in.update(next_sitting=None, version=models.F("version") + 1)
+            announce.sittings_changed(changed)
         self._adopt(group)
+        return moved
 
     def start_match(
         self,

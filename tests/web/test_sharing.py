@@ -244,6 +244,30 @@ def test_new_links_cut_off_the_old_ones_at_once(client, group):
     assert "New links made" in client.get(g(group)).content.decode()
 
 
+def test_a_groups_new_links_cut_off_its_matches_old_links_too_and_this_phone_keeps_them(client, group):
+    """The group's page lists its matches' links, and each match leads to the group: a leaked group link is
+    a leaked link of every match, so each gets new links too (this phone follows its own)."""
+    players = [p.pk for p in group.members()][:2]
+    playing, played = group.start_match("agram", players), group.start_match("agram", players)
+    played.end_match()
+    elsewhere = Sitting.start("agram", ["Ana", "Ben"])
+    group.save_sitting(elsewhere)  # saved into the group: its rematch there would lead in too
+    outside = Sitting.start("agram", ["Ana", "Ben"])
+    Sitting.objects.filter(pk=outside.pk).update(next_sitting=playing)
+    old = {s.pk: (s.token, s.watch_token) for s in (playing, played, elsewhere)}
+    client.get(playing.get_absolute_url())  # this phone plays there
+    assert client.post(g(group, "links/")).status_code == 302
+    for sitting in (playing, played, elsewhere):
+        token, watch = old[sitting.pk]
+        assert client.get(f"/s/{token}/").status_code == 404 and client.get(f"/w/{watch}/").status_code == 404
+        assert Client().post(f"/s/{token}/tap/", {"number": 1, "winner": 1}).status_code == 404
+    playing.refresh_from_db()
+    assert playing.token != old[playing.pk][0] and playing.token in client.session["sittings"]
+    assert client.get(playing.get_absolute_url()).status_code == 200
+    outside.refresh_from_db()
+    assert outside.next_sitting is None
+
+
 def test_htmx_rotation_redirects_the_page(client, group):
     response = client.post(g(group, "links/"), **HX)
     group.refresh_from_db()

@@ -114,6 +114,12 @@ def remember(request: HttpRequest, sitting: Sitting) -> None:
         request.session["sittings"] = [sitting.token, *(t for t in tokens if t != sitting.token)][:REMEMBERED]
 
 
+def follow_links(request: HttpRequest, moved: dict[str, str]) -> None:
+    """This phone's matches (and the seats it holds there) under their new links, `moved` old to new."""
+    request.session["sittings"] = [moved.get(t, t) for t in request.session.get("sittings", [])]
+    request.session["seats"] = {moved.get(t, t): seat for t, seat in request.session.get("seats", {}).items()}
+
+
 def forget(request: HttpRequest, token: str) -> None:
     request.session["sittings"] = [t for t in request.session.get("sittings", []) if t != token]
 

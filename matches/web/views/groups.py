@@ -20,7 +20,7 @@ from matches.models import Group, Player, Seat, Sitting
 from matches.web.bidi import joined
 from matches.web.one_value import is_digits
 from matches.web.views.common import HtmxHttpRequest, action, go_to, known_phone, page_or_partial, phone_id, reached
-from matches.web.views.common import wants_partial
+from matches.web.views.common import follow_links, wants_partial
 from matches.services.tab import read_tab
 from matches.web.presenters.tab import tab_context
 from matches.web.views.figures import tonight
@@ -205,9 +205,10 @@ def share(request: HtmxHttpRequest, group: Group) -> HttpResponse:
 def rotate(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """New member and watch links; the old ones answer 404 from now on."""
     old = group.token
-    group.rotate_links()
+    moved = group.rotate_links()
     forget_group(request, old)
     remember_group(request, group)
+    follow_links(request, moved)  # this phone keeps its matches of the group
     notice = _("New links made: the old ones no longer work. Share the new one with the group.")
     messages.success(request, notice, extra_tags=JUST_MADE)  # the group page opens its links
     return go_to(request, group)
