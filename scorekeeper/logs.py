@@ -20,8 +20,9 @@ import re
 from django.conf import settings
 
 # A link's first segment, then its token (any segment there: a malformed one hides too), the slashes
-# plain or percent-encoded (an address in a query string). A label starts with "~": never matched again.
-LINK = re.compile(r"((?:/|%2F)(?:s|w|g|gw)(?:/|%2F))([A-Za-z0-9_-]+)", re.IGNORECASE)
+# plain or percent-encoded (an address in a query string), one or more ("//s//<token>/" reaches the table
+# too). A label starts with "~": never matched again.
+LINK = re.compile(r"((?:/|%2F)+(?:s|w|g|gw)(?:/|%2F)+)([A-Za-z0-9_-]+)", re.IGNORECASE)
 # A database's error quotes the statement it failed on, its values written in (PostgreSQL's "LINE 1: SELECT
 # ... WHERE "token" = 'Cw39...", cut anywhere, the caret under it, and its DETAIL, CONTEXT and QUERY lines): no
 # label fits a token cut short, so those lines go; the error's first line says what happened.
