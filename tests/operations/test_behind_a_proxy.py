@@ -34,12 +34,12 @@ def nginx_config(folder: Path, port: int, app_port: int) -> Path:
     """A whole nginx configuration around the README's block: its own files, `port`, the app on `app_port`."""
     block = readme_block()
     assert "http://127.0.0.1:8000" in block
-    block = block.replace("http://127.0.0.1:8000", f"http://127.0.0.1:{app_port}")
+    block = block.replace("http://127.0.0.1:8000", f"http://127.0.0.1:{app_port}").replace("/var/log/nginx", str(folder))
     temp = " ".join(f"{kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     config = folder / "nginx.conf"
     config.write_text(
         f"daemon off; master_process off; pid {folder / 'nginx.pid'}; error_log {folder / 'error.log'};\n"
-        f"events {{}}\nhttp {{\n access_log off; {temp}\n server {{\n  listen 127.0.0.1:{port};\n"
+        f"events {{}}\nhttp {{\n access_log {folder / 'access.log'}; {temp}\n server {{\n  listen 127.0.0.1:{port};\n"
         f"  proxy_bind {PROXY};\n{block}\n }}\n}}\n"
     )
     return config
@@ -68,3 +68,26 @@ def test_behind_the_readme_nginx_the_ceilings_follow_the_real_client_whatever_it
         # Straight to the app, from an address that is no trusted proxy: the header is never read.
         direct = [start(app, "127.0.0.1", forged) for forged in ("198.51.100.7", "198.51.100.8", None, "198.51.100.9")]
         assert direct == [302] * CEILING + [429]
+
+
+def test_behind_the_readme_nginx_links_keep_the_port_archives_pass_and_no_log_holds_a_link(tmp_path, nginx_installed):
+    """As an operator copies the block into a server whose access and error logs are on (Debian's default)."""
+    with make_run(tmp_path, TRUSTED_PROXIES=PROXY, START_ADDRESS_RATE_LIMIT="100/h") as app:
+        port = free_port()
+        config = nginx_config(tmp_path, port, int(app.rsplit(":", 1)[1]))
+        command = [str(NGINX), "-p", str(tmp_path), "-c", str(config), "-e", str(tmp_path / "error.log")]
+        with serving(command, {}, port, tmp_path / "nginx.log") as proxy:
+            phone = Phone("127.0.0.2")
+            assert phone.get(f"{proxy}/").status == 200
+            started = phone.request(f"{proxy}/demo/", {}, htmx=False)
+            assert started.status == 302, (started.status, started.body[:300])
+            table = {name.lower(): value for name, value in started.headers.items()}["location"]
+            token = table.strip("/").split("/")[-1]
+            share = phone.get(f"{proxy}{table}share/").body
+            assert f":{port}{table}" in share  # the link to share works on this port
+            phone.get(f"{proxy}/groups/import/")
+            big = phone.request(f"{proxy}/groups/import/", {"archive": "x" * 1_100_000}, htmx=False)
+            assert big.status != 413 and "Last Trick" in big.body  # the app's answer, not nginx's refusal
+            assert phone.get(f"{proxy}/s/{token}/nothing/").status == 404
+        logs = {path.name: path.read_text(errors="replace") for path in tmp_path.glob("*.log")}
+        assert logs and {name: token in text for name, text in logs.items()} == dict.fromkeys(logs, False)
