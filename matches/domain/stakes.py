@@ -64,8 +64,9 @@ class Stakes:
         """Chips handed to each player by the time hand `before` was open (default: by now); to one who sat
         down at hand `joined`, a stack then and each one handed out since (not the first `skipped`, handed
         out before, at that hand too), until they `left`."""
-        given = enumerate(self.batches)
-        return self.stack(sum(1 for i, b in given if i >= skipped and joined <= b <= before and (left is None or b < left)))
+        batches = enumerate(self.batches)
+        reached = [i >= skipped and joined <= b <= before and (left is None or b < left) for i, b in batches]
+        return self.stack(sum(reached))
 
     def issued_to_each(self, before: float = math.inf) -> list[int]:
         """`issued` for each seat, by when it sat down and left."""

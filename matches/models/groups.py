@@ -150,15 +150,15 @@ class Group(TabVerbs, models.Model):
             group = self._lock()
             group.token, group.watch_token = new_token(), new_token()
             group._touch(fields=["token", "watch_token"])
-            moved = {}
-            for pk, token in Sitting.objects.filter(group=group).values_list("pk", "token"):
-                moved[token] = new_token()
-                mine = Sitting.objects.filter(pk=pk)
-                mine.update(token=moved[token], watch_token=new_token(), version=models.F("version") + 1)
+            ours = list(Sitting.objects.filter(group=group).values_list("pk", "token"))
+            moved = {token: new_token() for _, token in ours}
+            for pk, token in ours:
+                fresh = {"token": moved[token], "watch_token": new_token(), "version": models.F("version") + 1}
+                Sitting.objects.filter(pk=pk).update(**fresh)
             leading_in = Sitting.objects.filter(next_sitting__group=group).exclude(group=group)
-            changed = [*Sitting.objects.filter(group=group).values_list("pk", flat=True), *leading_in.values_list("pk", flat=True)]
+            outside = list(leading_in.values_list("pk", flat=True))
             leading_in.update(next_sitting=None, version=models.F("version") + 1)
-            announce.sittings_changed(changed)
+            announce.sittings_changed([pk for pk, _ in ours] + outside)
         self._adopt(group)
         return moved
 

@@ -34,7 +34,8 @@ def nginx_config(folder: Path, port: int, app_port: int) -> Path:
     """A whole nginx configuration around the README's block: its own files, `port`, the app on `app_port`."""
     block = readme_block()
     assert "http://127.0.0.1:8000" in block
-    block = block.replace("http://127.0.0.1:8000", f"http://127.0.0.1:{app_port}").replace("/var/log/nginx", str(folder))
+    block = block.replace("http://127.0.0.1:8000", f"http://127.0.0.1:{app_port}")
+    block = block.replace("/var/log/nginx", str(folder))  # the block's own log, beside the others
     temp = " ".join(f"{kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     config = folder / "nginx.conf"
     config.write_text(

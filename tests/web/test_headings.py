@@ -15,7 +15,8 @@ def test_every_page_has_exactly_one_top_heading(client):
     sitting = group.start_match("fapfap", [p.pk for p in group.members()], stake_amount=100, stake_label="CFA")
     sitting.record_hand(1, 0, {"multiplier": "1"})
     player = group.members()[0].pk
-    s, w, g, gw = f"/s/{sitting.token}/", f"/w/{sitting.watch_token}/", f"/g/{group.token}/", f"/gw/{group.watch_token}/"
+    s, w = f"/s/{sitting.token}/", f"/w/{sitting.watch_token}/"
+    g, gw = f"/g/{group.token}/", f"/gw/{group.watch_token}/"
     pages = [
         "/", "/start/", "/start/agram/", "/groups/new/", "/groups/import/",
         s, f"{s}share/", f"{s}end/", f"{s}hands/", f"{s}hands/1/", f"{s}seats/", w,

@@ -166,7 +166,8 @@ class Outage:
             logger.warning("live updates: %s connection lost (%s); reconnecting", self.name, error)
         elif now - self.said >= STILL_AWAY_SECONDS:
             self.said = now
-            logger.warning("live updates: %s still away after %d s (%s); reconnecting", self.name, now - self.since, error)
+            away = now - self.since
+            logger.warning("live updates: %s still away after %d s (%s); reconnecting", self.name, away, error)
 
     def back(self) -> None:
         if self.since:

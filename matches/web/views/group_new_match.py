@@ -29,7 +29,8 @@ from matches.web.seating import (
     seat_newcomer,
 )
 from matches.web.texts import pack_line, player_range, rule_message, table_full, uneven_deals
-from matches.web.views.common import HtmxHttpRequest, go_to, known_phone, match_in_progress, page_or_partial, reached, remember
+from matches.web.views.common import HtmxHttpRequest, go_to, known_phone, match_in_progress, page_or_partial
+from matches.web.views.common import reached, remember
 from matches.web.views.errors import message_response
 from matches.web.views.groups import group_name, remember_group
 from matches.web.views.limits import STARTS, over_limit

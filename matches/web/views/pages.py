@@ -24,7 +24,8 @@ from matches.models import Group, Seat, Sitting
 from matches.models.snapshot import read_snapshot
 from matches.web.texts import pack_line, player_range, table_full, uneven_deals
 from matches.models.zones import posted_zone
-from matches.web.views.common import HtmxHttpRequest, known_phone, match_in_progress, page_or_partial, remember, remembered_tokens
+from matches.web.views.common import HtmxHttpRequest, known_phone, match_in_progress, page_or_partial, remember
+from matches.web.views.common import remembered_tokens
 from matches.web.views.errors import message_response
 from matches.web.views.groups import optional_url, remember_group, remembered_groups
 from matches.web.views.limits import STARTS, over_limit
