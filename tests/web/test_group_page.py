@@ -203,6 +203,17 @@ def test_the_player_page_renames_removes_brings_back_and_erases(client, group):
     assert [s.total for s in sitting.table().seats] == [0, 1]
 
 
+def test_erasing_a_player_who_owes_says_what_stays_on_the_tab_first(client, group):
+    players = [p.pk for p in group.members()]
+    sitting = group.start_match("fapfap", players[:3], stake_amount=100, stake_label="FCFA")
+    sitting.record_hand(1, 0, {"multiplier": "1"})  # the other two each owe the first 100
+    owing, clear = players[1], players[3]
+    asked = shown(client.get(g(group, f"players/{owing}/erase/")).content.decode())
+    assert "Still open on the group’s tab:" in asked and "It stays there under the erased name" in asked
+    assert "pays Aïcha 100\u00a0FCFA." in asked
+    assert "Still open" not in shown(client.get(g(group, f"players/{clear}/erase/")).content.decode())
+
+
 def test_erase_without_the_confirmation_changes_nothing(client, group):
     before = state(group)
     response = client.post(g(group, f"players/{ids(group)['Aïcha']}/erase/"))

@@ -10,8 +10,10 @@ from django.views.decorators.vary import vary_on_headers
 
 from matches.domain.errors import TableError
 from matches.models import Group
+from matches.services.tab import read_tab
 from matches.web.bidi import bdi, sentence
 from matches.web.forms import typed_text
+from matches.web.presenters.tab import owed_sentence
 from matches.web.refusals import REFUSALS, refusal_text
 from matches.web.views.common import HtmxHttpRequest, action, reached
 from matches.web.views.errors import message_response
@@ -98,7 +100,7 @@ def erase_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Http
     player = group.find_player(player_id)
     if player is None:
         return message_response(request, NOT_IN_GROUP, 404)
-    context = {"group": group, "name": group_name(group), "player": player}
+    context = {"group": group, "name": group_name(group), "player": player, "on_tab": on_tab(group, player.pk)}
     if request.method != "POST":
         return render(request, "matches/group_erase.html", context)
     if request.POST.get("confirm") != "erase":
@@ -114,3 +116,8 @@ def erase_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Http
             {"old": bdi(old), "new": bdi(erased.name)},
         ),
     )
+
+
+def on_tab(group: Group, player_id: int) -> list[str]:
+    """What the tab says `player_id` owes or is owed, a sentence per currency (asked before an erasure)."""
+    return [owed_sentence(owed) for owed in read_tab(group).owed if player_id in (owed.payer, owed.payee)]
