@@ -90,8 +90,7 @@ class TabVerbs:
                 return first
             if after and not group.payments.filter(pk=after).exists():  # no page showed it (0: none to show)
                 raise BadInput("payment_unseen")
-            pair = group.payments.filter(payer_id=payer, payee_id=payee, currency=currency, taken_back_at=None)
-            if after is not None and pair.filter(pk__gt=after).exists():
+            if group.paid_since(payer, payee, currency, after):
                 raise Conflict("paid_meanwhile")
             made = Payment.objects.create(
                 group=group,
@@ -106,6 +105,12 @@ class TabVerbs:
             group._touch()
         self._adopt(group)
         return made
+
+    def paid_since(self, payer: int, payee: int, currency: str, after: int | None) -> bool:
+        """Whether `payer` was marked paying `payee` in `currency` since the payment of pk `after` (the newest
+        a phone saw; None: unknown, an older page)."""
+        pair = self.payments.filter(payer_id=payer, payee_id=payee, currency=currency, taken_back_at=None)
+        return after is not None and pair.filter(pk__gt=after).exists()
 
     def unowed(self, payer: int, payee: int, currency: str, after: int) -> TableError:
         """Why a payment the tab does not ask for is refused: the same player twice, a player who is not the

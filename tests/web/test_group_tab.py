@@ -82,6 +82,14 @@ def test_a_part_paid_that_is_not_an_amount_up_to_what_is_owed_is_refused_beside_
     assert not Payment.objects.exists()
 
 
+def test_a_part_paid_beaten_by_another_phone_is_told_that_phone_paid_not_how_much_to_type(client, owing):
+    url = reverse("group-paid", args=[owing.token])
+    assert Client().post(url, paying(owing, "60")).status_code == 302  # another phone, same page: 40 owed now
+    late = client.post(url, paying(owing, "60"))
+    assert late.status_code == 409 and "A payment between these two was just marked" in late.content.decode()
+    assert Payment.objects.count() == 1
+
+
 def test_the_example_a_refused_part_paid_gives_is_one_the_field_takes(client, owing):
     url = reverse("group-paid", args=[owing.token])
     assert client.post(url, paying(owing, "60")).status_code == 302  # 40 owed now
@@ -93,6 +101,9 @@ def test_no_more_than_is_owed_now_is_marked_paid_whatever_the_page_said(client, 
     url = reverse("group-paid", args=[owing.token])
     assert client.post(url, paying(owing, "60")).status_code == 302
     too_much = client.post(url, paying(owing, "60"))  # the same page's form again (Back): 40 is owed now
+    assert too_much.status_code == 409 and "A payment between these two was just marked" in too_much.content.decode()
+    newest = Payment.objects.get().pk
+    too_much = client.post(url, paying(owing, "60", after=newest))  # the page read again: told the most to type
     assert too_much.status_code == 400 and "Type an amount from 1\u00a0CFA to 40\u00a0CFA." in too_much.content.decode()
     stale = client.post(url, paying(owing, "30"))  # still from before that payment: the tab moved on
     assert stale.status_code == 409 and "A payment between these two was just marked" in stale.content.decode()

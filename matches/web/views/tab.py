@@ -11,7 +11,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from matches.domain.errors import TableError
+from matches.domain.errors import Conflict, TableError
 from matches.models import Group, Payment
 from matches.services.tab import forgive as forgive_tab
 from matches.services.tab import owed_now, read_tab
@@ -65,7 +65,9 @@ def mark_paid(request: HtmxHttpRequest, group: Group) -> HttpResponse:
         paid = group.mark_paid(payer, payee, amount, currency, by=phone_id(request), key=data["key"], after=data["after"])
     except TableError as refusal:  # the tab moved on: said above it, as it is now
         return said(request, group, refusal_text(refusal), refusal.status)
-    except AmountRefused as refusal:  # said beside the amount, as typed
+    except AmountRefused as refusal:  # said beside the amount, as typed, unless another phone paid meanwhile
+        if group.paid_since(payer, payee, currency, data["after"]):
+            return said(request, group, refusal_text(Conflict("paid_meanwhile")), 409)
         beside = {"payer": payer, "payee": payee, "currency": currency, "message": str(refusal), "typed": typed}
         return said(request, group, "", 400, paid_refused=beside)
     return said(request, group, marked(paid))
