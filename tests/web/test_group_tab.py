@@ -211,6 +211,18 @@ def test_the_group_page_lists_what_this_phone_marked_paid_tonight_with_take_back
     assert "Marked paid tonight on this phone" not in Client().get(owing.get_absolute_url()).content.decode()
 
 
+def test_the_group_page_lists_what_other_phones_marked_paid_tonight_without_take_back(client, owing):
+    """No money moves silently: a payment marked on another phone shows beside the balances it moved."""
+    client.get(owing.get_absolute_url())
+    other = Client()
+    other.get(owing.get_absolute_url())
+    other.post(reverse("group-paid", args=[owing.token]), paying(owing, "30"))
+    page = client.get(owing.get_absolute_url()).content.decode()
+    others = page[page.index("Marked paid tonight on another phone:") :]
+    assert "<bdi>Ben</bdi> paid <bdi>Ana</bdi> 30\u00a0CFA." in others and "Take back" not in others
+    assert "on another phone" not in other.get(owing.get_absolute_url()).content.decode()  # its own, with Take back
+
+
 def test_tonights_settling_up_says_it_is_before_payments_when_the_tab_shows_what_is_still_owed(client, owing):
     client.post(reverse("group-paid", args=[owing.token]), paying(owing, "30"))
     page = client.get(owing.get_absolute_url()).content.decode()

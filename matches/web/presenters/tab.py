@@ -32,11 +32,15 @@ def owed_sentence(owed: Owed) -> str:
 
 
 def yours_tonight(paid: Payment, phone: str | None, zone, since=None) -> bool:
-    """Whether `phone` may take `paid` back: it marked it, tonight on the group's clock (`zone`), it stands,
-    and the tab was not forgiven since (`since`: when it last was)."""
-    return bool(phone) and paid.marked_by_phone == phone and paid.taken_back_at is None and (
-        night_of(paid.at, zone) == night_of(timezone.now(), zone) and (since is None or paid.at > since)
-    )
+    """Whether `phone` may take `paid` back: it marked it, and it stands tonight (`marked_tonight`)."""
+    return bool(phone) and paid.marked_by_phone == phone and marked_tonight(paid, zone, since)
+
+
+def marked_tonight(paid: Payment, zone, since=None) -> bool:
+    """Whether `paid` was marked tonight on the group's clock (`zone`), stands, and was not forgiven since
+    (`since`: when the tab last was)."""
+    tonight = night_of(paid.at, zone) == night_of(timezone.now(), zone)
+    return paid.taken_back_at is None and tonight and (since is None or paid.at > since)
 
 
 def payment_words(paid: Payment) -> dict[str, str]:
@@ -55,8 +59,13 @@ CURRENCIES_SHOWN = 8  # on the group page; the tab's page shows every currency
 def tab_context(tab: Tab, currencies: int | None = CURRENCIES_SHOWN, phone: str = "", zone=None) -> dict:
     """What the group page shows of the tab: balances per currency and the open payments, or nothing
     when the group never played for money nor marked a payment since the tab was forgiven; and the
-    payments `phone` marked tonight (on the clock of `zone`), which it may take back."""
+    payments `phone` marked tonight (on the clock of `zone`), which it may take back, and those the other
+    phones marked."""
     mine = [(paid, paid_sentence(paid)) for paid in tab.payments if yours_tonight(paid, phone, zone, tab.since)]
+    others = [  # no money moves silently: what the other phones marked tonight, beside the balances it moved
+        paid_sentence(paid) for paid in tab.payments
+        if zone is not None and marked_tonight(paid, zone, tab.since) and not (phone and paid.marked_by_phone == phone)
+    ]
     shown = [
         Balances(_("Balances in %(currency)s") % {"currency": currency} if currency else _("Balances"),
                  [(name, signed_money(owed, currency)) for name, owed in rows])
@@ -68,6 +77,7 @@ def tab_context(tab: Tab, currencies: int | None = CURRENCIES_SHOWN, phone: str 
         "tab_owed": [(owed, owed_sentence(owed)) for owed in tab.owed if owed.currency in kept],
         "tab_exists": bool(tab.payments or tab.forgiven),
         "tab_mine": mine,
+        "tab_others": others,
         "tab_after": max((payment.pk for payment in tab.payments), default=0),  # the newest payment shown
         "tab_moves": money_moves(tab, phone, zone, tonight=True) if zone is not None else [],
     }
