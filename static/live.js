@@ -171,7 +171,7 @@
     var form = active.closest("form");
     return {
       kind: active.tagName + "." + active.className, action: form && form.getAttribute("action"),
-      name: active.getAttribute("name"), value: active.getAttribute("value"),
+      name: active.getAttribute("name"), value: active.getAttribute("value"), text: active.textContent.trim(),
       index: Array.prototype.indexOf.call(region.querySelectorAll(FOCUSABLE), active),
     };
   }
@@ -180,12 +180,14 @@
     if (!region || !place || (active && active !== document.body)) return; // (kept, or moved by a finger)
     var all = Array.prototype.slice.call(region.querySelectorAll(FOCUSABLE));
     var kind = all.filter(function (control) { return control.tagName + "." + control.className === place.kind; });
-    var same = kind.filter(function (control) {
+    var same = kind.filter(function (control) { // the same form's same button (a name's answers: by their words)
       var form = control.closest("form");
       return (form && form.getAttribute("action")) === place.action && control.getAttribute("name") === place.name &&
         control.getAttribute("value") === place.value;
     });
-    var found = same[0] || kind[0] || all[Math.min(place.index, all.length - 1)];
+    var named = function (control) { return control.textContent.trim() === place.text; };
+    var found = same.filter(named)[0] || kind.filter(named)[0] || same[0] || kind[0] ||
+      all[Math.min(place.index, all.length - 1)];
     if (found) found.focus({ preventScroll: true });
   }
   function tell(region) {

@@ -27,6 +27,18 @@ def test_another_phones_tap_leaves_the_focus_on_the_same_name_and_is_told(browse
     assert errors == []
 
 
+def test_another_phones_tap_leaves_the_focus_on_the_same_name_whose_answers_open_below_it(browser, live_server):
+    sitting = Sitting.start("fapfap", NAMES)
+    page = open_phone(browser)
+    page.goto(live_server.url + sitting.get_absolute_url())
+    stream_open(page)
+    page.locator("details.ask summary", has_text="Djibo").focus()
+    sitting.record_hand(1, 0, {"multiplier": "1"})  # from another phone
+    wait_for_push(page, 1)
+    expect(page.locator("#who-won .hand")).to_have_text("Hand 2")
+    expect(page.locator("details.ask summary", has_text="Djibo")).to_be_focused()
+
+
 def test_a_keyboard_tap_puts_the_focus_on_its_answer(browser, live_server):
     sitting = Sitting.start("agram", NAMES)
     page = open_phone(browser)
