@@ -100,9 +100,9 @@ def erase_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Http
     player = group.find_player(player_id)
     if player is None:
         return message_response(request, NOT_IN_GROUP, 404)
-    context = {"group": group, "name": group_name(group), "player": player, "on_tab": on_tab(group, player.pk)}
+    context = {"group": group, "name": group_name(group), "player": player}
     if request.method != "POST":
-        return render(request, "matches/group_erase.html", context)
+        return render(request, "matches/group_erase.html", {**context, "on_tab": on_tab(group, player.pk)})
     if request.POST.get("confirm") != "erase":
         notice = _("Nothing was erased: confirm with the button below.")
         return render(request, "matches/group_erase.html", {**context, "notice": notice}, status=400)
@@ -119,5 +119,5 @@ def erase_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Http
 
 
 def on_tab(group: Group, player_id: int) -> list[str]:
-    """What the tab says `player_id` owes or is owed, a sentence per currency (asked before an erasure)."""
+    """The tab's open payments from or to `player_id`, worded (shown before an erasure is confirmed)."""
     return [owed_sentence(owed) for owed in read_tab(group).owed if player_id in (owed.payer, owed.payee)]
