@@ -122,6 +122,12 @@ def test_security_headers_on_every_page(client, sitting, path):
     assert response["X-Frame-Options"] == "DENY"
 
 
+def test_a_request_for_a_host_not_served_gets_the_security_headers_too(client):
+    response = client.get("/", HTTP_HOST="elsewhere.example")
+    assert response.status_code == 400 and response["X-Frame-Options"] == "DENY"
+    assert response["Referrer-Policy"] == "same-origin" and "default-src 'self'" in response["Content-Security-Policy"]
+
+
 def test_media_come_from_the_app_or_a_data_url_only(client):
     """NoSleep.js's tiny keep-awake video is a data: URL (static/vendor/nosleep)."""
     assert "media-src 'self' data:;" in client.get("/")["Content-Security-Policy"] + ";"
