@@ -175,9 +175,12 @@
       index: Array.prototype.indexOf.call(region.querySelectorAll(FOCUSABLE), active),
     };
   }
-  function focusPlace(region, place) {
+  function focusFree(mine) { // nowhere (the swap took it away), or on `mine`; else kept, or moved by a finger
     var active = document.activeElement;
-    if (!region || !place || (active && active !== document.body)) return; // (kept, or moved by a finger)
+    return !active || active === document.body || active === mine;
+  }
+  function focusPlace(region, place) {
+    if (!region || !place || !focusFree()) return;
     var all = Array.prototype.slice.call(region.querySelectorAll(FOCUSABLE));
     var kind = all.filter(function (control) { return control.tagName + "." + control.className === place.kind; });
     var same = kind.filter(function (control) { // the same form's same button (a name's answers: by their words)
@@ -192,9 +195,10 @@
   }
   function tell(region) {
     var told = document.getElementById("told");
-    var said = region && region.querySelectorAll("[data-fingerprint] span");
-    if (!told || !said || !said.length) return;
-    told.textContent = Array.prototype.slice.call(said, 0, 2).map(function (part) { return part.textContent; }).join("");
+    var parts = region && region.querySelectorAll("[data-fingerprint] span");
+    if (!told || !parts || !parts.length) return;
+    var words = Array.prototype.slice.call(parts, 0, 2).map(function (part) { return part.textContent; });
+    told.textContent = words.join(""); // the hands played and who won the last, not the change's number
   }
   var swapping = null; // the table htmx is swapping in: a poll's (another phone's change) or this phone's answer
   document.addEventListener("htmx:beforeSwap", function (event) {
@@ -207,8 +211,7 @@
     swapping = null;
     if (!swapped || !region) return;
     if (swapped.polled) tell(region);
-    var active = document.activeElement;
-    if (active && active !== document.body) return; // (kept, or put elsewhere by a finger)
+    if (!focusFree()) return;
     if (swapped.polled || !notice) { focusPlace(region, swapped.place); return; }
     notice.setAttribute("tabindex", "-1"); // (the tapped button was disabled while its answer came: no place)
     notice.focus({ preventScroll: true });
@@ -310,8 +313,7 @@
       }
       // Back where the swap took it from (htmx may have focused the new box already), unless a finger put it
       // elsewhere meanwhile; after the value: setting it moves the caret to the end
-      var active = document.activeElement, free = !active || active === document.body || active === field;
-      if (kept.focus && kept.focus.key === key && free) {
+      if (kept.focus && kept.focus.key === key && focusFree(field)) {
         field.focus({ preventScroll: true });
         field.setSelectionRange(kept.focus.start, kept.focus.end);
       }
