@@ -115,10 +115,11 @@ def _is_accent(char: str) -> bool:
 
 
 def name_key(name: str) -> str:
-    """The cleaned name case-folded, accents (NFKD), characters shown as nothing and extra spaces dropped: one
-    key per player."""
+    """The cleaned name case-folded, accents (NFKD) and characters shown as nothing dropped, punctuation read as
+    a space ("Mbarga." is Mbarga, "Jean-Pierre" Jean Pierre), extra spaces dropped: one key per player."""
     decomposed = unicodedata.normalize("NFKD", clean_name(name).casefold())
-    return " ".join("".join(char for char in decomposed if not _is_accent(char) and not is_ignorable(char)).split())
+    kept = (" " if unicodedata.category(char)[0] == "P" else char for char in decomposed)
+    return " ".join("".join(char for char in kept if not _is_accent(char) and not is_ignorable(char)).split())
 
 
 def same_name(a: str, b: str) -> bool:

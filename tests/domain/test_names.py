@@ -88,6 +88,10 @@ SAME = [
     ("Ai\u200bcha", "Aicha"),
     ("Chloe\u200d", "Chloé"),  # a joiner, which a name keeps for emoji, shows as nothing
     ("Ai\u00adcha", "Aicha"),  # a soft hyphen
+    ("Mbarga.", "Mbarga"),  # punctuation reads as a space
+    ("Jean-Pierre", "jean pierre"),
+    ("M. Diallo", "M Diallo"),
+    ("«Ngono»", "Ngono"),
 ]
 DIFFERENT = [
     ("Aicha", "Aisha"),
@@ -95,6 +99,8 @@ DIFFERENT = [
     ("Ana", "Anna"),
     ("राम", "रम"),  # a Devanagari vowel sign is part of the letters, not an accent
     ("Ali 1", "Ali 2"),
+    ("Jean-Pierre", "JeanPierre"),  # as a space would
+    ("Ali +", "Ali"),  # a symbol is part of the name
 ]
 
 

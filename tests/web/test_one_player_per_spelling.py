@@ -1,4 +1,4 @@
-"""Names that differ only by case, accents or spacing name one player, on every path a name enters the
+"""Names that differ only by case, accents, spacing or punctuation name one player, on every path a name enters the
 app: the refusal says so and names the existing player (one name rule: domain/names.name_key)."""
 
 import json
@@ -12,7 +12,7 @@ from matches.services.archive import export_group
 from tests.pages import start_data, upload, words
 
 pytestmark = [pytest.mark.django_db, pytest.mark.engine]
-SPELLINGS = ["Aicha", "AÏCHA", "  aïcha ", "Ai\u0308cha", "A\u00efcha\u200b"]  # the last two: NFD, a hidden space
+SPELLINGS = ["Aicha", "AÏCHA", "  aïcha ", "Ai\u0308cha", "A\u00efcha\u200b", "Aïcha."]  # NFD, a hidden space, a full stop
 
 
 @pytest.fixture
