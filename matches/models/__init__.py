@@ -13,7 +13,7 @@ from matches.models.options import (
     default_match_end,
 )
 from matches.models.payments import Forgiveness, Payment
-from matches.models.players import ANYONE, Player, Recorder
+from matches.models.players import ANYONE, Player, PlayerChange, Recorder
 from matches.models.seats import Seat
 from matches.models.sittings import Sitting
 from matches.models.table import HANDS_ON_TABLE, ChartPoint, Table
@@ -39,6 +39,7 @@ __all__ = [
     "HandStatus",
     "Payment",
     "Player",
+    "PlayerChange",
     "Recorded",
     "Receipt",
     "Recorder",

@@ -25,6 +25,7 @@ from matches.domain.names import (
 from matches.models import announce
 from matches.models.options import sitting_options
 from matches.models.payments import TabVerbs
+from matches.models.players import PlayerChange
 from matches.models.sittings import Player, Sitting, new_token
 from matches.models import quick_reads
 from matches.models.tokens import LinkedQuerySet, reachable
@@ -95,47 +96,55 @@ class Group(TabVerbs, models.Model):
                 group._new_player(player)
         return group
 
-    def add_player(self, name: str) -> Player:
-        """A newcomer joins, or a removed namesake comes back. BadInput: empty, over 40 characters, or taken."""
+    def add_player(self, name: str, by: str = "") -> Player:
+        """A newcomer joins, or a removed namesake comes back. BadInput: empty, over 40 characters, or taken.
+        `by`: the phone's id, kept in the receipt of each change to a player (PlayerChange)."""
         with transaction.atomic():
             group = self._lock()
-            player = group._new_player(name)
+            player = group._new_player(name, by)
             group._touch()
         self._adopt(group)
         return player
 
-    def rename_player(self, player_id: int, name: str) -> Player:
+    def rename_player(self, player_id: int, name: str, by: str = "") -> Player:
         """Rename a member everywhere, history included. BadInput as add_player; Conflict if not here or erased."""
         with transaction.atomic():
             group = self._lock()
             player = group._member(player_id)
-            player.name = group._checked_name(name, keep=player)
+            before, player.name = player.name, group._checked_name(name, keep=player)
+            if player.name == before:
+                return player
             player.save(update_fields=["name"])
+            renamed = PlayerChange.Verb.RENAMED
+            PlayerChange.objects.create(player=player, verb=renamed, before=before, after=player.name, by_phone=by)
             group._touch()
             _shown_again(player)
         self._adopt(group)
         return player
 
-    def remove_player(self, player_id: int) -> Player:
+    def remove_player(self, player_id: int, by: str = "") -> Player:
         """Take a player off the group's list of people to seat; their matches and figures stay."""
         with transaction.atomic():
             group = self._lock()
             player = group._member(player_id)
             player.left = True
             player.save(update_fields=["left"])
+            PlayerChange.objects.create(player=player, verb=PlayerChange.Verb.REMOVED, by_phone=by)
             group._touch()
         self._adopt(group)
         return player
 
-    def erase_player(self, player_id: int, erased_name: str = ERASED_NAME) -> Player:
+    def erase_player(self, player_id: int, erased_name: str = ERASED_NAME, by: str = "") -> Player:
         """Replace a player's name everywhere by `erased_name` % {"n": N} and remove them; their scores stay
-        so that the others' figures remain true."""
+        so that the others' figures remain true. Their receipts keep no name of theirs."""
         with transaction.atomic():
             group = self._lock()
             player = group._member(player_id)
             erased = group.players.filter(erased=True).count() + 1
             player.name, player.left, player.erased = erased_name % {"n": erased}, True, True
             player.save(update_fields=["name", "left", "erased"])
+            player.changes.update(before="", after="")
+            PlayerChange.objects.create(player=player, verb=PlayerChange.Verb.ERASED, by_phone=by)
             group._touch()
             _shown_again(player)
         self._adopt(group)
@@ -303,12 +312,13 @@ class Group(TabVerbs, models.Model):
                 raise BadInput("name_former", name=other.name)
         return name
 
-    def _new_player(self, raw: str) -> Player:
+    def _new_player(self, raw: str, by: str = "") -> Player:
         name = self._checked_name(raw)
         returning = same_as(name, self.players.former(), _name_of)
         if returning is not None:
             returning.left = False
             returning.save(update_fields=["left"])
+            PlayerChange.objects.create(player=returning, verb=PlayerChange.Verb.BACK, by_phone=by)
             return returning
         if self.players.count() >= GROUP_PLAYERS:  # the row of each who left or was erased stays
             raise Conflict("group_players_full", max=GROUP_PLAYERS)

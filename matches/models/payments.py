@@ -15,11 +15,11 @@ from django.utils import timezone
 
 from matches.domain.errors import BadInput, Conflict, TableError
 from matches.models.options import STAKE_LABEL_MAX_LENGTH
+from matches.models.players import PHONE_MAX_LENGTH
 from matches.models.receipts import KEY_MAX_LENGTH, keyed
 from matches.models.zones import night_of
 
 LARGEST_PAYMENT = 10**15  # smallest units (matches.domain.money): more than any tab a group at its limits runs up
-PHONE_MAX_LENGTH = 12
 
 
 class Payment(models.Model):

@@ -3,8 +3,11 @@
 from dataclasses import dataclass
 
 from django.db import models
+from django.utils import timezone
 
 from matches.domain.names import NAME_MAX_LENGTH
+
+PHONE_MAX_LENGTH = 12
 
 
 class PlayerQuerySet(models.QuerySet):
@@ -36,6 +39,30 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class PlayerChange(models.Model):
+    """A receipt of a change to a group's player: renamed (`before`, `after`), taken off its list, back on it,
+    or erased; which phone, when. An erasure blanks the names of the player's earlier receipts too."""
+
+    class Verb(models.TextChoices):
+        RENAMED = "renamed"
+        REMOVED = "removed"
+        BACK = "back"
+        ERASED = "erased"
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="changes")
+    verb = models.CharField(max_length=8, choices=Verb.choices)
+    before = models.CharField(max_length=NAME_MAX_LENGTH, blank=True)
+    after = models.CharField(max_length=NAME_MAX_LENGTH, blank=True)
+    by_phone = models.CharField(max_length=PHONE_MAX_LENGTH, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.verb}"
 
 
 @dataclass(frozen=True)

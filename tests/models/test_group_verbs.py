@@ -8,7 +8,7 @@ import pytest
 
 from matches.domain.errors import BadInput, Conflict
 from matches.domain.rules import MatchEnd, MatchEndKind
-from matches.models import Group, Player, Sitting
+from matches.models import Group, Player, PlayerChange, Sitting
 
 from tests.conftest import WORKED
 from tests.groups import friday_group  # noqa: F401 - the fixture `group`
@@ -106,6 +106,21 @@ def test_erase_replaces_the_name_everywhere_and_the_scores_stay(group):
         group.erase_player(djibo)
     second = group.erase_player(ids(group)["Chaibou"])
     assert second.name == "Erased player 2"
+
+
+def test_each_change_to_a_player_keeps_a_receipt_and_an_erasure_keeps_no_name_of_theirs(group):
+    djibo = ids(group)["Djibo"]
+    group.rename_player(djibo, "Djibo", by="ph1")  # the same name: no change, no receipt
+    group.rename_player(djibo, "Djibo Hama", by="ph1")
+    group.remove_player(djibo, by="ph2")
+    group.add_player("djibo hama", by="ph3")  # back
+    kept = [(c.verb, c.before, c.after, c.by_phone) for c in PlayerChange.objects.filter(player_id=djibo)]
+    assert kept == [("renamed", "Djibo", "Djibo Hama", "ph1"), ("removed", "", "", "ph2"), ("back", "", "", "ph3")]
+    group.erase_player(djibo, by="ph4")
+    kept = [(c.verb, c.before, c.after, c.by_phone) for c in PlayerChange.objects.filter(player_id=djibo)]
+    assert kept == [
+        ("renamed", "", "", "ph1"), ("removed", "", "", "ph2"), ("back", "", "", "ph3"), ("erased", "", "", "ph4"),
+    ]
 
 
 def test_nobody_takes_the_name_an_erased_player_keeps(group):

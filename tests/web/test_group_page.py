@@ -4,6 +4,7 @@ added, a player renamed, taken off the group while their matches stay, brought b
 question); its read-only watch twin; a new group from the home page; the header link from a match to
 its group; every group screen in French. A bad change answers 4xx with its reason and changes nothing."""
 
+import html
 import re
 
 import pytest
@@ -201,6 +202,20 @@ def test_the_player_page_renames_removes_brings_back_and_erases(client, group):
     table = client.get(sitting.get_absolute_url()).content.decode()
     assert "Erased player 1" in table and "Djibo" not in table
     assert [s.total for s in sitting.table().seats] == [0, 1]
+
+
+def test_the_player_page_lists_each_change_with_when_and_which_phone(client, group):
+    djibo = ids(group)["Djibo"]
+    client.post(g(group, f"players/{djibo}/rename/"), {"name": "Djibo"})  # the same name: nothing to list
+    client.post(g(group, f"players/{djibo}/rename/"), {"name": "Djibo Hama"})
+    group.remove_player(djibo, by="another")
+    page = shown(client.get(g(group, f"players/{djibo}/")).content.decode())
+    changes = [html.unescape(c) for c in re.findall(r"<li>(.*?)</li>", page.split("Changes to this player")[1])]
+    assert len(changes) == 2
+    assert changes[0].startswith("Taken off the group's list") and changes[0].endswith("on another phone.")
+    assert changes[1].startswith("Renamed from Djibo to Djibo Hama, ") and changes[1].endswith("on this phone.")
+    french = shown(client.get(g(group, f"players/{djibo}/"), **FR).content.decode())
+    assert "Renommé de Djibo en Djibo Hama le " in french and "sur ce téléphone." in french
 
 
 def test_erasing_a_player_who_owes_says_what_stays_on_the_tab_first(client, group):

@@ -111,3 +111,8 @@ def wiped_words(forgiven: Forgiveness, before: Forgiveness | None, names: dict[i
         for player in by_name(list(owed), lambda player: names.get(player, "")):
             parts.append(f"{shared(names.get(player, ''))} {money_text(owed[player], currency, signed=True)}")
     return ", ".join(parts)
+
+
+def whose(by: str, phone: str | None) -> str:
+    """ "this phone" or "another phone" (a phone's id means nothing to a player; the admin keeps it)."""
+    return _("this phone") if phone and by == phone else _("another phone")

@@ -15,7 +15,8 @@ from matches.web.bidi import bdi, sentence
 from matches.web.forms import typed_text
 from matches.web.presenters.tab import owed_sentence
 from matches.web.refusals import REFUSALS, refusal_text
-from matches.web.views.common import HtmxHttpRequest, action, reached
+from matches.web.presenters.player_changes import change_words
+from matches.web.views.common import HtmxHttpRequest, action, known_phone, phone_id, reached
 from matches.web.views.errors import message_response
 from matches.web.views.groups import after_change, group_name, group_page
 
@@ -28,7 +29,7 @@ def add_player(request: HtmxHttpRequest, group: Group) -> HttpResponse:
     """A newcomer joins the group (a former player of the same name comes back)."""
     typed = request.POST.get("name", "")
     try:
-        player = group.add_player(typed_text(request.POST, "name"))
+        player = group.add_player(typed_text(request.POST, "name"), by=phone_id(request))
     except TableError as refusal:
         return group_page(request, group, refusal_text(refusal), refusal.status, region="members", typed=typed)
     return after_change(
@@ -48,6 +49,7 @@ def player_page(
         "player": player,
         "typed": player.name if typed is None else typed,
         "notice": notice,
+        "changes": change_words(player, group.zone, known_phone(request)),
     }
     return render(request, "matches/group_player.html", context, status=status)
 
@@ -66,7 +68,7 @@ def rename_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Htt
     if before is None:
         return message_response(request, NOT_IN_GROUP, 404)
     try:
-        player = group.rename_player(player_id, typed_text(request.POST, "name"))
+        player = group.rename_player(player_id, typed_text(request.POST, "name"), by=phone_id(request))
     except TableError as refusal:
         return player_page(request, group, player_id, refusal_text(refusal), refusal.status, typed=typed)
     if player.name == before.name:
@@ -82,7 +84,7 @@ def rename_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Htt
 def remove_player(request: HtmxHttpRequest, group: Group, player_id: int) -> HttpResponse:
     if group.find_player(player_id) is None:
         return message_response(request, NOT_IN_GROUP, 404)
-    player = group.remove_player(player_id)
+    player = group.remove_player(player_id, by=phone_id(request))
     return after_change(
         request,
         group,
@@ -107,7 +109,7 @@ def erase_player(request: HtmxHttpRequest, group: Group, player_id: int) -> Http
         notice = _("Nothing was erased: confirm with the button below.")
         return render(request, "matches/group_erase.html", {**context, "notice": notice}, status=400)
     old = player.name
-    erased = group.erase_player(player_id, erased_name=_("Erased player %(n)d"))
+    erased = group.erase_player(player_id, erased_name=_("Erased player %(n)d"), by=phone_id(request))
     return after_change(
         request,
         group,

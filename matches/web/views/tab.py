@@ -18,7 +18,7 @@ from matches.services.tab import owed_now, read_tab
 from matches.web.bidi import sentence
 from matches.web.amounts import AmountRefused, PaidForm, read_amount
 from matches.web.one_value import TwoValues, is_digits, posted_once
-from matches.web.presenters.tab import money_moves, paid_sentence, payment_words, tab_context, wiped_words, yours_tonight
+from matches.web.presenters.tab import money_moves, paid_sentence, payment_words, tab_context, whose, wiped_words, yours_tonight
 from matches.web.refusals import refusal_text
 from matches.web.views.common import HtmxHttpRequest, action, known_phone, phone_id, reached
 from matches.web.views.figures import nights
@@ -71,11 +71,6 @@ def mark_paid(request: HtmxHttpRequest, group: Group) -> HttpResponse:
         beside = {"payer": payer, "payee": payee, "currency": currency, "message": str(refusal), "typed": typed}
         return said(request, group, "", 400, paid_refused=beside)
     return said(request, group, marked(paid))
-
-
-def whose(by: str, phone: str | None) -> str:
-    """ "this phone" or "another phone" (a phone's id means nothing to a player; the admin keeps it)."""
-    return _("this phone") if phone and by == phone else _("another phone")
 
 
 def marked(paid: Payment) -> str:
