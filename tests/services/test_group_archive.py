@@ -247,3 +247,20 @@ def test_the_receipts_of_a_matchs_changes_go_through_the_archive_and_an_archive_
     del data["sittings"][0]["receipts"]  # an archive from before receipts were kept
     older = import_group(json.loads(dumps(data)))
     assert not older.sittings.get().receipts.exists()
+
+
+def test_a_players_receipts_go_through_the_archive_an_erased_ones_without_names():
+    group = Group.create("Jeudi", ["Awa", "Bintou", "Chloé"])
+    awa, bintou = (group.players.get(name=name).pk for name in ("Awa", "Bintou"))
+    group.rename_player(awa, "Awa Diop", by="ph1")
+    group.remove_player(awa, by="ph2")
+    group.rename_player(bintou, "Bintou K", by="ph1")
+    data = export_group(group)
+    assert [c["verb"] for c in data["players"][0]["changes"]] == ["renamed", "removed"]
+    copy = import_group(json.loads(dumps(data)))
+    assert export_group(copy)["players"] == data["players"]
+    data["players"][1]["erased"] = data["players"][1]["left"] = True  # edited: an erased player's names
+    erased = import_group(json.loads(dumps(data)))
+    assert [(c.before, c.after) for c in erased.players.get(erased=True).changes.all()] == [("", "")]
+    del data["players"][0]["changes"]  # an archive from before these receipts
+    assert not import_group(json.loads(dumps(data))).players.get(name="Awa Diop").changes.exists()

@@ -10,7 +10,9 @@ Format "last-trick-group", version 1 (indexes are 0-based positions in the file'
       "format": "last-trick-group", "version": 1,
       "name": "Thursday club", "created_at": "2025-05-01T19:15:00.123456+00:00", "changed_at": "...",
       "time_zone": "Africa/Lome",                                 # "": the server's; may be left out
-      "players": [{"name": "Aïcha", "left": false, "erased": false}, ...],      # in the order they joined
+      "players": [{"name": "Aïcha", "left": false, "erased": false,             # in the order they joined
+                   "changes": [{"verb": "renamed", "before": "Aicha", "after": "Aïcha",  # may be left out;
+                                "by_phone": "k3Xa", "at": "..."}, ...]}, ...],    # oldest first
       "sittings": [                                                             # oldest first
         {"game": "cat-te", "end_kind": "hands", "end_target": 12,
          "starting_chips": 20, "stake_amount": null, "stake_label": "",

@@ -1,5 +1,5 @@
 """An archive's changes of who plays mid-match (each seat's first and last hands, the changes' log),
-and the receipts of a match's changes."""
+the receipts of a match's changes and of a group's player's."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from matches.domain import rules, seating
 from matches.domain.capacity import MATCH_HANDS
-from matches.models import Receipt, TableChange
+from matches.models import PlayerChange, Receipt, TableChange
 from matches.services.archive.fields import (
     PHONE_MAX_LENGTH,
     ArchiveError,
@@ -121,3 +121,28 @@ def _listed(entry: dict, key: str, where: str, fields: tuple[str, ...]):
         item = read_object(item, at)
         check_fields(item, at, fields)
         yield at, item
+
+
+PLAYER_CHANGE_FIELDS = ("verb", "before", "after", "by_phone", "at")
+
+
+def read_player_changes(entry: dict, where: str, erased: bool) -> list[dict]:
+    """A player's receipts (optional: an archive from before them has none), oldest first; an erased
+    player's keep no name (as Group.erase_player leaves them)."""
+    if "changes" not in entry:
+        return []
+    changes = []
+    for number, change in enumerate(read_list(entry, "changes", f"{where}.changes")):
+        at = f"{where}.changes[{number}]"
+        change = read_object(change, at)
+        check_fields(change, at, PLAYER_CHANGE_FIELDS)
+        names = {key: read_text(change, key, f"{at}.{key}", NAME_LENGTH) for key in ("before", "after")}
+        changes.append(
+            {
+                "verb": read_choice(change, "verb", f"{at}.verb", list(PlayerChange.Verb.values)),
+                **({"before": "", "after": ""} if erased else names),
+                "by_phone": read_text(change, "by_phone", f"{at}.by_phone", PHONE_MAX_LENGTH),
+                "at": read_moment(change, "at", f"{at}.at"),
+            }
+        )
+    return changes

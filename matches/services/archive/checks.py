@@ -47,7 +47,7 @@ from matches.services.archive.fields import (
 )
 from matches.services.archive.payments import TAB_FIELDS, checked_tab
 from matches.services.archive.reading import check_values
-from matches.services.archive.changes import check_counts, read_changes, read_receipts, read_stays
+from matches.services.archive.changes import check_counts, read_changes, read_player_changes, read_receipts, read_stays
 from matches.services.archive.hands import HandEntry, abandoned_error, check_dealers, check_replay, read_hand
 from matches.services.wording import rule_message
 
@@ -57,6 +57,7 @@ class PlayerEntry:
     name: str
     left: bool
     erased: bool
+    changes: list[dict]
 
 
 @dataclass
@@ -142,7 +143,7 @@ def _too_many_hands() -> None:
 
 def _player(entry: object, where: str) -> PlayerEntry:
     entry = read_object(entry, where)
-    check_fields(entry, where, PLAYER_FIELDS)
+    check_fields(entry, where, PLAYER_FIELDS, optional=("changes",))
     name = read_text(entry, "name", f"{where}.name", NAME_MAX_LENGTH)
     refusal = name_refusal(name)
     if refusal is not None and refusal.code != "name_mixed_scripts":  # (too long: read_text said so)
@@ -154,7 +155,8 @@ def _player(entry: object, where: str) -> PlayerEntry:
         )
     if name != clean_name(name):
         fail_unclean(f"{where}.name", name)
-    player = PlayerEntry(name, read_flag(entry, "left", f"{where}.left"), read_flag(entry, "erased", f"{where}.erased"))
+    left, erased = read_flag(entry, "left", f"{where}.left"), read_flag(entry, "erased", f"{where}.erased")
+    player = PlayerEntry(name, left, erased, read_player_changes(entry, where, erased))
     if player.erased and not player.left:
         raise ArchiveError(
             _("%(where)s is erased but not left: an erased player is off the list too (left: true).") % {"where": where}

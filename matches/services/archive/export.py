@@ -6,7 +6,7 @@ import datetime
 import json
 from collections.abc import Mapping
 
-from matches.models import Group, Hand, Receipt, Seat, Sitting, TableChange
+from matches.models import Group, Hand, PlayerChange, Receipt, Seat, Sitting, TableChange
 from matches.models.snapshot import read_snapshot
 from matches.services.archive.fields import FORMAT, MONEY, SMALLEST, VERSION, ZONE, ArchiveError
 from matches.services.archive.payments import TAB_FIELDS, exported_tab
@@ -29,6 +29,12 @@ def export_group(group: Group) -> dict:
         receipts: dict[int, list[dict]] = {}
         for receipt in Receipt.objects.filter(sitting__group=group).order_by("sitting_id", "pk").iterator(2000):
             receipts.setdefault(receipt.sitting_id, []).append(_receipt_entry(receipt))
+        kept: dict[int, list[dict]] = {}
+        for said in PlayerChange.objects.filter(player__group=group).order_by("at", "pk"):
+            kept.setdefault(said.player_id, []).append(
+                {"verb": said.verb, "before": said.before, "after": said.after, "by_phone": said.by_phone,
+                 "at": _moment(said.at)}
+            )
         changes: dict[int, list[dict]] = {}
         for change in TableChange.objects.filter(sitting__group=group).order_by("sitting_id", "before", "pk"):
             changes.setdefault(change.sitting_id, []).append(_change_entry(change, positions))
@@ -40,7 +46,10 @@ def export_group(group: Group) -> dict:
             "changed_at": _moment(group.changed_at),
             ZONE: group.time_zone,
             MONEY: SMALLEST,
-            "players": [{"name": p.name, "left": p.left, "erased": p.erased} for p in players],
+            "players": [
+                {"name": p.name, "left": p.left, "erased": p.erased, **_changes(kept, p.pk)}
+                for p in players
+            ],
             "sittings": [
                 _sitting_entry(
                     sitting, seats[sitting.pk], hands[sitting.pk], index, numbers, changes.get(sitting.pk),
@@ -175,3 +184,8 @@ def _lines(items: list, write) -> str:
 
 def _compact(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _changes(kept: dict[int, list[dict]], player: int) -> dict:
+    """A player's receipts, when there are any (an archive without them imports as one from before them)."""
+    return {"changes": kept[player]} if player in kept else {}

@@ -6,7 +6,7 @@ from django.db import connection, transaction
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
-from matches.models import Group, Hand, Player, Receipt, Seat, Sitting, TableChange
+from matches.models import Group, Hand, Player, PlayerChange, Receipt, Seat, Sitting, TableChange
 from matches.services.archive.checks import checked_archive
 from matches.services.archive.fields import ZONE, read_zone
 from matches.services.archive.payments import checked_tab, imported_tab
@@ -38,6 +38,8 @@ def import_group(data: object, known: QuerySet[Group] | None = None) -> Group:
             name=name, created_at=created_at, changed_at=timezone.now(), time_zone=zone, hands=hands
         )
         made = _inserted([Player(name=p.name, group=group, left=p.left, erased=p.erased) for p in players])
+        receipts = (PlayerChange(player=row, **change) for row, p in zip(made, players) for change in p.changes)
+        PlayerChange.objects.bulk_create(receipts)
         rows = _inserted([Sitting(group=group, **s.fields) for s in sittings])
         seats = _inserted(
             [
