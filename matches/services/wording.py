@@ -127,6 +127,10 @@ REFUSALS: dict[str, object] = {
     "name_former": gettext_lazy(
         "%(name)s played in this group before: bring them back from the former players, or choose another name."
     ),
+    "name_was_other": gettext_lazy(
+        "%(other)s was %(name)s’s name in this group, before a rename: choose another name, so that nobody "
+        "takes another player’s place in the history or on the tab."
+    ),
     "listed_twice": gettext_lazy("%(name)s is on the list twice: type each player once."),
     "group_name_too_long": gettext_lazy("Keep the group's name to %(max)d characters."),
     "not_in_group": gettext_lazy("That player is not in this group."),

@@ -123,6 +123,18 @@ def test_each_change_to_a_player_keeps_a_receipt_and_an_erasure_keeps_no_name_of
     ]
 
 
+def test_nobody_takes_a_name_another_player_had_before_a_rename_so_no_two_swap_places(group):
+    aicha, djibo = ids(group)["Aïcha"], ids(group)["Djibo"]
+    group.rename_player(djibo, "Tmp")
+    with refused(BadInput, "<bdi>Djibo</bdi> was <bdi>Tmp</bdi>’s name in this group, before a rename"):
+        group.rename_player(aicha, "djibo.")
+    with refused(BadInput, "<bdi>Djibo</bdi> was <bdi>Tmp</bdi>’s name in this group"):
+        group.add_player("Djibo")
+    assert group.rename_player(djibo, "Djibo").name == "Djibo"  # their own name back
+    group.erase_player(djibo)
+    assert group.add_player("Djibo").name == "Djibo"  # an erased player's names are free
+
+
 def test_nobody_takes_the_name_an_erased_player_keeps(group):
     group.erase_player(ids(group)["Djibo"])
     for verb in (group.add_player, lambda name: group.rename_player(ids(group)["Aïcha"], name)):
