@@ -310,8 +310,8 @@ class Group(TabVerbs, models.Model):
                 raise BadInput("name_taken", name=other.name)
             if keep is not None:  # a newcomer of a former player's name is that player, back (_new_player)
                 raise BadInput("name_former", name=other.name)
-        renamed = PlayerChange.objects.filter(player__group=self, verb=PlayerChange.Verb.RENAMED).select_related("player")
-        for change in renamed.exclude(player_id=getattr(keep, "pk", None)):
+        renamed = PlayerChange.objects.filter(player__group=self, verb=PlayerChange.Verb.RENAMED)
+        for change in renamed.exclude(player_id=getattr(keep, "pk", None)).select_related("player"):
             if same_name(change.before, name):  # (an erased player's receipts keep no name: theirs is free)
                 raise BadInput("name_was_other", other=change.before, name=change.player.name)
         return name
