@@ -39,7 +39,7 @@
   var sitting = location.pathname.match(/^\/[sw]\/[A-Za-z0-9_-]+\//);
   if (!section || !sitting) return;  // only a match table keeps taps
   var base = sitting[0];
-  var QUEUE = "lasttrick-queue:" + base, SEEN = "lasttrick-seen:" + base;
+  var QUEUE = "lasttrick-queue:" + base, SEEN = "lasttrick-seen:" + base, FLYING = "lasttrick-flying:" + base;
   // The page as the server sent it, before any script touched it: the shell of the copy kept offline.
   var shell = "<!doctype html>\n" + document.documentElement.outerHTML;
 
@@ -52,6 +52,17 @@
     }
   }
   var state = read();
+  // A tap on its way when the page went (reloaded, or the tab dropped by the phone): it waits with the
+  // others, as sent (the server may have it); its key makes a second copy count once.
+  try {
+    var flown = JSON.parse(localStorage.getItem(FLYING) || "null");
+    localStorage.removeItem(FLYING);
+    if (flown && !state.ops.some(function (op) { return sameChange(op, flown); })) {
+      flown.sent = true;
+      state.ops.push(flown);
+      save();
+    }
+  } catch (error) {}
   function save() {
     if (!state.ops.length && !state.refused.length) localStorage.removeItem(QUEUE);
     else localStorage.setItem(QUEUE, JSON.stringify(state));
@@ -336,11 +347,13 @@
       keep(op);
     } else {
       sent.set(form, op);
+      localStorage.setItem(FLYING, JSON.stringify(op));  // until it lands (afterRequest, or lost)
       var count = document.querySelector("#table .waiting-count");  // "every tap sent" no longer holds
       if (count) count.textContent = " · " + words.offlineSending;
     }
   }, true);
   function lost(event) {
+    localStorage.removeItem(FLYING);  // kept with the waiting taps below, if it is ours
     noAnswer = true;
     var op = sent.get(event.detail.elt);
     if (op) {
@@ -367,6 +380,7 @@
     schedule(RETRY_MS);
   }, true);
   document.addEventListener("htmx:afterRequest", function (event) {
+    if (ours(event.detail.elt)) localStorage.removeItem(FLYING);  // answered, or kept with the waiting taps
     if (event.detail.xhr && event.detail.xhr.status) {
       var wasOffline = noAnswer;
       answered();

@@ -289,6 +289,27 @@ def test_a_tap_the_server_could_not_save_for_a_moment_waits_on_the_table_and_is_
     assert [error for error in errors if "Failed to load resource" not in error] == []  # (chromium's own line)
 
 
+def test_a_tap_on_its_way_when_the_page_is_reloaded_is_sent_again_once_with_its_key(browser, live_server):
+    """The page may go (reloaded, or the phone drops the tab) before its tap reaches the server: the tap was
+    kept on the phone as it left, and the page opened again sends it again, once."""
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, service_workers="block", clock=True)
+    page.goto(f"{live_server.url}/s/{sitting.token}/")
+    held = []
+    page.route("**/tap/", lambda route: held.append(route))  # a slow network: it has not reached the server
+    page.get_by_role("button", name="Djibo").click()
+    until(page, lambda: held)
+    page.unroute("**/tap/")
+    sent = []
+    page.on("request", lambda request: sent.append(request.post_data) if request.url.endswith("/tap/") else None)
+    page.reload()
+    page.get_by_text("Hand 1 recorded: Djibo.").wait_for()
+    expect(page.locator(".waiting li")).to_have_count(0)
+    assert winners(sitting) == [(1, "Djibo")]
+    key = re.compile(r"(?:^|&)key=([0-9a-f]{24})(?:&|$)")
+    assert len(sent) == 1 and key.search(sent[0])[1] == key.search(held[0].request.post_data)[1]  # the same tap
+
+
 def test_a_tap_whose_answer_was_lost_is_sent_again_with_its_key_and_an_undo_meanwhile_stands(browser, live_server):
     """The server recorded the tap but the phone never heard; before the phone sends it again another
     phone undoes that hand: the copy brings nothing back and the phone says what happened."""
