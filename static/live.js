@@ -22,6 +22,7 @@
   // later, if at all): the phone says it is behind and opens the stream again, once a beat at most.
   var beatMs = 30000;
   var said = 0; // when the stream last said something (or was opened: it has a beat and a half to speak)
+  var spoken = false; // the stream open now said something: its first ping comes with the server's answer
   var reopened = 0;
   var hiddenAt = 0;
 
@@ -31,7 +32,10 @@
     return source && source.readyState === 1 && failures === 0 && Date.now() - said < 1.5 * beatMs;
   }
   function heard() { sure = Date.now(); sayBehind(); }
-  function streamSaid() { said = Date.now(); failures = 0; heard(); }
+  function streamSaid() { said = Date.now(); spoken = true; failures = 0; heard(); }
+  // Silent: quiet a beat and a half, or never through 10 s after opening. The poll asks meanwhile (the stream
+  // keeps trying): a phone never waits on a stream that passes no byte.
+  function silent() { return source && Date.now() - said >= (spoken ? 1.5 * beatMs : 2 * POLL_MS); }
   function waiting() {
     var now = Date.now();
     asking = asking.filter(function (config) { return now - config.heldPushes < ASKING_MS; });
@@ -43,6 +47,7 @@
     if (!region || !window.EventSource || source || !navigator.onLine) return;
     source = new EventSource(region.dataset.events + "?v=" + (region.dataset.version || ""));
     said = Date.now();
+    spoken = false;
     source.addEventListener("open", function () { // the server answers again: offline.js stops saying otherwise
       heard(); // (its first ping, sent with the answer, says the stream itself is through)
       document.dispatchEvent(new CustomEvent("lasttrick:answered"));
@@ -382,11 +387,11 @@
   });
 
   // --- the fallback: ask every 5 s (204 while nothing changed) where the stream cannot be had ---
-  function polling() { return !window.EventSource || failures >= GIVE_UP || !source; }
+  function polling() { return !window.EventSource || failures >= GIVE_UP || !source || silent(); }
   function poll() {
     var region = document.querySelector("[data-poll]");
     if (!region || !window.htmx || document.visibilityState !== "visible" || streaming()) return;
-    if (window.EventSource && live() && failures < GIVE_UP && source) return; // reconnecting: give it time
+    if (window.EventSource && live() && !polling()) return; // reconnecting: give it time
     if (busy(region)) return;
     window.htmx.trigger(region, "poll");
   }

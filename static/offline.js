@@ -379,8 +379,10 @@
     keep(op);
     schedule(RETRY_MS);
   }, true);
+  document.addEventListener("htmx:beforeOnLoad", function (event) {  // any answer, before it is swapped in
+    if (ours(event.detail.elt)) localStorage.removeItem(FLYING);  // (a 5xx's tap waits with the others, below)
+  }, true);
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (ours(event.detail.elt)) localStorage.removeItem(FLYING);  // answered, or kept with the waiting taps
     if (event.detail.xhr && event.detail.xhr.status) {
       var wasOffline = noAnswer;
       answered();

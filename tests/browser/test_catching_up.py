@@ -123,6 +123,20 @@ def test_a_phone_whose_open_stream_goes_silent_says_it_is_behind_then_catches_up
     shows_the_servers_table(page, sitting, "Main")
 
 
+def test_a_phone_whose_stream_never_passes_a_byte_catches_up_by_asking_meanwhile(browser, live_server):
+    """A stream held with no answer from the start (a carrier's proxy buffering it): 10 s after it opened the
+    phone asks for the table every 5 s while the stream keeps trying (it waited three silent beats: 137 s)."""
+    sitting = Sitting.start("agram", NAMES)
+    page = open_phone(browser, "360x640", clock=True, locale="fr-FR")
+    held = []
+    page.route("**/s/*/events/**", lambda route: held.append(route))
+    page.goto(live_server.url + sitting.get_absolute_url())
+    until(page, lambda: held)
+    other_phones_tap(sitting, 1)
+    page.clock.run_for(16_000)
+    shows_the_servers_table(page, sitting, "Main")
+
+
 def test_a_phone_whose_stream_is_refused_says_it_is_behind_then_catches_up(browser, live_server):
     """Online, but the server's stream cannot be had (a proxy in the way, the server restarting): the
     table says this phone is not up to date instead of showing an old score as current."""
