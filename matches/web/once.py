@@ -3,15 +3,21 @@
 the form carries a token made when it was shown; the first post claims it in the cache every worker
 shares (settings.CACHES["ratelimit"]: Redis, or counters in files) and keeps there the id of what it
 made; a second post of the same form waits for that id and answers with the same thing. A post without
-a token (an old page, a script) is simply made."""
+a token (an old page, a script) is simply made. With the shared cache away (Redis down), so is every post:
+the guard is off until it is back, and the form still makes its thing."""
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 import time
 
 from django.core.cache import caches
+
+from matches.web.views.errors import BACKING_SERVICE_ERRORS
+
+logger = logging.getLogger(__name__)
 
 FIELD = "once"  # the form's hidden field
 KEEP = 10 * 60  # seconds a token's answer is kept: far longer than a double tap
@@ -39,8 +45,13 @@ class Once:
         claims = getattr(self.request, "once_claims", set())
         if self.key is None or self.key in claims:
             return True
-        if not self.cache.add(self.key, MAKING, KEEP):
-            return False
+        try:
+            if not self.cache.add(self.key, MAKING, KEEP):
+                return False
+        except (*BACKING_SERVICE_ERRORS, OSError) as error:
+            logger.warning("a form's second post not looked for: %s", error)
+            self.key = None  # nothing kept nor dropped later either
+            return True
         if self.request is not None:
             self.request.once_claims = claims | {self.key}
         return True

@@ -14,11 +14,12 @@ from django.db import OperationalError, connection, transaction
 from psycopg_pool import PoolTimeout
 from django.test import RequestFactory, override_settings
 
-from matches.models import Hand, Sitting
+from matches.models import Group, Hand, Sitting
+from matches.services.archive import dumps, export_group
 from matches.web import once, outages
 from matches.web.views.errors import server_error
 from tests.conftest import WORKED, shown
-from tests.pages import HX, start_data
+from tests.pages import HX, start_data, upload
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.engine]  # the view runs outside a test's own transaction
 
@@ -168,16 +169,37 @@ def test_a_backing_service_error_outside_any_view_is_a_503_not_a_500():
         assert server_error(request).status_code == 500
 
 
-@override_settings(
-    CACHES={
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
-        "ratelimit": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:9/0"},
-    }
-)
+AWAY = {  # the shared cache's Redis: nothing listens there
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "ratelimit": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:9/0"},
+}
+
+
+@override_settings(CACHES=AWAY)
 def test_a_tap_goes_through_while_the_rate_limits_cache_is_away(client):
     sitting = Sitting.start("agram", WORKED)
     response = client.post(f"/s/{sitting.token}/tap/", {"number": 1, "winner": 1}, **HX)
     assert response.status_code == 200 and sitting.hands.count() == 1
+
+
+@override_settings(CACHES=AWAY)
+@pytest.mark.parametrize("form", ["start", "group-new", "group-start", "group-import"])
+def test_a_form_that_makes_something_makes_it_while_the_shared_cache_is_away(client, form):
+    """The guard against a form sent twice keeps its claims in the shared cache (Redis): with Redis away
+    the form makes its thing unguarded (it answered 503, "the server lost its database")."""
+    token = once.new_token()
+    group = Group.create("Friday", ["Ana", "Ben"])
+    path, data = {
+        "start": ("/start/agram/", start_data(["Ana", "Ben"], once=token)),
+        "group-new": ("/groups/new/", {"name": "Saturday", "players": "Ana\nBen", "once": token}),
+        "group-start": (f"/g/{group.token}/new/agram/", {"seat": [f"m{p.pk}" for p in group.members()],
+                                                          "action": "start", "end_kind": "open", "once": token}),
+        "group-import": ("/groups/import/", {**upload(dumps(export_group(group)).encode()), "second_copy": "1",
+                                             "once": token}),
+    }[form]
+    response = client.post(path, data)
+    assert response.status_code == 302, shown(response.content.decode())
+    assert Sitting.objects.count() + Group.objects.count() == 2
 
 
 class Locked(DropConnection):
