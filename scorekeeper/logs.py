@@ -23,6 +23,9 @@ from django.conf import settings
 # plain or percent-encoded (an address in a query string), one or more ("//s//<token>/" reaches the table
 # too). A label starts with "~": never matched again.
 LINK = re.compile(r"((?:/|%2F)+(?:s|w|g|gw)(?:/|%2F)+)([A-Za-z0-9_-]+)", re.IGNORECASE)
+# A token elsewhere in an address (a link mangled on its way: "/x/<token>/", "/<token>", "<token>.js"; a Host
+# header): any run of a token's 22 characters, whole, after a slash or a dot.
+LOOSE = re.compile(r"(?:(?<=[/.])|(?<=%2F))[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])", re.IGNORECASE)
 # A database's error quotes the statement it failed on, its values written in (PostgreSQL's "LINE 1: SELECT
 # ... WHERE "token" = 'Cw39...", cut anywhere, the caret under it, and its DETAIL, CONTEXT and QUERY lines): no
 # label fits a token cut short, so those lines go; the error's first line says what happened.
@@ -41,11 +44,11 @@ def hidden(text: str) -> str:
 
 
 def links_hidden(text: str) -> str:
-    return LINK.sub(lambda found: found[1] + label(found[2]), text)
+    return LOOSE.sub(lambda found: label(found[0]), LINK.sub(lambda found: found[1] + label(found[2]), text))
 
 
 def tells_secrets(text: str) -> bool:
-    return bool(LINK.search(text) or STATEMENT.search(text))
+    return bool(LINK.search(text) or LOOSE.search(text) or STATEMENT.search(text))
 
 
 class HideLinkTokens(logging.Filter):

@@ -55,6 +55,20 @@ def test_a_link_in_a_message_of_our_own_or_in_an_error_is_hidden_too(sitting, ca
     assert caplog.text.count(label(sitting.token)) == 4
 
 
+def test_a_token_elsewhere_in_an_address_or_a_host_is_hidden_too(sitting, caplog):
+    """A link mangled on its way (another first segment, none, a file's name) or a token in a Host header."""
+    token = sitting.token
+    phone = Client()
+    caplog.set_level(logging.WARNING)
+    for path in (f"/x/{token}/", f"/{token}", f"/static/{token}.js", f"/S/{token}/tap/"):
+        assert phone.get(path).status_code in (301, 400, 404, 405)
+    assert phone.get("/", HTTP_HOST=f"evil.{token}.com").status_code == 400
+    lines = told(caplog)
+    assert len(caplog.records) >= 4
+    assert not [line for line in lines if token in line or token.lower() in line]
+    assert f"/x/{label(token)}/" in caplog.text
+
+
 @pytest.mark.engine
 def test_a_database_error_quoting_its_statement_logs_no_part_of_a_token(sitting, caplog):
     """PostgreSQL quotes the failed statement with its values written in, cut anywhere ("LINE 1: ... WHERE
