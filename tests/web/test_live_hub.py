@@ -355,3 +355,28 @@ def test_a_feed_whose_server_stays_away_says_so_once_then_every_few_minutes_and_
         f"live updates: Redis still away after {feeds.STILL_AWAY_SECONDS} s (refused); reconnecting",
         f"live updates: Redis connection back after {feeds.STILL_AWAY_SECONDS + 60} s",
     ]
+
+
+def test_while_a_feeds_server_is_away_every_phone_hears_of_a_change_within_a_second(monkeypatch):
+    """Its messages lost, the sweep stands in for the feed: not every 15 s but every second, until it is back."""
+    swept = []
+
+    async def sweep(hub):
+        swept.append(hub.feed_away)
+
+    monkeypatch.setattr(feeds, "sweep", sweep)
+    monkeypatch.setattr(feeds, "AWAY_SWEEP_SECONDS", 0.01)  # (the phone's second, quicker here)
+
+    async def run():
+        hub = Hub()
+        outage = feeds.Outage("Redis", hub)
+        outage.lost(ConnectionRefusedError("refused"))
+        checks = asyncio.create_task(feeds.check_versions(hub, interval=15))
+        while len(swept) < 3:
+            await asyncio.sleep(0.01)
+        outage.back()
+        checks.cancel()
+        return hub.feed_away
+
+    assert asyncio.run(asyncio.wait_for(run(), 5)) is False
+    assert swept[:3] == [True, True, True]

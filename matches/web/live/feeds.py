@@ -4,7 +4,8 @@ PostgreSQL: LISTEN on one connection per process (models.announce NOTIFYs in eac
 Redis (CACHE_URL): SUBSCRIBE, the same. SQLite (one machine): read the versions of the sittings and
 groups changed in the last seconds, every LIVE_CHECK_SECONDS, one query each. Whatever the feed, every
 LIVE_SWEEP_SECONDS each process also reads the versions of all it shows, in case a message was lost (a
-Redis restart, a dropped connection) or a change wrote no time (a sitting deleted)."""
+Redis restart, a dropped connection) or a change wrote no time (a sitting deleted), and every
+AWAY_SWEEP_SECONDS while the feed's server is away."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from matches.web.live.sqlite_commits import commits_of
 logger = logging.getLogger(__name__)
 RECONNECT_SECONDS = 1.0
 STILL_AWAY_SECONDS = 300  # while a feed's server stays away, the log says so again this often
+AWAY_SWEEP_SECONDS = 1.0  # while it is away, the sweep is the feed: every phone hears of a change within a second
 # A change is looked for this long after its time: a tap's transaction may commit a little after the
 # time it wrote, and a check may come late on a busy machine.
 RECENT_SECONDS = 5.0
@@ -120,8 +122,12 @@ async def sweep(hub: Hub) -> None:
 
 
 async def check_versions(hub: Hub, interval: float) -> None:
+    last = time.monotonic()
     while True:
-        await asyncio.sleep(interval)
+        await asyncio.sleep(min(interval, AWAY_SWEEP_SECONDS))
+        if not hub.feed_away and time.monotonic() - last < interval:
+            continue
+        last = time.monotonic()
         try:
             await sweep(hub)
         except Exception as error:  # the database is away: try at the next interval
@@ -154,12 +160,15 @@ async def group_versions(group_ids) -> dict[int, tuple]:
 
 class Outage:
     """What the log says of a feed's connection: once when it is lost, again only every STILL_AWAY_SECONDS
-    while its server stays away (it tries again every second), and once when it is back."""
+    while its server stays away (it tries again every second), and once when it is back. Meanwhile `hub`'s
+    sweep stands in for the feed (check_versions)."""
 
-    def __init__(self, name: str) -> None:
-        self.name, self.since, self.said = name, 0.0, 0.0
+    def __init__(self, name: str, hub: Hub | None = None) -> None:
+        self.name, self.since, self.said, self.hub = name, 0.0, 0.0, hub
 
     def lost(self, error: Exception) -> None:
+        if self.hub is not None:
+            self.hub.feed_away = True
         now = time.monotonic()
         if not self.since:
             self.since = self.said = now
@@ -170,6 +179,8 @@ class Outage:
             logger.warning("live updates: %s still away after %d s (%s); reconnecting", self.name, away, error)
 
     def back(self) -> None:
+        if self.hub is not None:
+            self.hub.feed_away = False
         if self.since:
             logger.warning("live updates: %s connection back after %d s", self.name, time.monotonic() - self.since)
             self.since = 0.0
@@ -178,7 +189,7 @@ class Outage:
 async def listen_postgres(hub: Hub) -> None:
     import psycopg
 
-    outage = Outage("PostgreSQL")
+    outage = Outage("PostgreSQL", hub)
     while True:
         held = None
         try:
@@ -198,7 +209,7 @@ async def listen_redis(hub: Hub) -> None:
     import redis
     import redis.asyncio
 
-    outage = Outage("Redis")
+    outage = Outage("Redis", hub)
     while True:
         held = None
         try:

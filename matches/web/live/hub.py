@@ -39,6 +39,7 @@ class Hub:
         self.rendered: dict[tuple[int, str, bool], Rendered] = {}
         self.groups_of: dict[int, int] = {}  # sitting id -> its group's id
         self.feed: asyncio.Task | None = None
+        self.feed_away = False  # its feed's server is away (feeds.Outage): the sweep stands in for it meanwhile
 
     def listen(self, kind: str, pk: int, version: object = None, group_id: int | None = None) -> Listener:
         """`group_id`: the sitting's group, whose changes (a renamed player) may change its table."""
