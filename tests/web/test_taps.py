@@ -6,7 +6,7 @@ import pytest
 
 from matches.domain.capacity import MATCH_HANDS
 from matches.domain.rules import MatchEnd, MatchEndKind
-from matches.models import Sitting
+from matches.models import HANDS_ON_TABLE, Sitting
 
 from tests.conftest import play, shown, snapshot
 from tests.pages import HX, is_full_page, url
@@ -134,6 +134,14 @@ def test_a_tap_refused_for_a_hand_recorded_with_other_answers_says_the_answers_t
     assert response.status_code == 409
     assert "Hand 1 is already recorded: Chaibou (with a 3, last trick only: 2 stakes from each other player)." in body
     assert f'href="{url(sitting, "hands/1/")}">Correct hand 1</a>' in body
+
+
+def test_a_tap_refused_for_a_hand_older_than_the_tables_newest_says_its_answers_too(client):
+    sitting = Sitting.start("fapfap", ["Aïcha", "Boubacar", "Chaibou"])
+    for number in range(1, HANDS_ON_TABLE + 3):
+        sitting.record_hand(number, 2, {"multiplier": "2" if number == 1 else "1"})
+    response = client.post(url(sitting, "tap/"), {"number": 1, "winner": 1, "multiplier": "1"}, **HX)
+    assert "Hand 1 is already recorded: Chaibou (with a 3, last trick only: 2 stakes" in shown(response.content.decode())
 
 
 def test_stale_tap_for_a_past_hand_never_lands_on_the_open_hand(client, sitting):

@@ -105,6 +105,7 @@ def refused(request: HtmxHttpRequest, sitting: Sitting, refusal: TableError) -> 
     if isinstance(refusal, AlreadyRecorded) and "winner" in refusal.params:
         # The answers that stood too: two phones may agree on the winner, not on how the hand was won.
         stood = next((hand for hand in state.recent_hands if hand.number == refusal.number), None)
+        stood = stood or sitting.hands.filter(number=refusal.number).first()  # older than the table shows
         how = state.describe(stood) if stood is not None else ""
         if how:
             values = {"number": refusal.number, "winner": bdi(refusal.params["winner"]), "how": how}
