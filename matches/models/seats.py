@@ -15,6 +15,8 @@ class Seat(models.Model):
     best_run = models.PositiveIntegerField(default=0)  # most hands won in a row, kept once the match ends
     joined = models.PositiveIntegerField(default=1)  # the first hand this seat plays (a latecomer's is later)
     left = models.PositiveIntegerField(null=True, blank=True)  # the first hand it no longer plays
+    # The phone that says it is this player's (Sitting.claim_seat): its changes' receipts name the player.
+    claimed_by = models.CharField(max_length=12, blank=True, default="")
 
     class Meta:
         ordering = ["position"]

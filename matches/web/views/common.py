@@ -137,8 +137,12 @@ def phone_id(request: HttpRequest) -> str:
 
 
 def claimed_seat(request: HttpRequest, sitting: Sitting) -> int | None:
-    """The seat (0-based) this phone said it holds at `sitting`, if it did."""
-    return request.session.get("seats", {}).get(sitting.token)
+    """The seat (0-based) this phone said it holds at `sitting`, while it holds it (Sitting.claim_seat: no
+    other phone took it over since). Read only for a phone that said one."""
+    seat, phone = request.session.get("seats", {}).get(sitting.token), known_phone(request)
+    if seat is None or not phone or not sitting.seats.filter(position=seat, claimed_by=phone).exists():
+        return None
+    return seat
 
 
 def claim_seat(request: HttpRequest, sitting: Sitting, seat: int | None) -> None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from matches.domain.errors import Conflict
 from matches.web.bidi import bdi, sentence
+from matches.web.refusals import refusal_text
 from matches.models import Sitting
 from matches.web.one_value import TwoValues, is_digits, posted_once
 from matches.web.views.common import (
@@ -20,6 +22,7 @@ from matches.web.views.common import (
     claimed_seat,
     forget,
     go_to,
+    phone_id,
     reached,
     remember,
     shows_current_version,
@@ -83,13 +86,16 @@ def me(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     except TwoValues as refusal:
         return message_response(request, str(refusal), 400)
     seats = sitting.seats.count()
-    if raw == "":
-        claim_seat(request, sitting, None)
-    elif is_digits(raw) and len(raw) <= 2 and 1 <= int(raw) <= seats:
-        claim_seat(request, sitting, int(raw) - 1)
-    else:
+    if raw != "" and not (is_digits(raw) and len(raw) <= 2 and 1 <= int(raw) <= seats):
         return message_response(request, _("Pick your name from the list."), 400)
-    seat = claimed_seat(request, sitting)
+    seat = int(raw) - 1 if raw else None
+    try:
+        sitting.claim_seat(seat, phone_id(request), take_over=request.POST.get("take_over") == "1")
+    except Conflict as refusal:  # another phone holds it: asked before it is taken over
+        name = sitting.seats.get(position=seat).name
+        context = {"sitting": sitting, "seat": raw, "notice": refusal_text(refusal), "name": name}
+        return render(request, "matches/seat_claimed.html", context, status=refusal.status)
+    claim_seat(request, sitting, seat)
     if seat is None:
         messages.success(request, _("This phone belongs to nobody in particular now."))
     else:
