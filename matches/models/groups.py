@@ -50,6 +50,8 @@ class Group(TabVerbs, models.Model):
     hands = models.PositiveIntegerField(default=0)
     # The IANA time zone of the phone that made it; "": the server's TIME_ZONE. Its matches keep their own.
     time_zone = models.CharField(max_length=ZONE_MAX_LENGTH, blank=True, default="")
+    # Made from an archive (services.archive): its history is what the file said, which anyone could edit.
+    imported_at = models.DateTimeField(null=True, blank=True)
 
     objects = LinkedQuerySet.as_manager()
 

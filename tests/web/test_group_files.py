@@ -48,7 +48,9 @@ def test_the_import_page_creates_the_group_and_opens_it(group):
     imported = Group.objects.get(token=token)
     assert same_document(export_group(imported), data)
     assert phone.session["groups"][0] == token
-    assert phone.get(response["Location"]).status_code == 200
+    opened = shown(phone.get(response["Location"]).content.decode())
+    assert "Brought in from a file on " in opened and "are what the file said." in opened  # anyone can edit a file
+    assert "Brought in from a file" not in shown(phone.get(group.get_absolute_url()).content.decode())
 
 
 def test_a_file_this_phone_imported_before_is_said_with_its_groups_link_before_a_second_copy(group):

@@ -34,8 +34,9 @@ def import_group(data: object, known: QuerySet[Group] | None = None) -> Group:
         if copy is not None:
             raise AlreadyHere(copy)
     with transaction.atomic():
+        now = timezone.now()
         group = Group.objects.create(
-            name=name, created_at=created_at, changed_at=timezone.now(), time_zone=zone, hands=hands
+            name=name, created_at=created_at, changed_at=now, imported_at=now, time_zone=zone, hands=hands
         )
         made = _inserted([Player(name=p.name, group=group, left=p.left, erased=p.erased) for p in players])
         receipts = (PlayerChange(player=row, **change) for row, p in zip(made, players) for change in p.changes)
