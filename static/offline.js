@@ -347,7 +347,7 @@
       keep(op);
     } else {
       sent.set(form, op);
-      localStorage.setItem(FLYING, JSON.stringify(op));  // until it lands (afterRequest, or lost)
+      localStorage.setItem(FLYING, JSON.stringify(op));  // until its answer comes (beforeOnLoad), or none (lost)
       var count = document.querySelector("#table .waiting-count");  // "every tap sent" no longer holds
       if (count) count.textContent = " · " + words.offlineSending;
     }

@@ -2,6 +2,8 @@
 
 from django.db import models
 
+from matches.models.players import PHONE_MAX_LENGTH
+
 
 class Seat(models.Model):
     """A player's place; `position` is 0-based in playing order. `total` and `hands_won` are kept in
@@ -16,7 +18,7 @@ class Seat(models.Model):
     joined = models.PositiveIntegerField(default=1)  # the first hand this seat plays (a latecomer's is later)
     left = models.PositiveIntegerField(null=True, blank=True)  # the first hand it no longer plays
     # The phone that says it is this player's (Sitting.claim_seat): its changes' receipts name the player.
-    claimed_by = models.CharField(max_length=12, blank=True, default="")
+    claimed_by = models.CharField(max_length=PHONE_MAX_LENGTH, blank=True, default="")
 
     class Meta:
         ordering = ["position"]
