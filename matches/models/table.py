@@ -114,9 +114,11 @@ class Table:
 
     @cached_property
     def can_undo(self) -> bool:
-        """The last hand can be taken back unless a member ended the match."""
+        """The last hand can be taken back unless a member ended the match, or a rematch followed its end."""
         last = self.last_hand
         if last is None or last.status != HandStatus.WON or self.sitting.ended_how == EndedHow.ENDED_EARLY:
+            return False
+        if self.sitting.is_finished and self.sitting.next_sitting_id:
             return False
         return all(stay.joined <= last.number and (stay.left or 0) <= last.number for stay in self.stays)
 

@@ -270,6 +270,8 @@ class SittingVerbs:
             self._check_key(key)
             if self.is_final:
                 raise Conflict("match_ended")
+            if self.is_finished and (self.next_sitting_id or self.rematch_unlinked()):  # undone, it would play on
+                raise Conflict("undo_rematched", number=number)  # beside its rematch, which its ending began
             table = Table(self, seats, *self._read_hands(seats, 1, chart=False))
             last = table.last_hand
             gone = last is None or number > last.number

@@ -93,6 +93,9 @@ REFUSALS: dict[str, object] = {
     "hand_abandoned": gettext_lazy("Hand %(number)d was not played: the match was ended."),
     "hand_recorded": gettext_lazy("Hand %(number)d is already recorded: %(winner)s."),
     "match_ended": gettext_lazy("This match was ended: it can no longer change."),
+    "undo_rematched": gettext_lazy(
+        "A rematch followed the end of this match: hand %(number)d can no longer be undone, only corrected."
+    ),
     "correct_unrecorded": gettext_lazy("Hand %(number)d has not been recorded, so it cannot be corrected."),
     "correct_changed": gettext_lazy(
         "Hand %(number)d changed since your screen showed it (now %(winner)s): nothing was corrected."

@@ -198,6 +198,23 @@ def test_rematch_keeps_game_players_seats_and_match_end(db):
     assert again.table().open_number == 1
 
 
+def test_the_last_hand_of_a_match_its_rule_ended_is_not_undone_once_a_rematch_followed(db):
+    """Undone, the match would play on beside the rematch its ending began (its dealer, its seating)."""
+    ended = Sitting.start("agram", ["Ana", "Ben"], MatchEnd(MatchEndKind.HANDS, 2))
+    play(ended, [0, 1])
+    ended.rematch()
+    ended.refresh_from_db()
+    assert not ended.table().can_undo
+    with refused(Conflict, "A rematch followed the end of this match: hand 2 can no longer be undone, only corrected."):
+        ended.undo_hand(2)
+    assert ended.is_finished and ended.hands.count() == 2
+    playing = Sitting.start("agram", ["Ana", "Ben"])  # a rematch beside a match still played: its undo stands
+    play(playing, [0])
+    playing.rematch()
+    playing.refresh_from_db()
+    assert playing.table().can_undo and playing.undo_hand(1).number == 1
+
+
 def test_kept_totals_agree_with_the_ledger(sitting):
     play(sitting, [0, 2, 2, 3, 2])
     sitting.undo_hand(5)
