@@ -29,6 +29,8 @@ class ReplayWrites:
             stuck = any(stay.joined > end + 1 or (stay.left or 0) > end + 1 for stay in table.stays)
             code = "ends_before_changed_table" if stuck else "ends_before_later_hands"
             raise Conflict(code, end=end, next=end + 1, last=last, number=corrected or end)
+        if corrected and self.is_finished and not replayed.final.over and self.next_sitting_id:
+            raise Conflict("reopens_rematched", number=corrected)  # it would play on beside its rematch
         moved = []  # only the hands whose running totals changed are written (an undo of the last: none)
         for hand, after in zip(hands, replayed.after, strict=True):
             if (hand.running, hand.threshold_after) != (list(after.totals), after.threshold):

@@ -93,6 +93,10 @@ REFUSALS: dict[str, object] = {
     "hand_abandoned": gettext_lazy("Hand %(number)d was not played: the match was ended."),
     "hand_recorded": gettext_lazy("Hand %(number)d is already recorded: %(winner)s."),
     "match_ended": gettext_lazy("This match was ended: it can no longer change."),
+    "reopens_rematched": gettext_lazy(
+        "A rematch followed the end of this match: corrected so, hand %(number)d would reopen it. Correct it so "
+        "that the match still ends, or note the change in the rematch."
+    ),
     "undo_rematched": gettext_lazy(
         "A rematch followed the end of this match: hand %(number)d can no longer be undone, only corrected."
     ),

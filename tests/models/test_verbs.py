@@ -208,6 +208,13 @@ def test_the_last_hand_of_a_match_its_rule_ended_is_not_undone_once_a_rematch_fo
     with refused(Conflict, "A rematch followed the end of this match: hand 2 can no longer be undone, only corrected."):
         ended.undo_hand(2)
     assert ended.is_finished and ended.hands.count() == 2
+    points = Sitting.start("agram", ["Ana", "Ben"], MatchEnd(MatchEndKind.WINS, 2))  # a correction too
+    play(points, [0, 0])
+    points.rematch()
+    points.refresh_from_db()
+    with refused(Conflict, "corrected so, hand 2 would reopen it"):
+        points.correct_hand(2, 1)
+    assert points.is_finished
     playing = Sitting.start("agram", ["Ana", "Ben"])  # a rematch beside a match still played: its undo stands
     play(playing, [0])
     playing.rematch()
