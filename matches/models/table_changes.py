@@ -116,7 +116,7 @@ class TableChangeVerbs:
             if other is not None:
                 raise BadInput("name_at_table" if other.left is None else "name_left_earlier", name=other.name)
             if self.group_id is not None:
-                seat.player = self.group.rename_player(seat.player_id, name)
+                seat.player = self.group.rename_player(seat.player_id, name, by=by.phone)
             else:
                 Player.objects.filter(pk=seat.player_id).update(name=name)
                 seat.player.name = name

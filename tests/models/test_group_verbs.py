@@ -8,7 +8,7 @@ import pytest
 
 from matches.domain.errors import BadInput, Conflict
 from matches.domain.rules import MatchEnd, MatchEndKind
-from matches.models import Group, Player, PlayerChange, Sitting
+from matches.models import Group, Player, PlayerChange, Recorder, Sitting
 
 from tests.conftest import WORKED
 from tests.groups import friday_group  # noqa: F401 - the fixture `group`
@@ -131,6 +131,15 @@ def test_nobody_takes_a_name_another_player_had_before_a_rename_so_no_two_swap_p
     with refused(BadInput, "<bdi>Djibo</bdi> was <bdi>Tmp</bdi>’s name in this group"):
         group.add_player("Djibo")
     assert group.rename_player(djibo, "Djibo").name == "Djibo"  # their own name back
+    group.rename_player(djibo, "Tmp")
+    outside = Sitting.start("agram", ["djibo", "Ousmane"])  # played outside the group, then brought in
+    with refused(BadInput, "<bdi>Djibo</bdi> was <bdi>Tmp</bdi>’s name in this group"):
+        group.save_sitting(outside)
+    assert outside.group is None and "Ousmane" not in members(group)
+    at_table = group.start_match("agram", [aicha, djibo])  # a seat renamed from the match's "who plays"
+    at_table.rename_player(1, "Djibo H", by=Recorder(phone="ph9"))
+    assert PlayerChange.objects.filter(player_id=djibo).last().by_phone == "ph9"
+    group.rename_player(djibo, "Djibo")
     group.erase_player(djibo)
     assert group.add_player("Djibo").name == "Djibo"  # an erased player's names are free
 
