@@ -114,12 +114,22 @@ def _is_accent(char: str) -> bool:
     return any(low <= ord(char) <= high for low, high in ACCENTS)
 
 
+APOSTROPHES = frozenset("'\u2018\u2019\u02b9\u02bb\u02bc\u02bd")  # typed either way, or left out
+
+
 def name_key(name: str) -> str:
-    """The cleaned name case-folded, accents (NFKD) and characters shown as nothing dropped, punctuation read as
-    a space ("Mbarga." is Mbarga, "Jean-Pierre" Jean Pierre), extra spaces dropped: one key per player."""
+    """The cleaned name case-folded, accents (NFKD, and modifier symbols like ´ or ˜), apostrophes and
+    characters shown as nothing dropped ("M'barga" is Mbarga), other punctuation read as a space ("Mbarga."
+    is Mbarga, "Jean-Pierre" Jean Pierre), extra spaces dropped: one key per player. A symbol stays: two
+    Alis may be told apart by one ("Ali ⭐", "Ali 🃏")."""
     decomposed = unicodedata.normalize("NFKD", clean_name(name).casefold())
-    kept = (" " if unicodedata.category(char)[0] == "P" else char for char in decomposed)
-    return " ".join("".join(char for char in kept if not _is_accent(char) and not is_ignorable(char)).split())
+    kept = []
+    for char in decomposed:
+        kind = unicodedata.category(char)
+        if char in APOSTROPHES or kind == "Sk" or _is_accent(char) or is_ignorable(char):
+            continue
+        kept.append(" " if kind[0] == "P" else char)
+    return " ".join("".join(kept).split())
 
 
 def same_name(a: str, b: str) -> bool:

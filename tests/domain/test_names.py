@@ -92,6 +92,10 @@ SAME = [
     ("Jean-Pierre", "jean pierre"),
     ("M. Diallo", "M Diallo"),
     ("«Ngono»", "Ngono"),
+    ("M'barga", "Mbarga"),  # an apostrophe, left out or not
+    ("N\u2019Diaye", "Ndiaye"),
+    ("Mbarga\u02bc", "Mbarga"),  # a letter that looks like one
+    ("Mbarga\u00b4", "Mbarga"),  # an accent typed alone
 ]
 DIFFERENT = [
     ("Aicha", "Aisha"),
@@ -101,6 +105,7 @@ DIFFERENT = [
     ("Ali 1", "Ali 2"),
     ("Jean-Pierre", "JeanPierre"),  # as a space would
     ("Ali +", "Ali"),  # a symbol is part of the name
+    ("Ali \u2b50", "Ali \U0001f0cf"),  # two Alis told apart by one
 ]
 
 
