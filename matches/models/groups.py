@@ -231,7 +231,7 @@ class Group(TabVerbs, models.Model):
                 if member is not None and any(member.pk == other.pk for other in chosen):
                     raise BadInput("same_name_in_match", name=player.name)
                 if member is None:
-                    group._not_renamed_from(player.name)
+                    group.not_renamed_from(player.name)
                     room -= 1
                     if room < 0:
                         raise Conflict("group_players_full", max=GROUP_PLAYERS)
@@ -313,10 +313,10 @@ class Group(TabVerbs, models.Model):
                 raise BadInput("name_taken", name=other.name)
             if keep is not None:  # a newcomer of a former player's name is that player, back (_new_player)
                 raise BadInput("name_former", name=other.name)
-        self._not_renamed_from(name, keep)
+        self.not_renamed_from(name, keep)
         return name
 
-    def _not_renamed_from(self, name: str, keep: Player | None = None) -> None:
+    def not_renamed_from(self, name: str, keep: Player | None = None) -> None:
         """BadInput "name_was_other" when another player than `keep` had `name` before a rename: taken, it
         would put someone in their place in the history and on the tab."""
         renamed = PlayerChange.objects.filter(player__group=self, verb=PlayerChange.Verb.RENAMED)

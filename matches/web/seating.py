@@ -154,6 +154,7 @@ def seat_newcomer(
     formers = list(group.players.former())
     former = same_as(name, formers, _name_of)
     if former is None:  # a new player: the group keeps room for them and the other newcomers seated
+        group.not_renamed_from(name)  # another player's name before a rename: said now, not at Start
         joining = 1 + sum(s.member is None and same_as(s.name, formers, _name_of) is None for s in seating)
         if group.players.count() + joining > GROUP_PLAYERS:
             raise BadInput("group_players_full", max=GROUP_PLAYERS)

@@ -156,6 +156,15 @@ def test_a_former_player_typed_again_is_back_not_new(client, samedi):
     assert seated_labels(response) == ["Aïcha", "Mariam back in the group", "Ousmane joins the group"]
 
 
+def test_a_newcomer_of_a_name_another_player_had_before_a_rename_is_refused_as_it_is_typed(client, samedi):
+    ids = {p.name: p.pk for p in samedi.members()}
+    samedi.rename_player(ids["Chaibou"], "Chaibou M")
+    response = post_form(client, samedi, [f"m{ids['Aïcha']}"], "newcomer", newcomer="chaibou")
+    assert response.status_code == 400
+    assert "Chaibou was Chaibou M’s name in this group" in shown(response.content.decode())
+    assert seated_labels(response) == ["Aïcha"]
+
+
 def test_someone_another_phone_added_meanwhile_is_seated_as_the_member(client, samedi):
     ids = {p.name: p.pk for p in samedi.members()}
     samedi.add_player("Ousmane")  # another phone, while this form had him as a newcomer
