@@ -205,6 +205,10 @@
     var words = Array.prototype.slice.call(parts, 0, 2).map(function (part) { return part.textContent; });
     told.textContent = words.join(""); // the hands played and who won the last, not the change's number
   }
+  function quiet() { // an older change's words would stay above a table that moved on, read first
+    var told = document.getElementById("told");
+    if (told) told.textContent = "";
+  }
   var swapping = null; // the table htmx is swapping in: a poll's (another phone's change) or this phone's answer
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target, config = event.detail.requestConfig;
@@ -216,6 +220,7 @@
     swapping = null;
     if (!swapped || !region) return;
     if (swapped.polled) tell(region);
+    else quiet(); // this phone's own answer is told by its notice
     if (!focusFree()) return;
     if (swapped.polled || !notice) { focusPlace(region, swapped.place); return; }
     notice.setAttribute("tabindex", "-1"); // (the tapped button was disabled while its answer came: no place)

@@ -24,6 +24,9 @@ def test_another_phones_tap_leaves_the_focus_on_the_same_name_and_is_told(browse
     expect(page.locator("#who-won .hand")).to_have_text("Hand 2")
     expect(page.locator("button.tap", has_text="Chaibou")).to_be_focused()
     expect(page.locator("#told")).to_have_text("1 hand · last: Aïcha")
+    page.keyboard.press("Enter")  # this phone's own tap: its answer is told, and the line above goes quiet
+    expect(page.locator("#table .notice")).to_have_text("Hand 2 recorded: Chaibou.")
+    expect(page.locator("#told")).to_have_text("")  # (it said hand 1's, above the table of hand 3)
     assert errors == []
 
 
