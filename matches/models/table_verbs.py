@@ -72,13 +72,13 @@ class TableVerbs:
             )
             self._receipt(Receipt.Verb.CHIPS, key, table.open_number, by, last=table.open_number - 1)
 
-    def claim_seat(self, position: int | None, phone: str, take_over: bool = False) -> None:
+    def claim_seat(self, position: int | None, phone: str) -> None:
         """Phone `phone` says it is the player at seat `position` (None: nobody's); it gives up any other
-        seat here. A seat is one phone's: Conflict "seat_claimed" while another holds it, unless `take_over`
-        (that player's new phone: the other one's changes no longer name them)."""
+        seat here. A seat is one phone's: Conflict "seat_claimed" while another holds it (only that phone
+        gives it up: no phone can have its changes signed with another player's name)."""
         with transaction.atomic():
             seat = next((seat for seat in self._lock() if seat.position == position), None)
-            if seat is not None and seat.claimed_by not in ("", phone) and not take_over:
+            if seat is not None and seat.claimed_by not in ("", phone):
                 raise Conflict("seat_claimed", name=seat.name)
             self.seats.filter(claimed_by=phone).update(claimed_by="")
             if position is not None:

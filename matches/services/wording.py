@@ -138,7 +138,10 @@ REFUSALS: dict[str, object] = {
         "%(other)s was %(name)s’s name in this group, before a rename: choose another name, so that nobody "
         "takes another player’s place in the history or on the tab."
     ),
-    "seat_claimed": gettext_lazy("Another phone already says it is %(name)s’s."),
+    "seat_claimed": gettext_lazy(
+        "Another phone already says it is %(name)s’s: only that phone can give the name up (This phone belongs "
+        "to: nobody in particular). Until then this phone’s changes are said to be another phone’s."
+    ),
     "listed_twice": gettext_lazy("%(name)s is on the list twice: type each player once."),
     "group_name_too_long": gettext_lazy("Keep the group's name to %(max)d characters."),
     "not_in_group": gettext_lazy("That player is not in this group."),

@@ -93,24 +93,26 @@ def test_the_share_panel_shows_each_phone_its_own_seat_and_host(sitting):
     assert "http://scores.example/s/" in elsewhere and "testserver" not in elsewhere
 
 
-def test_a_seat_is_one_phones_a_second_phone_is_asked_and_once_it_takes_over_the_first_no_longer_names_it(sitting):
-    """Two phones saying they are Boubacar's would both sign their changes "Boubacar's phone"."""
+def test_a_seat_is_one_phones_until_it_gives_it_up_and_no_other_phone_signs_with_its_name(sitting):
+    """Two phones saying they are Boubacar's would both sign their changes "Boubacar's phone", and a phone that
+    took the name over would have its changes pinned on Boubacar's."""
     ana, ben = Client(), Client()
     for phone in (ana, ben):
         phone.get(url(sitting))
     ana.post(url(sitting, "me/"), {"seat": "2"})
-    asked = ben.post(url(sitting, "me/"), {"seat": "2"})
-    assert asked.status_code == 409
-    page = shown(asked.content.decode())
-    assert "Another phone already says it is Boubacar’s." in page and "Yes, this is Boubacar’s phone now" in page
+    refused = ben.post(url(sitting, "me/"), {"seat": "2"})
+    assert refused.status_code == 409
+    assert "Another phone already says it is Boubacar’s: only that phone can give the name up" in shown(
+        refused.content.decode()
+    )
     assert '<option value="2" selected>' in panel(ana, sitting) and "selected>" not in panel(ben, sitting)
-    ana.post(url(sitting, "tap/"), {"number": 1, "winner": 1, "key": "a" * 24}, **HX)
-    ben.post(url(sitting, "me/"), {"seat": "2", "take_over": "1"})
-    assert "selected>" not in panel(ana, sitting) and '<option value="2" selected>' in panel(ben, sitting)
-    ana.post(url(sitting, "tap/"), {"number": 2, "winner": 1, "key": "b" * 24}, **HX)
+    ben.post(url(sitting, "tap/"), {"number": 1, "winner": 1, "key": "a" * 24}, **HX)  # signed another phone's
+    ana.post(url(sitting, "tap/"), {"number": 2, "winner": 1, "key": "b" * 24}, **HX)  # signed Boubacar's
+    ana.post(url(sitting, "me/"), {"seat": ""})  # given up: the name is free
+    assert ben.post(url(sitting, "me/"), {"seat": "2"}).status_code == 302
     ben.post(url(sitting, "tap/"), {"number": 3, "winner": 1, "key": "c" * 24}, **HX)
-    assert list(sitting.receipts.order_by("number").values_list("number", "by_seat")) == [(1, 1), (2, None), (3, 1)]
-    assert list(sitting.hands.order_by("number").values_list("recorded_by_seat", flat=True)) == [1, None, 1]
+    assert list(sitting.receipts.order_by("number").values_list("number", "by_seat")) == [(1, None), (2, 1), (3, 1)]
+    assert list(sitting.hands.order_by("number").values_list("recorded_by_seat", flat=True)) == [None, 1, 1]
 
 
 @pytest.mark.parametrize("seat", ["9", "0", "x", "1" * 50, "٢"])  # (another script's 2: no page writes it)

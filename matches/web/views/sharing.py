@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django.views.decorators.vary import vary_on_headers
@@ -90,11 +90,9 @@ def me(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         return message_response(request, _("Pick your name from the list."), 400)
     seat = int(raw) - 1 if raw else None
     try:
-        sitting.claim_seat(seat, phone_id(request), take_over=request.POST.get("take_over") == "1")
-    except Conflict as refusal:  # another phone holds it: asked before it is taken over
-        name = sitting.seats.get(position=seat).name
-        context = {"sitting": sitting, "seat": raw, "notice": refusal_text(refusal), "name": name}
-        return render(request, "matches/seat_claimed.html", context, status=refusal.status)
+        sitting.claim_seat(seat, phone_id(request))
+    except Conflict as refusal:  # another phone holds it
+        return message_response(request, refusal_text(refusal), refusal.status, back=sitting.get_absolute_url())
     claim_seat(request, sitting, seat)
     if seat is None:
         messages.success(request, _("This phone belongs to nobody in particular now."))
