@@ -122,7 +122,8 @@ def name_key(name: str) -> str:
     characters shown as nothing dropped ("M'barga" is Mbarga), other punctuation read as a space ("Mbarga."
     is Mbarga, "Jean-Pierre" Jean Pierre), extra spaces dropped: one key per player. A symbol stays: two
     Alis may be told apart by one ("Ali ⭐", "Ali 🃏")."""
-    decomposed = unicodedata.normalize("NFKD", clean_name(name).casefold())
+    # Compatibility forms first ("𝐌", "ℳ" and "ᴹ" are an M), then case, then again ("ẞ" folds to "ss").
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKD", clean_name(name)).casefold())
     kept = []
     for char in decomposed:
         kind = unicodedata.category(char)

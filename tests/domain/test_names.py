@@ -96,6 +96,9 @@ SAME = [
     ("N\u2019Diaye", "Ndiaye"),
     ("Mbarga\u02bc", "Mbarga"),  # a letter that looks like one
     ("Mbarga\u00b4", "Mbarga"),  # an accent typed alone
+    ("\U0001d40cbarga", "Mbarga"),  # a mathematical bold M
+    ("\u2133barga", "mbarga"),  # a script M
+    ("\u1d39barga", "Mbarga"),  # a small raised M
 ]
 DIFFERENT = [
     ("Aicha", "Aisha"),
