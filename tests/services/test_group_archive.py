@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from matches.domain.rules import MatchEnd, MatchEndKind
 from matches.models import Group, Sitting
-from matches.services.archive import dumps, export_group, import_group, read_archive
+from matches.services.archive import ArchiveError, dumps, export_group, import_group, read_archive
 from matches.web.presenters.table_state import TableState
 
 from tests.groups import MEMBERS, index_of, played_group, same_document
@@ -262,5 +262,9 @@ def test_a_players_receipts_go_through_the_archive_an_erased_ones_without_names(
     data["players"][1]["erased"] = data["players"][1]["left"] = True  # edited: an erased player's names
     erased = import_group(json.loads(dumps(data)))
     assert [(c.before, c.after) for c in erased.players.get(erased=True).changes.all()] == [("", "")]
+    edited = json.loads(dumps(data))
+    edited["players"].append({"name": "AWA", "left": False, "erased": False})  # Awa Diop's name before a rename
+    with pytest.raises(ArchiveError, match=r"players\[3\] \(AWA\) has the name players\[0\] \(Awa Diop\) had"):
+        import_group(edited)
     del data["players"][0]["changes"]  # an archive from before these receipts
     assert not import_group(json.loads(dumps(data))).players.get(name="Awa Diop").changes.exists()

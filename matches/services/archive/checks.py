@@ -13,7 +13,15 @@ from matches.domain import rules, seating
 from matches.domain.capacity import GROUP_HANDS, GROUP_MATCHES, GROUP_PLAYERS, MATCH_HANDS
 from matches.domain.errors import BadInput
 from matches.domain.money import in_smallest_units
-from matches.domain.names import GROUP_NAME_MAX_LENGTH, NAME_MAX_LENGTH, clean_name, group_name_refusal, name_refusal, repeats
+from matches.domain.names import (
+    GROUP_NAME_MAX_LENGTH,
+    NAME_MAX_LENGTH,
+    clean_name,
+    group_name_refusal,
+    name_key,
+    name_refusal,
+    repeats,
+)
 from matches.models import STAKE_LABEL_MAX_LENGTH, Sitting, check_match_end, check_options
 from matches.services.wording import refusal_sentence
 from matches.services.archive.fields import in_whole_units
@@ -173,6 +181,16 @@ def _distinct_members(players: list[PlayerEntry]) -> None:
             _("players[%(first)d] (%(name)s) and players[%(second)d] (%(again)s) name the same player: rename one.")
             % {"first": first, "second": second, "name": players[first].name, "again": players[second].name}
         )
+    keys = {name_key(player.name): number for number, player in enumerate(players)}
+    for number, player in enumerate(players):  # as Group.not_renamed_from: nobody takes another's former name
+        for change in player.changes:
+            other = keys.get(name_key(change["before"])) if change["verb"] == "renamed" else None
+            if other is not None and other != number:
+                raise ArchiveError(
+                    _("players[%(other)d] (%(name)s) has the name players[%(number)d] (%(renamed)s) had before a "
+                      "rename: rename one.")
+                    % {"other": other, "name": players[other].name, "number": number, "renamed": player.name}
+                )
 
 
 def _sitting(entry: object, where: str, n_players: int, n_sittings: int, whole_units: bool = False) -> SittingEntry:
