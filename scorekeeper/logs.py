@@ -24,8 +24,9 @@ from django.conf import settings
 # too). A label starts with "~": never matched again.
 LINK = re.compile(r"((?:/|%2F)+(?:s|w|g|gw)(?:/|%2F)+)([A-Za-z0-9_-]+)", re.IGNORECASE)
 # A token elsewhere in an address (a link mangled on its way: "/x/<token>/", "/<token>", "<token>.js"; a Host
-# header): any run of a token's 22 characters, whole, after a slash or a dot.
-LOOSE = re.compile(r"(?:(?<=[/.])|(?<=%2F))[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])", re.IGNORECASE)
+# header, quoted in Django's refusal: "'<token>.lan.test'"): any run of a token's 22 characters, whole, after a
+# slash, a dot, a quote or an equals sign.
+LOOSE = re.compile(r"(?:(?<=[/.'\"=])|(?<=%2F))[A-Za-z0-9_-]{22}(?![A-Za-z0-9_-])", re.IGNORECASE)
 # A database's error quotes the statement it failed on, its values written in (PostgreSQL's "LINE 1: SELECT
 # ... WHERE "token" = 'Cw39...", cut anywhere, the caret under it, and its DETAIL, CONTEXT and QUERY lines): no
 # label fits a token cut short, so those lines go; the error's first line says what happened.

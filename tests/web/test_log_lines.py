@@ -62,7 +62,8 @@ def test_a_token_elsewhere_in_an_address_or_a_host_is_hidden_too(sitting, caplog
     caplog.set_level(logging.WARNING)
     for path in (f"/x/{token}/", f"/{token}", f"/static/{token}.js", f"/S/{token}/tap/"):
         assert phone.get(path).status_code in (301, 400, 404, 405)
-    assert phone.get("/", HTTP_HOST=f"evil.{token}.com").status_code == 400
+    for host in (f"evil.{token}.com", f"{token}.lan.test", token, f"{token}:8000"):
+        assert phone.get("/", HTTP_HOST=host).status_code == 400
     lines = told(caplog)
     assert len(caplog.records) >= 4
     assert not [line for line in lines if token in line or token.lower() in line]
