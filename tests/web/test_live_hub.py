@@ -380,3 +380,42 @@ def test_while_a_feeds_server_is_away_every_phone_hears_of_a_change_within_a_sec
 
     assert asyncio.run(asyncio.wait_for(run(), 5)) is False
     assert swept[:3] == [True, True, True]
+
+
+class QuietSubscription:
+    """A Redis subscription with nothing to say: its PINGs answered (`answers`), or not (Redis hung, or its
+    network gone quiet: no message, no error, no close)."""
+
+    def __init__(self, answers: bool) -> None:
+        self.answers, self.pinged, self.waiting = answers, 0, []
+
+    async def get_message(self, timeout: float):
+        if self.waiting:
+            return self.waiting.pop()
+        await asyncio.sleep(timeout)
+        return None
+
+    async def ping(self) -> None:
+        self.pinged += 1
+        if self.answers:
+            self.waiting.append({"type": "pong", "data": b"PONG"})
+
+
+def test_a_redis_feed_that_stops_answering_is_found_out_in_seconds_and_a_quiet_one_is_not(monkeypatch):
+    """Found out, the feed is away: the sweep stands in for it every second (it took the 15 s sweep)."""
+    import redis
+
+    monkeypatch.setattr(feeds, "PING_SECONDS", 0.01)
+    with pytest.raises(redis.TimeoutError):
+        asyncio.run(asyncio.wait_for(feeds.hear_redis(Hub(), QuietSubscription(answers=False)), 5))
+    quiet = QuietSubscription(answers=True)
+
+    async def run() -> bool:
+        hearing = asyncio.create_task(feeds.hear_redis(Hub(), quiet))
+        while quiet.pinged < 20 and not hearing.done():
+            await asyncio.sleep(0.01)
+        still = not hearing.done()
+        hearing.cancel()
+        return still
+
+    assert asyncio.run(asyncio.wait_for(run(), 5)) and quiet.pinged >= 20

@@ -24,6 +24,7 @@ from matches.web.live.sqlite_commits import commits_of
 
 logger = logging.getLogger(__name__)
 RECONNECT_SECONDS = 1.0
+PING_SECONDS = 1.0  # a Redis feed quiet this long is asked whether it is still there
 STILL_AWAY_SECONDS = 300  # while a feed's server stays away, the log says so again this often
 AWAY_SWEEP_SECONDS = 1.0  # while it is away, the sweep is the feed: every phone hears of a change within a second
 # A change is looked for this long after its time: a tap's transaction may commit a little after the
@@ -219,12 +220,28 @@ async def listen_redis(hub: Hub) -> None:
                 held = time.monotonic()
                 outage.back()
                 await caught_up(hub)
-                async for message in pubsub.listen():
-                    if message.get("type") == "message":
-                        heard(hub, message["data"].decode("utf-8", "replace"))
+                await hear_redis(hub, pubsub)
         except (redis.RedisError, OSError) as error:
             outage.lost(error)
         await asyncio.sleep(reconnect_pause(held))
+
+
+async def hear_redis(hub: Hub, pubsub) -> None:
+    """Each message as it comes; a PING whenever none came for a second. A Redis that stops answering (hung,
+    or its network gone quiet: no error, no close) raises TimeoutError within PING_SECONDS * 3."""
+    import redis
+
+    answered = time.monotonic()
+    while True:
+        message = await pubsub.get_message(timeout=PING_SECONDS)
+        if message is not None:  # a change, or a PING's answer
+            answered = time.monotonic()
+            if message.get("type") == "message":
+                heard(hub, message["data"].decode("utf-8", "replace"))
+        elif time.monotonic() - answered > 2 * PING_SECONDS:
+            raise redis.TimeoutError(f"no answer to PING for {2 * PING_SECONDS:g} s")
+        else:
+            await pubsub.ping()
 
 
 def reconnect_pause(held: float | None) -> float:
