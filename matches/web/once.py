@@ -3,8 +3,8 @@
 the form carries a token made when it was shown; the first post claims it in the cache every worker
 shares (settings.CACHES["ratelimit"]: Redis, or counters in files) and keeps there the id of what it
 made; a second post of the same form waits for that id and answers with the same thing. A post without
-a token (an old page, a script) is simply made. With the shared cache away (Redis down), so is every post:
-the guard is off until it is back, and the form still makes its thing."""
+a token (an old page, a script) is simply made. With the shared cache away (Redis down), the claims are kept
+in this worker's own memory until it is back: the form still makes its thing, once on this worker."""
 
 from __future__ import annotations
 
@@ -46,12 +46,13 @@ class Once:
         if self.key is None or self.key in claims:
             return True
         try:
-            if not self.cache.add(self.key, MAKING, KEEP):
-                return False
+            added = self.cache.add(self.key, MAKING, KEEP)
         except (*BACKING_SERVICE_ERRORS, OSError) as error:
-            logger.warning("a form's second post not looked for: %s", error)
-            self.key = None  # nothing kept nor dropped later either
-            return True
+            logger.warning("a form's second post looked for on this worker alone: %s", error)
+            self.cache = caches["default"]  # (this process's memory)
+            added = self.cache.add(self.key, MAKING, KEEP)
+        if not added:
+            return False
         if self.request is not None:
             self.request.once_claims = claims | {self.key}
         return True
