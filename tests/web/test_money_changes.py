@@ -100,6 +100,9 @@ def test_the_all_hands_page_says_what_a_corrected_hand_was_first(client):
     sitting.correct_hand(1, 2, {"multiplier": "1"})
     said = words(client.get(url(sitting, "hands/")))
     assert "first recorded as Ngono (with a 3, last trick only)" in said
+    assert re.search(  # the first correction too, not only the last one's time
+        r"corrected before: \d\d:\d\d on another phone: Ngono \(with a 3, last trick only\) → Boubacar \(with a 4", said
+    )
 
 
 def test_an_undone_hand_leaves_a_trace_on_the_all_hands_page(client):

@@ -176,6 +176,28 @@ def first_kept(state: TableState, numbers: list[int] | None = None) -> dict[int,
     return was
 
 
+def earlier_corrections(state: TableState, numbers: list[int]) -> dict[int, str]:
+    """For each hand among `numbers` corrected more than once, its corrections before the last, oldest first
+    ("19:26 on this phone: Ngono (x2) → Boubacar (x1)"); the last is the hand's own corrected time."""
+    steps: dict[int, list[Receipt]] = {}
+    for receipt in state.sitting.receipts.filter(verb=Receipt.Verb.CORRECT, number__in=numbers).order_by("pk"):
+        steps.setdefault(receipt.number, []).append(receipt)
+    said = {}
+    for number, receipts in steps.items():
+        if len(receipts) > 1:
+            said[number] = _("; ").join(
+                _("%(time)s on %(who)s: %(before)s → %(after)s")
+                % {
+                    "time": formats.time_format(timezone.localtime(receipt.at, state.sitting.zone), "H:i"),
+                    "who": who_made(state, receipt),
+                    "before": hand_words(state, receipt.before),
+                    "after": hand_words(state, receipt.after),
+                }
+                for receipt in receipts[:-1]
+            )
+    return said
+
+
 TAKEN_BACK_SHOWN = 20
 
 

@@ -21,7 +21,8 @@ from matches.web.bidi import bdi, joined, sentence
 from matches.domain.errors import AlreadyRecorded, Conflict, TableError
 from matches.web.table_forms import ChipsForm, CorrectionForm, HandNumberForm, TapForm, UndoForm
 from matches.models import Receipt, Repeated, Sitting, UndoneSince
-from matches.web.presenters.receipts import first_answer, first_kept, moved_words, other_changes, taken_back
+from matches.web.presenters.receipts import earlier_corrections, first_answer, first_kept, moved_words, other_changes
+from matches.web.presenters.receipts import taken_back
 from matches.web.presenters.receipts import undone_words
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.answers import answer_forms, choice_prompt
@@ -401,6 +402,7 @@ def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         "newer": min(shown[0] + HISTORY_PAGE, last) if shown and shown[0] < last else None,
         "older": shown[-1] - 1 if shown and shown[-1] > 1 else None,
         "was": first_kept(state, shown),  # a corrected hand: what it was first (its receipt)
+        "earlier": earlier_corrections(state, shown),  # and each correction before its last
         "taken_back": taken_back(state),
         "other_changes": other_changes(state),
     }
