@@ -140,7 +140,7 @@ REFUSALS: dict[str, object] = {
     ),
     "seat_claimed": gettext_lazy(
         "Another phone already says it is %(name)s’s: only that phone can give the name up (This phone belongs "
-        "to: nobody in particular). Until then this phone’s changes are said to be another phone’s."
+        "to: nobody in particular). Meanwhile this phone’s taps and changes carry no player’s name."
     ),
     "listed_twice": gettext_lazy("%(name)s is on the list twice: type each player once."),
     "group_name_too_long": gettext_lazy("Keep the group's name to %(max)d characters."),

@@ -215,7 +215,7 @@ def test_the_player_page_lists_each_change_with_when_and_which_phone(client, gro
     assert changes[0].startswith("Taken off the group's list") and changes[0].endswith("on another phone.")
     assert changes[1].startswith("Renamed from Djibo to Djibo Hama, ") and changes[1].endswith("on this phone.")
     french = shown(client.get(g(group, f"players/{djibo}/"), **FR).content.decode())
-    assert "Renommé de Djibo en Djibo Hama le " in french and "sur ce téléphone." in french
+    assert "Nom changé\u00a0: Djibo → Djibo Hama, le " in french and "sur ce téléphone." in french
 
 
 def test_erasing_a_player_who_owes_says_what_stays_on_the_tab_first(client, group):
