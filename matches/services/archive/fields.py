@@ -10,13 +10,14 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from matches.domain.names import clean_name
+from matches.models.players import PHONE_MAX_LENGTH  # noqa: F401 - the archive's readers take it from here
 from matches.models.zones import ZONE_MAX_LENGTH, clean_zone
 
 FORMAT = "last-trick-group"
 VERSION = 1
 INT_MAX = 2**31 - 1  # the databases' integer columns
 POINTS_MAX = 1_000_000  # what one hand may give or take from one seat
-PHONE_MAX_LENGTH = STAMP_MAX_LENGTH = 12  # Hand.recorded_by_phone, corrected_by_phone, stamp
+STAMP_MAX_LENGTH = 12  # Hand.stamp
 EXTRAS_MAX_LENGTH = 200  # a hand's extras as JSON (the longest a game records: about 60 characters)
 # A file's moments: from EARLIEST to CLOCKS_APART after this server's now (another server's clock).
 EARLIEST = datetime.datetime(2000, 1, 1, tzinfo=datetime.UTC)

@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 from matches.domain.money import as_decimal, decimals
 from matches.domain.names import without_isolates
 from matches.domain.settlement import hand_gains
-from matches.web.presenters.receipts import first_kept
+from matches.web.presenters.receipts import corrections, first_kept
 
 if TYPE_CHECKING:
     from matches.models import Hand, Seat
@@ -229,7 +229,7 @@ class HandFacts:
         if hand.corrected_at is None:
             return ""
         if self.first is None:
-            self.first = first_kept(self.state)
+            self.first = first_kept(self.state, corrections(self.state))
         return self.first.get(hand.number, "")
 
     def whose(self, seat: int | None) -> str:

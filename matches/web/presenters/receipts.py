@@ -165,23 +165,25 @@ def hand_words(state: TableState, kept: dict) -> str:
     return f"{name} ({how})" if how else name
 
 
-def first_kept(state: TableState, numbers: list[int] | None = None) -> dict[int, str]:
-    """For each corrected hand among `numbers` (None: all), what it was when first recorded ("Ngono (x2)")."""
+def corrections(state: TableState, numbers: list[int] | None = None) -> dict[int, list[Receipt]]:
+    """The correction receipts of each hand among `numbers` (None: all), oldest first: one read."""
     found = state.sitting.receipts.filter(verb=Receipt.Verb.CORRECT).order_by("pk")
     if numbers is not None:
         found = found.filter(number__in=numbers)
-    was: dict[int, str] = {}
-    for receipt in found:
-        was.setdefault(receipt.number, hand_words(state, receipt.before))
-    return was
-
-
-def earlier_corrections(state: TableState, numbers: list[int]) -> dict[int, str]:
-    """For each hand among `numbers` corrected more than once, its corrections before the last, oldest first
-    ("19:26 on this phone: Ngono (x2) → Boubacar (x1)"); the last is the hand's own corrected time."""
     steps: dict[int, list[Receipt]] = {}
-    for receipt in state.sitting.receipts.filter(verb=Receipt.Verb.CORRECT, number__in=numbers).order_by("pk"):
+    for receipt in found:
         steps.setdefault(receipt.number, []).append(receipt)
+    return steps
+
+
+def first_kept(state: TableState, steps: dict[int, list[Receipt]]) -> dict[int, str]:
+    """For each corrected hand of `steps` (corrections), what it was when first recorded ("Ngono (x2)")."""
+    return {number: hand_words(state, receipts[0].before) for number, receipts in steps.items()}
+
+
+def earlier_corrections(state: TableState, steps: dict[int, list[Receipt]]) -> dict[int, str]:
+    """For each hand of `steps` (corrections) corrected more than once, its corrections before the last, oldest
+    first ("19:26 on this phone: Ngono (x2) → Boubacar (x1)"); the last is the hand's own corrected time."""
     said = {}
     for number, receipts in steps.items():
         if len(receipts) > 1:

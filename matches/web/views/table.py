@@ -21,7 +21,8 @@ from matches.web.bidi import bdi, joined, sentence
 from matches.domain.errors import AlreadyRecorded, Conflict, TableError
 from matches.web.table_forms import ChipsForm, CorrectionForm, HandNumberForm, TapForm, UndoForm
 from matches.models import Receipt, Repeated, Sitting, UndoneSince
-from matches.web.presenters.receipts import earlier_corrections, first_answer, first_kept, moved_words, other_changes
+from matches.web.presenters.receipts import corrections, earlier_corrections, first_answer, first_kept, moved_words
+from matches.web.presenters.receipts import other_changes
 from matches.web.presenters.receipts import taken_back
 from matches.web.presenters.receipts import undone_words
 from matches.web.presenters.table_state import TableState
@@ -388,6 +389,7 @@ def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
     state = TableState.of(read)
     state.this_phone = known_phone(request) or ""  # "this phone" or "another phone" made a change
     shown = [hand.number for hand in state.recent_hands]
+    steps = corrections(state, shown)
     notice = ""
     if asked and (holding is None or not 1 <= holding <= last):
         notice = _("There is no hand %(asked)s: type a hand number from 1 to %(last)d.") % {
@@ -401,8 +403,8 @@ def history(request: HtmxHttpRequest, sitting: Sitting) -> HttpResponse:
         "notice": notice if last else "",
         "newer": min(shown[0] + HISTORY_PAGE, last) if shown and shown[0] < last else None,
         "older": shown[-1] - 1 if shown and shown[-1] > 1 else None,
-        "was": first_kept(state, shown),  # a corrected hand: what it was first (its receipt)
-        "earlier": earlier_corrections(state, shown),  # and each correction before its last
+        "was": first_kept(state, steps),  # a corrected hand: what it was first (its receipt)
+        "earlier": earlier_corrections(state, steps),  # and each correction before its last
         "taken_back": taken_back(state),
         "other_changes": other_changes(state),
     }
