@@ -64,16 +64,17 @@ def test_while_a_feeds_server_is_away_every_phone_hears_of_a_change_within_a_sec
 
 
 class QuietSubscription:
-    """A Redis subscription with nothing to say: its PINGs answered (`answers`), or not (Redis hung, or its
-    network gone quiet: no message, no error, no close)."""
+    """A Redis subscription with nothing to say, on a clock of its own (`now`, moved by each wait for a message):
+    its PINGs answered (`answers`), or not (Redis hung, or its network gone quiet: no message, no error)."""
 
     def __init__(self, answers: bool) -> None:
-        self.answers, self.pinged, self.waiting = answers, 0, []
+        self.answers, self.pinged, self.waiting, self.now = answers, 0, [], 1000.0
 
     async def get_message(self, timeout: float):
+        await asyncio.sleep(0)
         if self.waiting:
             return self.waiting.pop()
-        await asyncio.sleep(timeout)
+        self.now += timeout  # nothing came within the wait
         return None
 
     async def ping(self) -> None:
@@ -82,21 +83,26 @@ class QuietSubscription:
             self.waiting.append({"type": "pong", "data": b"PONG"})
 
 
-def test_a_redis_feed_that_stops_answering_is_found_out_in_seconds_and_a_quiet_one_is_not(monkeypatch):
+@pytest.mark.parametrize("answers", [False, True])
+def test_a_redis_feed_that_stops_answering_is_found_out_in_seconds_and_a_quiet_one_is_not(monkeypatch, answers):
     """Found out, the feed is away: the sweep stands in for it every second (it took the 15 s sweep)."""
     import redis
 
-    monkeypatch.setattr(feeds, "PING_SECONDS", 0.01)
-    with pytest.raises(redis.TimeoutError):
-        asyncio.run(asyncio.wait_for(feeds.hear_redis(Hub(), QuietSubscription(answers=False)), 5))
-    quiet = QuietSubscription(answers=True)
+    subscription = QuietSubscription(answers)
+    monkeypatch.setattr(feeds.time, "monotonic", lambda: subscription.now)
 
-    async def run() -> bool:
-        hearing = asyncio.create_task(feeds.hear_redis(Hub(), quiet))
-        while quiet.pinged < 20 and not hearing.done():
-            await asyncio.sleep(0.01)
-        still = not hearing.done()
+    async def hear() -> float:
+        hearing = asyncio.create_task(feeds.hear_redis(Hub(), subscription))
+        while subscription.pinged < 100 and not hearing.done():
+            await asyncio.sleep(0)
+        if hearing.done():
+            hearing.result()  # its error, if it gave up
         hearing.cancel()
-        return still
+        return subscription.now - 1000
 
-    assert asyncio.run(asyncio.wait_for(run(), 5)) and quiet.pinged >= 20
+    if answers:
+        assert asyncio.run(hear()) >= 100 * feeds.PING_SECONDS  # a hundred quiet seconds, every PING answered
+    else:
+        with pytest.raises(redis.TimeoutError):
+            asyncio.run(hear())
+        assert subscription.now - 1000 <= 3 * feeds.PING_SECONDS  # found out within three seconds
