@@ -173,10 +173,16 @@ def watch_console(page, errors: list[str] | None = None, allowed: tuple[str, ...
 REFUSED = "status of 409"  # chromium's own console line for a refusal the server answers, as meant
 
 
+def worker_ready(page) -> None:
+    """Wait until the page's service worker is installed. Cutting the network while chromium still fetches its
+    script logs a console error of chromium's own, whatever the page does."""
+    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+
+
 def ready_offline(page, url: str) -> None:
     """Open `url` with the service worker in control, so that a reload with no network still shows it."""
     page.goto(url)
-    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+    worker_ready(page)
     page.reload()  # now the worker controls the page and has kept this table
     page.wait_for_function("navigator.serviceWorker.controller !== null")
 

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from matches.domain.errors import AlreadyRecorded
 from matches.models import Group, Sitting
 
-from tests.browsers import open_phone, shot, stream_open, until, wait_for_push, watch_console
+from tests.browsers import open_phone, shot, stream_open, until, wait_for_push, watch_console, worker_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
@@ -62,6 +62,7 @@ def test_a_phone_back_from_an_offline_spell_at_any_moment_shows_every_tap_it_mis
     errors = watch_console(page, allowed=dropped)
     page.goto(live_server.url + sitting.get_absolute_url())
     stream_open(page)
+    worker_ready(page)
     for seconds, moment in zip([1, 3, 6, 20, 60], moments):
         go_offline(page, sitting, moment)
         other_phones_tap(sitting, 2)

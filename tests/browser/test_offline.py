@@ -8,7 +8,9 @@ from playwright.sync_api import expect
 
 from matches.models import Sitting
 
-from tests.browsers import REFUSED, hand_played, open_phone, ready_offline, shot, stream_open, until, watch_console, winners
+from tests.browsers import (
+    REFUSED, hand_played, open_phone, ready_offline, shot, stream_open, until, watch_console, winners, worker_ready,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
@@ -90,7 +92,7 @@ def test_a_table_opened_once_from_a_shared_link_reloads_offline_with_its_waiting
     page = open_phone(browser, "360x640", locale="fr-FR", clock=True)
     errors = watch_console(page, allowed=(REFUSED,))
     page.goto(f"{live_server.url}/s/{sitting.token}/")  # once, as from a link in a message
-    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+    worker_ready(page)
     page.wait_for_function(f"caches.match(location.origin + '/s/{sitting.token}/').then(r => !!r)")
     page.context.set_offline(True)
     for name in ["Aïcha", "Djibo", "Boubacar"]:

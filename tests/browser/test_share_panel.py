@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from matches.models import Sitting
 
-from tests.browsers import open_phone, stream_open, watch_console
+from tests.browsers import open_phone, stream_open, watch_console, worker_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
@@ -24,6 +24,7 @@ def test_the_share_panel_comes_each_time_it_is_opened_and_waits_for_the_network(
     page = open_phone(browser)
     errors = watch_console(page, allowed=("Failed to load resource",))  # (chromium's own, for the stream offline)
     page.goto(live_server.url + sitting.get_absolute_url())
+    worker_ready(page)
     page.context.set_offline(True)
     open_panel(page)
     expect(page.locator("details.share .share-body")).to_have_text("No network: open this again once it is back.")

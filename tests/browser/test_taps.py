@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from matches.domain import rules
 from matches.models import Sitting
 
-from tests.browsers import REFUSED, hand_played, open_phone, shot, stream_open, watch_console, winners
+from tests.browsers import REFUSED, hand_played, open_phone, shot, stream_open, watch_console, winners, worker_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo", "Fatouma", "Garba", "Habsatou", "Issoufou"]
@@ -195,7 +195,7 @@ def test_a_stale_csrf_token_is_renewed_and_the_tap_goes_through_once(browser, li
     page.goto(f"{live_server.url}/s/{sitting.token}/")
     # The page sat open overnight (its service worker long installed: installing, it fetches a page that
     # would set a cookie of its own): its token matches nothing now.
-    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+    worker_ready(page)
     page.context.clear_cookies(name="csrftoken")
     page.get_by_role("button", name="Chaibou").click()
     page.get_by_text("Hand 1 recorded: Chaibou.").wait_for()
