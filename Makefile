@@ -2,7 +2,7 @@
 #   make run    start the app on 0.0.0.0:8000 (SQLite, gunicorn, DEBUG off) for phones on the same Wi-Fi
 #   make test   run the whole test suite on SQLite beside the engine-dependent tests on PostgreSQL,
 #               then the bench's quick mode (installs Debian's chromium, Noto fonts, gettext, nginx and npm,
-#               and Lighthouse from npm into bench/.lighthouse)
+#               and Lighthouse from npm, once per machine, into ~/.cache/lasttrick)
 #   make check  the fast tier after each change: no browser, no real server, nothing slow; SQLite
 PYTHON ?= python3
 VENV := .venv

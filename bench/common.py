@@ -163,7 +163,7 @@ class Table:
 def snapshot(scratch: Path) -> Path:
     """The app's code as the run starts, served from a copy: the tree may be edited during the run."""
     skip = shutil.ignore_patterns(".git", ".venv", ".hypothesis", "tests", "staticfiles", "__pycache__", "*.sqlite3*",
-                                  ".env*", ".ratelimit", ".lighthouse", ".pytest_cache")
+                                  ".env*", ".ratelimit", ".pytest_cache")
     return Path(shutil.copytree(ROOT, scratch / "app", ignore=skip))
 
 

@@ -1,6 +1,6 @@
 """Figure 5: Lighthouse's mobile scores of three pages, and whether Back can show a table from the browser's
-back/forward cache. Lighthouse 12.2.3 (the npm package, installed by this figure into bench/.lighthouse,
-git-ignored) in Debian's chromium, headless, its default mobile run (a mid-range phone on a slow 4G line,
+back/forward cache. Lighthouse 12.2.3 (the npm package, installed by this figure once per machine into
+~/.cache/lasttrick/, so that every clone's run shares it) in Debian's chromium, headless, its default mobile run (a mid-range phone on a slow 4G line,
 simulated) against the app as production serves it: the home page, a group's table (`/s/<token>/`) and its
 group's page (`/g/<token>/`). Each page's performance, accessibility and best-practices scores (0-100), the
 median over its rounds; on the table page its `bf-cache` audit too (1: Back restored it from the cache).
@@ -19,7 +19,7 @@ from pathlib import Path
 from common import ROOT, Bench, BenchError, note, spread
 
 VERSION = "12.2.3"
-TOOL = ROOT / "bench" / ".lighthouse"
+TOOL = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lasttrick" / f"lighthouse-{VERSION}"
 CHROMIUM = "/usr/bin/chromium"
 CATEGORIES = ("performance", "accessibility", "best-practices")
 LOAD = ("first-contentful-paint", "largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift")
@@ -50,7 +50,7 @@ def lighthouse() -> Path:
     cli = TOOL / "node_modules" / "lighthouse" / "cli" / "index.js"
     installed = TOOL / "node_modules" / "lighthouse" / "package.json"
     if not installed.exists() or json.loads(installed.read_text())["version"] != VERSION:
-        TOOL.mkdir(exist_ok=True)
+        TOOL.mkdir(parents=True, exist_ok=True)
         manifest = TOOL / "package.json"  # npm installs here, not into a package.json it finds further up
         if not manifest.exists():
             manifest.write_text('{"private": true}\n')

@@ -49,6 +49,19 @@
     button.classList.add("pending");
     button.setAttribute("aria-busy", "true");
   });
+  // htmx gives a swapped part's [autofocus] (a refused field) the focus once it has settled, 20 ms on: a box a
+  // finger tapped meanwhile keeps it, so that what is typed next goes where the finger put it.
+  var settling = false, tappedMeanwhile = null;
+  document.addEventListener("htmx:afterSwap", function () { settling = true; tappedMeanwhile = null; });
+  document.addEventListener("focusin", function (event) {
+    if (settling && !event.target.hasAttribute("autofocus")) tappedMeanwhile = event.target;
+  });
+  function fingerMoved() { return tappedMeanwhile && tappedMeanwhile.isConnected ? tappedMeanwhile : null; }
+  document.addEventListener("htmx:afterSettle", function () {
+    settling = false;
+    var box = fingerMoved();
+    if (box && document.activeElement !== box) box.focus({ preventScroll: true });
+  });
   // A form that redraws itself (the start form's seating): after the swap, the focus goes to the first of the
   // controls the tapped button names in data-then (the same player's next move, else that player's row), so a
   // keyboard keeps its place and Enter pressed again never moves a player back.
@@ -63,7 +76,7 @@
       return form.querySelector('button[value="' + value + '"]:not([disabled])') || document.getElementById(value);
     }).filter(Boolean)[0];
     then = null;
-    if (next) next.focus();
+    if (next && !fingerMoved()) next.focus();
   });
   function failed(event) {
     var button = tapped(event);

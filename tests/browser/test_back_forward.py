@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from matches.models import Sitting
 
-from tests.browsers import hand_played, launch, open_phone, stream_open, until, watch_console
+from tests.browsers import hand_played, launch, open_phone, stream_open, until, watch_console, worker_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["Aïcha", "Boubacar", "Chaibou", "Djibo"]
@@ -34,7 +34,13 @@ def test_back_to_a_table_comes_from_the_cache_with_the_tap_made_meanwhile_and_it
     phone.goto(table)
     stream_open(phone)
     expect(phone.locator("#who-won .hand")).to_have_text("Hand 1")
-
+    # A service worker that takes control of the page once it is in the cache throws it out (ServiceWorkerClaim):
+    # on a first visit, as here, Back then loads the page again.
+    worker_ready(phone)
+    devtools = phone.context.new_cdp_session(phone)
+    devtools.send("Page.enable")
+    not_restored = []  # chromium's reasons, when it loads the page again
+    devtools.on("Page.backForwardCacheNotUsed", lambda event: not_restored.append(event["notRestoredExplanations"]))
     phone.goto(live_server.url + "/")  # away: the home page, as the table's own link to it does
     expect(phone.locator("h1")).to_be_visible()
     until(phone, lambda: live_server.in_flight == 0)  # its stream closed: nothing the server still answers
@@ -45,7 +51,8 @@ def test_back_to_a_table_comes_from_the_cache_with_the_tap_made_meanwhile_and_it
 
     phone.go_back(wait_until="commit")  # a page from the cache has no load event
     expect(phone.locator("#who-won .hand")).to_have_text("Hand 2")  # the tap made while it was away
-    assert phone.evaluate("window.__shown") == [False, True]  # the same document, shown again from the cache
+    # the same document, shown again from the cache
+    assert phone.evaluate("window.__shown") == [False, True], not_restored
     expect(phone.locator(".tally tr.lead .name")).to_have_text("Chaibou")
     stream_open(phone, 2)  # and its stream open again: the next tap is pushed
     hand_played(other)

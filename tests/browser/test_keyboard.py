@@ -4,7 +4,7 @@ same control and is told politely; this phone's own change puts the focus on its
 import pytest
 from playwright.sync_api import expect
 
-from matches.models import Sitting
+from matches.models import Group, Sitting
 
 from tests.browsers import open_phone, stream_open, wait_for_push, watch_console
 
@@ -64,3 +64,29 @@ def test_escape_closes_the_panel_the_focus_is_in(browser, live_server):
     page.keyboard.press("Escape")
     expect(page.locator("details.ask[open]")).to_have_count(0)
     expect(name).to_be_focused()
+
+
+def test_a_box_tapped_while_a_refusal_settles_keeps_what_is_typed_next(browser, live_server):
+    """A refused name takes the focus back (the keyboard stays up, to fix it) as its answer comes, not once it
+    has settled (htmx's autofocus, 20 ms on): a finger that tapped another box meanwhile keeps it."""
+    group = Group.create("Vendredi", ["Mbarga", "Ngono"])
+    sitting = group.start_match("fapfap", [player.pk for player in group.members()], stake_amount=50, stake_label="€")
+    sitting.record_hand(1, 0, {"multiplier": "2"})
+    page = open_phone(browser, clock=True)
+    errors = watch_console(page, allowed=("400 (Bad Request)",))  # (chromium's own, for the refused name)
+    page.goto(live_server.url + group.get_absolute_url())
+    page.locator("#new-player").fill("NGONO")
+    page.clock.pause_at(page.evaluate("Date.now()") + 1000)  # no timer fires unless the test says so
+    page.get_by_role("button", name="Add").click()
+    expect(page.locator("#members .notice")).to_contain_text("Ngono is in this group already")
+    expect(page.locator("#new-player")).to_be_focused()
+    paid = page.locator(".open-payments").get_by_role("textbox")
+    paid.click()  # before the answer settles
+    page.keyboard.press("Control+A")
+    page.keyboard.type("0.2")
+    page.clock.run_for(1000)
+    page.keyboard.type("5")
+    expect(paid).to_be_focused()
+    expect(paid).to_have_value("0.25")
+    expect(page.locator("#new-player")).to_have_value("NGONO")
+    assert errors == []

@@ -16,8 +16,8 @@ from tests.pages import HX
 pytestmark = pytest.mark.django_db(transaction=True)
 # Poll and table answers checked per database: ANSWERS, or as many as SECONDS give on a busy machine,
 # never fewer than FEWEST (a reader that stopped early). With no snapshot at all, about one answer in ten
-# is torn on either engine, the first among the first ten; half a minute gives well over a thousand.
-ANSWERS, SECONDS, FEWEST = 2500, 30, 200
+# is torn on either engine, the first among the first ten: 200 untorn answers would then come once in 10^9.
+ANSWERS, SECONDS, FEWEST = 400, 20, 200
 
 VERSION = re.compile(r'hx-get="[^"]*\?v=(\d+)"')
 TALLY = re.compile(r'<table class="tally">.*?</table>', re.S)
