@@ -5,7 +5,7 @@ match ends), the match it starts, and what the form refuses, next to the field, 
 import pytest
 
 from matches.domain import rules
-from matches.models import Sitting
+from matches.models import Group, Sitting
 
 from tests.conftest import shown
 from tests.pages import HX, NAMES, start_data, url
@@ -29,6 +29,14 @@ def test_start_lists_every_game_with_its_one_line(client):
         "letzter-stich",
     ):
         assert f'href="/start/{slug}/"' in page
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de", "vi"])
+def test_each_game_says_where_it_is_played_unless_its_name_says_it(client, language):
+    group = Group.create("Vendredi", NAMES)
+    for path in ("/start/", f"/g/{group.token}/new/"):
+        page = shown(client.get(path, HTTP_ACCEPT_LANGUAGE=language).content.decode())
+        assert page.count("(Niger)") == 2 and "Mali</strong>" in page and "(Mali)" not in page, path
 
 
 def test_a_games_start_form_shows_its_help_and_four_name_rows(client):

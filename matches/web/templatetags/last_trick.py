@@ -24,6 +24,13 @@ def tr(message: str) -> str:
 
 
 @register.filter
+def region(game: rules.Game) -> str:
+    """Where the game is played, in the reader's language; "" when its name says it already ("Agram in Mali")."""
+    place = tr(game.region)
+    return "" if place and place in tr(game.name) else place
+
+
+@register.filter
 def summary(game: rules.Game) -> str:
     return texts.summary(game)
 
