@@ -50,9 +50,15 @@
     button.setAttribute("aria-busy", "true");
   });
   // htmx gives a swapped part's [autofocus] (a refused field) the focus once it has settled, 20 ms on: a box a
-  // finger tapped meanwhile keeps it, so that what is typed next goes where the finger put it.
+  // finger tapped while the answer was on its way, or while it settles, keeps it, so that what is typed next goes
+  // where the finger put it (the focus still in the form that asked, or lost with the part it was in, goes there).
   var settling = false, tappedMeanwhile = null;
-  document.addEventListener("htmx:afterSwap", function () { settling = true; tappedMeanwhile = null; });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var active = document.activeElement, asked = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var elsewhere = active && active !== body && !active.hasAttribute("autofocus") && !(asked && asked.contains(active));
+    settling = true;
+    tappedMeanwhile = elsewhere ? active : null;
+  });
   document.addEventListener("focusin", function (event) {
     if (settling && !event.target.hasAttribute("autofocus")) tappedMeanwhile = event.target;
   });

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from matches.domain import rules
 from matches.domain.errors import BadInput
+from matches.domain.names import clean_name
 
 STAKE_LABEL_MAX_LENGTH = 12
 MAX_STAKE = 10_000_000  # in the currency's smallest units (matches.domain.money), as every amount
@@ -42,6 +43,7 @@ def check_options(
             raise BadInput("starting_chips_range", max=MAX_STARTING_CHIPS)
     if stake_amount is not None and not 1 <= stake_amount <= MAX_STAKE:
         raise BadInput("stake_range", max=MAX_STAKE)
+    stake_label = clean_name(stake_label)  # as a name: no mark that turns the money lines around
     if len(stake_label) > STAKE_LABEL_MAX_LENGTH:
         raise BadInput("currency_too_long", max=STAKE_LABEL_MAX_LENGTH)
     return dict(starting_chips=starting_chips, stake_amount=stake_amount, stake_label=stake_label)

@@ -242,6 +242,10 @@ class StartForm(forms.Form):
         """The form's errors that belong to no field, but for the number of players."""
         return [error for error in self.non_field_errors() if error != self.player_count_error]
 
+    def clean_stake_label(self) -> str:
+        """As a name is kept: a currency spelt with hidden marks would read its amount in another one's decimals."""
+        return clean_name(self.cleaned_data.get("stake_label") or "")
+
     def _stake(self, typed: str, label: str) -> int | None:
         """The stake (or a chip's worth) typed, in smallest units of the currency `label` names (None:
         none); a refusal says what to type, in the currency's own decimals ("0,50 €"; FCFA has none)."""

@@ -115,6 +115,17 @@ def test_a_stake_is_kept_exactly_in_the_currencys_smallest_unit(client, stake, c
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("typed", ["F\u202eCFA", "\u2067FCFA\u2069", "FCFA\u200b", "F\u0007CFA"])
+def test_a_currency_keeps_no_invisible_mark_that_would_turn_the_money_lines_around(client, typed):
+    """As a name does: a right-to-left override pasted into the currency would run "pays 200 FCFA" backwards on
+    every phone, and a currency spelt with hidden marks would read its amount in another one's decimals."""
+    response = client.post("/start/fapfap/", start_data("fapfap", ["A", "B"], stake_amount="300", stake_label=typed))
+    sitting = Sitting.objects.get()
+    assert response.status_code == 302 and (sitting.stake_label, sitting.stake_amount) == ("FCFA", 300)
+    assert Sitting.start("fapfap", ["A", "B"], stake_amount=300, stake_label=typed).stake_label == "FCFA"
+
+
+@pytest.mark.django_db
 def test_a_stake_in_cents_is_written_as_the_phones_language_writes_money(client):
     Sitting.start("fapfap", ["A", "B"], stake_amount=150, stake_label="€").record_hand(1, 0, extras={"multiplier": 2})
     sitting = Sitting.objects.get()

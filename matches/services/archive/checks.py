@@ -218,7 +218,7 @@ def _sitting(entry: object, where: str, n_players: int, n_sittings: int, whole_u
         "stake_amount": read_whole(entry, "stake_amount", f"{where}.stake_amount", 1, INT_MAX, optional=True),
         "stake_label": read_text(entry, "stake_label", f"{where}.stake_label", STAKE_LABEL_MAX_LENGTH),
     }
-    if options["stake_label"] != options["stake_label"].strip():  # as the start form keeps it
+    if options["stake_label"] != clean_name(options["stake_label"]):  # as the start form keeps it
         fail_unclean(f"{where}.stake_label", options["stake_label"])
     if whole_units and options["stake_amount"]:
         options["stake_amount"] = in_smallest_units(options["stake_amount"], options["stake_label"])
