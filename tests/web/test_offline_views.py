@@ -61,6 +61,8 @@ def test_the_offline_page_is_in_the_phones_language(client):
     response = client.get("/offline/", HTTP_ACCEPT_LANGUAGE="fr")
     assert response.status_code == 200 and response["Content-Language"] == "fr"
     assert "Pas de réseau" in response.content.decode()
+    # Shown for any page but the tables this phone showed, opened here or not: it does not say "never opened".
+    assert "ce téléphone ne garde que les tables" in response.content.decode()
     assert "Kein Netz" in client.get("/offline/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
 
 
