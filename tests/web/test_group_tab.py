@@ -177,6 +177,16 @@ def test_the_tab_page_lists_payments_strikes_those_taken_back_and_forgives(clien
     assert "Every debt forgiven" in page and "Nobody owes anything." in page
 
 
+def test_tonights_settling_up_says_nobody_owes_anything_once_the_tab_is_forgiven(client, owing):
+    """Tonight's matches still say who would pay whom, but no longer read as what is owed now."""
+    page = client.get(owing.get_absolute_url()).content.decode()
+    assert "before any payment: what is still owed is in the tab below." in page
+    client.post(reverse("group-forgive", args=[owing.token]), {"sure": "yes"})
+    page = client.get(owing.get_absolute_url()).content.decode()
+    assert "<bdi>Ben</bdi> pays <bdi>Ana</bdi> 100" in page  # what tonight's matches came to
+    assert "all is paid or forgiven since, nobody owes anything now." in page
+
+
 def test_another_phone_cannot_take_back_a_payment(client, owing):
     ana, ben = (owing.players.get(name=name).pk for name in ("Ana", "Ben"))
     paid = owing.mark_paid(ben, ana, 10, "CFA", by="other")
