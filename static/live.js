@@ -332,7 +332,7 @@
       var said = old.getAttribute("aria-describedby"), words = said && kept.region.querySelector("#" + said);
       if (words && !document.getElementById(said)) {
         field.setAttribute("aria-describedby", said);
-        (field.closest("label") || field).after(words);
+        (field.closest("label, .inline") || field).after(words);
       }
     });
     kept.open.forEach(function (name) {

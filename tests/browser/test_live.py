@@ -199,6 +199,8 @@ def test_a_group_page_changed_elsewhere_keeps_a_refused_name_and_says_when_a_typ
     expect(page.locator("#group")).to_contain_text("Nobody owes anything")
     expect(page.locator("#new-player")).to_have_value("NGONO")
     expect(page.locator("#new-player")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("form.add-player > #new-player-error")).to_contain_text("Ngono is in this group already")
+    shot(page, "group-refused-name-kept-360x640")
     expect(page.locator("#notice")).to_contain_text("Not sent: the Paid amount 0.25 you typed")
     assert [error for error in page.errors if "400 (Bad Request)" not in error] == []  # (the refused add's)
 

@@ -170,9 +170,13 @@ def test_add_player_plain_redirects_and_htmx_answers_the_players_region(client, 
 def test_a_bad_new_player_answers_400_with_the_reason_and_changes_nothing(client, group, name, message, headers):
     before = state(group)
     response = client.post(g(group, "players/"), {"name": name}, **headers)
-    assert response.status_code == 400 and message in shown(response.content.decode())
+    page = shown(response.content.decode())
+    assert response.status_code == 400 and message in page
     assert is_full_page(response) != bool(headers)
     assert state(group) == before
+    # Said under the box (a group's list of players can be long), and read with it by a screen reader.
+    box, said = page.index('id="new-player"'), page.index(f'id="new-player-error" role="status">{message}')
+    assert box < said < page.index("</form>", box) and 'aria-describedby="new-player-error"' in page[box:said]
 
 
 def test_the_player_page_renames_removes_brings_back_and_erases(client, group):
