@@ -159,6 +159,29 @@ def test_a_change_whose_region_the_taps_view_kept_is_pushed_without_the_moments_
     assert still_waiting and calls == [(7, "fr", False)]  # version 1's, as the stream opened: none of 3 yet
 
 
+def test_a_phone_opening_a_table_just_after_a_change_wakes_the_phones_still_showing_the_one_before(renders):
+    """A change heard late (a plain form post's notice, another server's): a phone that opens the table first
+    reads the new version; the notice then says what was read already, and the phones already there, in any
+    language, must still get it (they stayed on the old score, the checks finding nothing to say)."""
+    calls, state = renders
+
+    async def scenario():
+        hub = quiet_hub()
+        here = [hub.listen(SITTING, 7, 1) for _ in range(2)]
+        before = {language: await hub.region(7, language, True) for language in ("vi", "de")}
+        state["version"] = 2  # recorded on another phone; its notice is on its way
+        hub.listen(SITTING, 7, 2)
+        opened = await hub.region(7, "fr", True)  # a language nobody here read yet: rendered afresh
+        woken = [phone.changed.is_set() for phone in here]
+        hub.changed(SITTING, 7, 2)  # the notice, late
+        after = {language: await hub.region(7, language, True) for language in ("vi", "de")}
+        return before, opened, woken, after
+
+    before, opened, woken, after = asyncio.run(scenario())
+    assert {region.version for region in before.values()} == {1} and opened.version == 2
+    assert woken == [True, True] and {language: region.version for language, region in after.items()} == {"vi": 2, "de": 2}
+
+
 def test_a_change_already_shown_wakes_nobody_and_an_unwatched_one_is_ignored(renders):
     async def scenario():
         hub = quiet_hub()

@@ -124,7 +124,13 @@ class Hub:
     async def _render(self, sitting_id: int, language: str, watching: bool) -> Region | None:
         region = await sync_to_async(render_region, thread_sensitive=False)(sitting_id, language, watching)
         if region is not None and (SITTING, sitting_id) in self.listeners:
-            self.known[(SITTING, sitting_id)] = region.version
+            known = self.known.get((SITTING, sitting_id))
+            if isinstance(known, int) and region.version > known:
+                # Read before its notice came (a phone opened the table first): the phones here still show the
+                # version before, in every language; the notice, saying what was read already, would wake none.
+                self.changed(SITTING, sitting_id, region.version)
+            else:
+                self.known[(SITTING, sitting_id)] = region.version
         return region
 
     @staticmethod
