@@ -56,6 +56,15 @@ def test_the_line_stays_until_this_phone_says_it_saw_it_and_only_for_that_phone(
     assert "Hand 1 changed" in words(Client().get(url(sitting, "poll/"), {"v": 0}, **HX))
 
 
+def test_a_watch_screen_shows_a_correction_until_the_next_hand_as_nobody_there_taps_seen(client):
+    sitting = fapfap()
+    sitting.correct_hand(1, 1, {"multiplier": "1"})
+    assert "Hand 1 changed" in words(client.get(watch_url(sitting)))
+    sitting.record_hand(3, 1, {"multiplier": "1"})
+    assert "Hand 1 changed" not in words(client.get(watch_url(sitting)))
+    assert "Hand 1 changed" in words(Client().get(url(sitting)))  # a member's phone: until it says it saw it
+
+
 def test_the_phone_that_corrected_an_earlier_hand_is_not_told_another_phone_did_and_keeps_it_seen(client):
     sitting = fapfap()
     client.get(url(sitting))  # this phone gets its id

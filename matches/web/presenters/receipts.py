@@ -92,15 +92,17 @@ class MoneyChange:
 MONEY_CHANGES_SHOWN = 3
 
 
-def money_changes(state: TableState) -> list[MoneyChange]:
+def money_changes(state: TableState, watching: bool = False) -> list[MoneyChange]:
     """The newest corrections of a hand other than the last in a match for money or chips: which hand,
     on whose phone, when, what it was and became, and what moved for whom. (An undo takes back the
-    last hand only, which every phone sees go.)"""
+    last hand only, which every phone sees go.) `watching`: a screen nobody taps Seen on, until the next hand."""
     sitting, game = state.sitting, state.sitting.rules
     stake = sitting.stake_amount or 0  # a stake, or what a chip is worth
     if not (game.uses_chips or stake):
         return []
     found = sitting.receipts.filter(verb=Receipt.Verb.CORRECT).order_by("-pk")
+    if watching and (tapped := sitting.receipts.filter(verb=Receipt.Verb.TAP).order_by("-pk").first()):
+        found = found.filter(pk__gt=tapped.pk)
     earlier = [receipt for receipt in found[: MONEY_CHANGES_SHOWN * 4] if receipt.number != receipt.last]
     return [MoneyChange(receipt.pk, change_words(state, receipt, stake)) for receipt in earlier[:MONEY_CHANGES_SHOWN]]
 

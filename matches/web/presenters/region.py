@@ -52,7 +52,7 @@ def region_context(
         "chart_rows": once(lambda: table_rows(chart(), money=money)),
         "chart_svg": once(lambda: chart_svg(chart(), money) if chart() else ""),
         "chart_title": chart_title(sitting),
-        "money_changes": money_changes(state),
+        "money_changes": money_changes(state, watching),
         "middle": middle,
         "middle_names": middle_names(sitting, watching),
     }
