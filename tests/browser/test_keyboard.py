@@ -1,5 +1,6 @@
 """A keyboard or a screen reader keeps its place at the table: another phone's change leaves the focus on the
-same control and is told politely; this phone's own change puts the focus on its answer; Escape closes a panel."""
+same control and is told politely; this phone's own change puts the focus on its answer; Escape closes a panel;
+a refused field takes the focus back only where no finger moved it meanwhile."""
 
 import pytest
 from playwright.sync_api import expect
