@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from matches.domain import rules, seating
 from matches.domain.capacity import MATCH_HANDS
 from matches.models import PlayerChange, Receipt, TableChange
+from matches.models.players import PHONE_MAX_LENGTH
 from matches.services.archive.fields import (
-    PHONE_MAX_LENGTH,
     ArchiveError,
     check_fields,
     POINTS_MAX,

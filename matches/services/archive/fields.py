@@ -10,7 +10,6 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from matches.domain.names import clean_name
-from matches.models.players import PHONE_MAX_LENGTH  # noqa: F401 - the archive's readers take it from here
 from matches.models.zones import ZONE_MAX_LENGTH, clean_zone
 
 FORMAT = "last-trick-group"

@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 from matches.domain import rules, seating
 from matches.domain.replay import Played, best_runs, replay
 from matches.models import Hand, Sitting, as_stored
+from matches.models.players import PHONE_MAX_LENGTH
 from matches.services.archive.fields import (
     HAND_FIELDS,
     INT_MAX,
-    PHONE_MAX_LENGTH,
     POINTS_MAX,
     STAMP_MAX_LENGTH,
     EXTRAS_MAX_LENGTH,

@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 
 from matches.domain.money import in_smallest_units
 from matches.models import STAKE_LABEL_MAX_LENGTH, Forgiveness, Group, Payment
-from matches.models.payments import LARGEST_PAYMENT, PHONE_MAX_LENGTH
+from matches.models.payments import LARGEST_PAYMENT
+from matches.models.players import PHONE_MAX_LENGTH
 from matches.services.archive.fields import ArchiveError, check_fields, read_list, read_moment, read_object, read_text
 from matches.services.archive.fields import in_whole_units, read_whole
 

@@ -21,10 +21,9 @@ from matches.web.bidi import bdi, joined, sentence
 from matches.domain.errors import AlreadyRecorded, Conflict, TableError
 from matches.web.table_forms import ChipsForm, CorrectionForm, HandNumberForm, TapForm, UndoForm
 from matches.models import Receipt, Repeated, Sitting, UndoneSince
-from matches.web.presenters.receipts import corrections, earlier_corrections, first_answer, first_kept, moved_words
-from matches.web.presenters.receipts import other_changes
-from matches.web.presenters.receipts import taken_back
-from matches.web.presenters.receipts import undone_words
+from matches.web.presenters.receipts import (
+    corrections, earlier_corrections, first_answer, first_kept, moved_words, other_changes, taken_back, undone_words,
+)
 from matches.web.presenters.table_state import TableState
 from matches.web.presenters.answers import answer_forms, choice_prompt
 from matches.web.views.common import (
